@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# DCB lab: `make` builds the kernel modules (against KDIR) and the
+# userspace pieces (tc plugin, monitor).  See README.md.
+
+# Kernel build dir: the running kernel's when it has one, otherwise the
+# installed Debian 6.1 headers (the ones the VM guest boots).
+DEB_KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
+RUN_KDIR := $(wildcard /lib/modules/$(shell uname -r)/build)
+KDIR ?= $(if $(RUN_KDIR),$(RUN_KDIR),$(DEB_KDIR))
+export KDIR
+
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+CC ?= gcc
+USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
+
+DEPS_STAMP := /var/lib/dcblab/deps-v1
+
+.PHONY: all modules user tc tools deps check check-unit check-vm demo bench \
+	clean sparse checkpatch
+
+all: $(DEPS_STAMP) modules user
+
+$(DEPS_STAMP):
+	bash $(TOP)/scripts/deps.sh
+
+deps:
+	bash $(TOP)/scripts/deps.sh
+
+modules: $(DEPS_STAMP)
+	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
+	  echo "error: no kernel build dir (KDIR='$(KDIR)'); install linux-headers-amd64 or run 'make deps'" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+
+sparse: $(DEPS_STAMP)
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
+
+checkpatch:
+	bash $(TOP)/scripts/checkpatch.sh
+
+user: tc tools
+
+tc:
+	$(MAKE) -C $(TOP)/tc
+
+tools:
+	$(MAKE) -C $(TOP)/tools
+
+check: all
+	bash $(TOP)/selftests/run.sh
+
+check-unit: user
+	bash $(TOP)/selftests/run.sh --unit-only
+
+demo: all
+	bash $(TOP)/scripts/dcblab run incast
+
+bench: all
+	bash $(TOP)/scripts/vm-run -- bash $(TOP)/scripts/bench/pps.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	-$(MAKE) -C $(TOP)/tc clean
+	-$(MAKE) -C $(TOP)/tools clean
