@@ -1,0 +1,777 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_dcb: a data-center switch port as a queueing discipline.
+ *
+ * Eight strict-priority bands (802.1p 0..7, band 7 first), each a byte
+ * FIFO with its own ECN marking curve (RED with an independent coin per
+ * packet on the instantaneous queue, or DCTCP's step), WRED drops of
+ * non-ECT packets selected by the curve, byte limits per band and per
+ * port, and line-rate shaping of the whole port.
+ *
+ * Classification: DSCP through a 64-entry map (default DSCP >> 3), or
+ * skb->priority.  Band N is class <handle>:(N+1).
+ *
+ * Copyright (c) 2026 DCB lab
+ */
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/types.h>
+#include <linux/errno.h>
+#include <linux/skbuff.h>
+#include <linux/random.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/netlink.h>
+#include <net/pkt_sched.h>
+#include <net/sch_generic.h>
+#include <net/inet_ecn.h>
+#include <net/dsfield.h>
+
+#include "uapi/pkt_sched_dcb.h"
+
+#define DCB_BURST_AUTO_NS	NSEC_PER_MSEC	/* auto burst: 1 ms of line */
+#define DCB_DEFAULT_LIMIT_MTUS	1000		/* default port limit */
+
+struct dcb_band_cfg {
+	struct tc_dcb_ecn	ecn;		/* own curve, if ecn_own */
+	bool			ecn_own;
+	u32			limit;		/* bytes, 0 = port limit only */
+};
+
+/* Everything `tc qdisc change` can set; replaced as a whole. */
+struct dcb_cfg {
+	u64			rate;		/* bytes/s, 0 = not shaped */
+	u32			overhead;	/* bytes per packet */
+	u32			burst;		/* bytes, 0 = auto */
+	u32			limit;		/* port limit, bytes */
+	u8			classify;
+	u8			dscp_map[TC_DCB_NUM_DSCP];
+	struct tc_dcb_ecn	ecn;		/* default curve */
+	struct dcb_band_cfg	band[TC_DCB_NUM_BANDS];
+};
+
+struct dcb_band {
+	struct qdisc_skb_head	q;
+	u32			backlog;	/* bytes */
+	/* effective marking curve, derived from the configuration */
+	struct tc_dcb_ecn	ecn;
+	u32			limit;
+	struct gnet_stats_basic_sync bstats;
+	struct tc_dcb_stats	st;
+};
+
+struct dcb_sched {
+	struct dcb_cfg		cfg;
+	struct psched_ratecfg	rate;
+	u64			burst_ns;
+	u64			t_next;		/* earliest next transmit */
+	struct qdisc_watchdog	watchdog;
+	struct dcb_band		band[TC_DCB_NUM_BANDS];
+	u64			backlog_peak;
+	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
+};
+
+static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
+	[TCA_DCB_RATE64]	= { .type = NLA_U64 },
+	[TCA_DCB_OVERHEAD]	= NLA_POLICY_MAX(NLA_U32, 65535),
+	[TCA_DCB_BURST]		= { .type = NLA_U32 },
+	[TCA_DCB_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
+						 __TC_DCB_CLASSIFY_MAX - 1),
+	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
+	[TCA_DCB_ECN]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_BANDS]		= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
+	[TCA_DCB_BAND_INDEX]	= NLA_POLICY_MAX(NLA_U8, TC_DCB_NUM_BANDS - 1),
+	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
+	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
+};
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                      */
+
+static int dcb_check_ecn(const struct nlattr *attr, struct tc_dcb_ecn *ecn,
+			 struct netlink_ext_ack *extack)
+{
+	nla_memcpy(ecn, attr, sizeof(*ecn));
+
+	switch (ecn->mode) {
+	case TC_DCB_ECN_OFF:
+		return 0;
+	case TC_DCB_ECN_RED:
+		if (ecn->kmin >= ecn->kmax) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "red: kmin must be below kmax");
+			return -EINVAL;
+		}
+		return 0;
+	case TC_DCB_ECN_STEP:
+		return 0;
+	case TC_DCB_ECN_NP_ECN:
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "np-ecn is not supported by this module version");
+		return -EOPNOTSUPP;
+	default:
+		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown ECN mode");
+		return -EINVAL;
+	}
+}
+
+/* Apply one set of per-band attributes (already parsed) to @bc. */
+static int dcb_apply_band(struct nlattr **tb, struct dcb_band_cfg *bc,
+			  struct netlink_ext_ack *extack)
+{
+	struct tc_dcb_ecn ecn;
+	int err;
+
+	if (tb[TCA_DCB_BAND_ECN] && tb[TCA_DCB_BAND_ECN_DEFAULT]) {
+		NL_SET_ERR_MSG(extack,
+			       "band: ecn and ecn default are mutually exclusive");
+		return -EINVAL;
+	}
+	if (tb[TCA_DCB_BAND_ECN]) {
+		err = dcb_check_ecn(tb[TCA_DCB_BAND_ECN], &ecn, extack);
+		if (err)
+			return err;
+		bc->ecn = ecn;
+		bc->ecn_own = true;
+	}
+	if (tb[TCA_DCB_BAND_ECN_DEFAULT]) {
+		memset(&bc->ecn, 0, sizeof(bc->ecn));
+		bc->ecn_own = false;
+	}
+	if (tb[TCA_DCB_BAND_LIMIT])
+		bc->limit = nla_get_u32(tb[TCA_DCB_BAND_LIMIT]);
+	return 0;
+}
+
+static int dcb_parse_bands(struct nlattr *nest, struct dcb_cfg *cfg,
+			   struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_DCB_BAND_MAX + 1];
+	struct nlattr *attr;
+	int rem, err;
+
+	nla_for_each_nested(attr, nest, rem) {
+		if (nla_type(attr) != TCA_DCB_BAND) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "unexpected attribute in bands");
+			return -EINVAL;
+		}
+		err = nla_parse_nested(tb, TCA_DCB_BAND_MAX, attr,
+				       dcb_band_policy, extack);
+		if (err)
+			return err;
+		if (!tb[TCA_DCB_BAND_INDEX]) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "band index missing");
+			return -EINVAL;
+		}
+		err = dcb_apply_band(tb,
+				     &cfg->band[nla_get_u8(tb[TCA_DCB_BAND_INDEX])],
+				     extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Parse @opt on top of @cfg.  On error @cfg may be partly written. */
+static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
+		     struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_DCB_MAX + 1];
+	struct tc_dcb_ecn ecn;
+	unsigned int i;
+	int err;
+
+	if (!opt) {
+		NL_SET_ERR_MSG(extack, "dcb: options are required (rate)");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, TCA_DCB_MAX, opt, dcb_policy, extack);
+	if (err)
+		return err;
+
+	if (tb[TCA_DCB_RATE64])
+		cfg->rate = nla_get_u64(tb[TCA_DCB_RATE64]);
+	else if (create) {
+		NL_SET_ERR_MSG(extack, "dcb: rate is required (0 = not shaped)");
+		return -EINVAL;
+	}
+	if (tb[TCA_DCB_OVERHEAD])
+		cfg->overhead = nla_get_u32(tb[TCA_DCB_OVERHEAD]);
+	if (tb[TCA_DCB_BURST])
+		cfg->burst = nla_get_u32(tb[TCA_DCB_BURST]);
+	if (tb[TCA_DCB_LIMIT])
+		cfg->limit = nla_get_u32(tb[TCA_DCB_LIMIT]);
+	if (tb[TCA_DCB_CLASSIFY])
+		cfg->classify = nla_get_u8(tb[TCA_DCB_CLASSIFY]);
+	if (tb[TCA_DCB_DSCP_MAP]) {
+		const u8 *map = nla_data(tb[TCA_DCB_DSCP_MAP]);
+
+		for (i = 0; i < TC_DCB_NUM_DSCP; i++) {
+			if (map[i] >= TC_DCB_NUM_BANDS) {
+				NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_DSCP_MAP],
+						    "dscp map: band out of range 0-7");
+				return -EINVAL;
+			}
+		}
+		memcpy(cfg->dscp_map, map, TC_DCB_NUM_DSCP);
+	}
+	if (tb[TCA_DCB_ECN]) {
+		err = dcb_check_ecn(tb[TCA_DCB_ECN], &ecn, extack);
+		if (err)
+			return err;
+		cfg->ecn = ecn;
+	}
+	if (tb[TCA_DCB_BANDS]) {
+		err = dcb_parse_bands(tb[TCA_DCB_BANDS], cfg, extack);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Install @cfg; caller holds the tree lock (or the qdisc is not live). */
+static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct tc_ratespec spec = {
+		.linklayer = TC_LINKLAYER_ETHERNET,
+		.overhead = cfg->overhead,
+	};
+	unsigned int i;
+	u64 burst_ns;
+
+	q->cfg = *cfg;
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		const struct dcb_band_cfg *bc = &cfg->band[i];
+
+		q->band[i].ecn = bc->ecn_own ? bc->ecn : cfg->ecn;
+		q->band[i].limit = bc->limit;
+	}
+
+	if (!cfg->rate) {
+		q->burst_ns = 0;
+		return;
+	}
+	psched_ratecfg_precompute(&q->rate, &spec, cfg->rate);
+	if (cfg->burst) {
+		burst_ns = psched_l2t_ns(&q->rate, cfg->burst);
+	} else {
+		burst_ns = max_t(u64, DCB_BURST_AUTO_NS,
+				 2 * psched_l2t_ns(&q->rate,
+						   psched_mtu(qdisc_dev(sch))));
+	}
+	q->burst_ns = burst_ns;
+}
+
+static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
+		      struct netlink_ext_ack *extack)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_cfg *cfg;
+	int err;
+
+	cfg = kmemdup(&q->cfg, sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	err = dcb_parse(opt, cfg, false, extack);
+	if (!err) {
+		sch_tree_lock(sch);
+		dcb_commit(sch, cfg);
+		sch_tree_unlock(sch);
+	}
+	kfree(cfg);
+	return err;
+}
+
+static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
+		    struct netlink_ext_ack *extack)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_cfg *cfg;
+	unsigned int i;
+	int err;
+
+	/* The watchdog first: destroy() runs even when init fails.  The
+	 * private area comes zeroed, so the band queues are empty lists.
+	 */
+	qdisc_watchdog_init(&q->watchdog, sch);
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+		gnet_stats_basic_sync_init(&q->band[i].bstats);
+
+	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	cfg->limit = DCB_DEFAULT_LIMIT_MTUS * psched_mtu(qdisc_dev(sch));
+	for (i = 0; i < TC_DCB_NUM_DSCP; i++)
+		cfg->dscp_map[i] = i >> 3;
+
+	err = dcb_parse(opt, cfg, true, extack);
+	if (!err)
+		dcb_commit(sch, cfg);
+	kfree(cfg);
+	return err;
+}
+
+/* ------------------------------------------------------------------ */
+/* Datapath                                                           */
+
+static unsigned int dcb_classify(const struct dcb_sched *q,
+				 struct sk_buff *skb)
+{
+	u8 dsfield;
+
+	if (q->cfg.classify == TC_DCB_CLASSIFY_PRIO)
+		return skb->priority & (TC_DCB_NUM_BANDS - 1);
+
+	switch (skb_protocol(skb, true)) {
+	case htons(ETH_P_IP):
+		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+			goto other;
+		dsfield = ipv4_get_dsfield(ip_hdr(skb));
+		break;
+	case htons(ETH_P_IPV6):
+		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
+			goto other;
+		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+		break;
+	default:
+		goto other;
+	}
+	return q->cfg.dscp_map[dsfield >> 2];
+other:
+	/* Not IP (ARP, ...): the packet's priority picks the band. */
+	return skb->priority & (TC_DCB_NUM_BANDS - 1);
+}
+
+/* Should a packet arriving at a band holding @qlen bytes be selected? */
+static bool dcb_ecn_select(const struct tc_dcb_ecn *ecn, u32 qlen)
+{
+	u32 p;
+
+	switch (ecn->mode) {
+	case TC_DCB_ECN_RED:
+		if (qlen <= ecn->kmin)
+			return false;
+		if (qlen >= ecn->kmax)
+			return true;
+		p = div_u64((u64)ecn->pmax * (qlen - ecn->kmin),
+			    ecn->kmax - ecn->kmin);
+		return get_random_u32() < p;
+	case TC_DCB_ECN_STEP:
+		return qlen >= ecn->kmin;
+	default:
+		return false;
+	}
+}
+
+static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
+			    struct Qdisc *sch, unsigned int len)
+{
+	b->backlog += len;
+	b->st.backlog_peak = max_t(u64, b->st.backlog_peak, b->backlog);
+	sch->qstats.backlog += len;
+	q->backlog_peak = max_t(u64, q->backlog_peak, sch->qstats.backlog);
+}
+
+static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
+			   struct dcb_band *b, struct sk_buff **to_free)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+
+	if (unlikely(sch->qstats.backlog + len > q->cfg.limit ||
+		     (b->limit && b->backlog + len > b->limit))) {
+		b->st.drops_tail++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	if (dcb_ecn_select(&b->ecn, b->backlog)) {
+		if (INET_ECN_set_ce(skb)) {
+			b->st.ecn_marked++;
+		} else {
+			b->st.drops_wred++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+	}
+
+	__qdisc_enqueue_tail(skb, &b->q);
+	sch->q.qlen++;
+	dcb_backlog_add(q, b, sch, len);
+	b->st.enq_packets++;
+	b->st.enq_bytes += len;
+	return NET_XMIT_SUCCESS;
+}
+
+/* Queue the segments of a GSO packet one by one (marking and shaping
+ * act per wire packet).
+ */
+static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
+			   struct dcb_band *b, struct sk_buff **to_free)
+{
+	netdev_features_t features = netif_skb_features(skb);
+	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
+	struct sk_buff *segs, *seg, *next;
+	int nb = 0;
+
+	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
+	if (IS_ERR_OR_NULL(segs)) {
+		b->st.drops_tail++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+
+	skb_list_walk_safe(segs, seg, next) {
+		unsigned int seg_len = seg->len;
+
+		skb_mark_not_on_list(seg);
+		qdisc_skb_cb(seg)->pkt_len = seg_len;
+		if (dcb_enqueue_one(seg, sch, b, to_free) == NET_XMIT_SUCCESS) {
+			nb++;
+			len += seg_len;
+		}
+	}
+	if (!nb) {
+		consume_skb(skb);
+		return NET_XMIT_DROP;
+	}
+	/* Our parents saw one packet of prev_len; tell them the truth. */
+	qdisc_tree_reduce_backlog(sch, 1 - nb, prev_len - len);
+	consume_skb(skb);
+	return NET_XMIT_SUCCESS;
+}
+
+static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b = &q->band[dcb_classify(q, skb)];
+
+	if (skb_is_gso(skb))
+		return dcb_enqueue_gso(skb, sch, b, to_free);
+	return dcb_enqueue_one(skb, sch, b, to_free);
+}
+
+static struct dcb_band *dcb_head_band(struct dcb_sched *q)
+{
+	int i;
+
+	for (i = TC_DCB_NUM_BANDS - 1; i >= 0; i--)
+		if (q->band[i].q.qlen)
+			return &q->band[i];
+	return NULL;
+}
+
+static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b = dcb_head_band(q);
+	struct sk_buff *skb;
+	unsigned int len;
+	u64 now;
+
+	if (!b)
+		return NULL;
+
+	if (q->cfg.rate) {
+		now = ktime_get_ns();
+		if (now < q->t_next) {
+			qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
+			return NULL;
+		}
+		/* Credit for lateness (timer jitter, idle time), at most
+		 * burst_ns of it: a token bucket of depth burst.
+		 */
+		q->t_next = max(q->t_next, now - min(now, q->burst_ns));
+	}
+
+	skb = __qdisc_dequeue_head(&b->q);
+	len = qdisc_pkt_len(skb);
+	sch->q.qlen--;
+	b->backlog -= len;
+	sch->qstats.backlog -= len;
+	b->st.deq_packets++;
+	b->st.deq_bytes += len;
+	_bstats_update(&b->bstats, len, 1);
+	qdisc_bstats_update(sch, skb);
+
+	if (q->cfg.rate)
+		q->t_next += psched_l2t_ns(&q->rate, len);
+	return skb;
+}
+
+static void dcb_reset(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		__qdisc_reset_queue(&q->band[i].q);
+		q->band[i].backlog = 0;
+	}
+	sch->qstats.backlog = 0;
+	sch->q.qlen = 0;
+	q->t_next = 0;
+	qdisc_watchdog_cancel(&q->watchdog);
+}
+
+static void dcb_destroy(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int i;
+
+	qdisc_watchdog_cancel(&q->watchdog);
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+		__qdisc_reset_queue(&q->band[i].q);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dumps                                                              */
+
+static int dcb_put_band(struct sk_buff *skb, const struct dcb_band_cfg *bc)
+{
+	if (nla_put_u32(skb, TCA_DCB_BAND_LIMIT, bc->limit))
+		return -EMSGSIZE;
+	if (bc->ecn_own &&
+	    nla_put(skb, TCA_DCB_BAND_ECN, sizeof(bc->ecn), &bc->ecn))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int dcb_dump(struct Qdisc *sch, struct sk_buff *skb)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	const struct dcb_cfg *cfg = &q->cfg;
+	struct nlattr *opts, *bands, *band;
+	unsigned int i;
+
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		goto nla_put_failure;
+	if (nla_put_u64_64bit(skb, TCA_DCB_RATE64, cfg->rate, TCA_DCB_PAD) ||
+	    nla_put_u32(skb, TCA_DCB_OVERHEAD, cfg->overhead) ||
+	    nla_put_u32(skb, TCA_DCB_BURST, cfg->burst) ||
+	    nla_put_u32(skb, TCA_DCB_LIMIT, cfg->limit) ||
+	    nla_put_u8(skb, TCA_DCB_CLASSIFY, cfg->classify) ||
+	    nla_put(skb, TCA_DCB_DSCP_MAP, TC_DCB_NUM_DSCP, cfg->dscp_map) ||
+	    nla_put(skb, TCA_DCB_ECN, sizeof(cfg->ecn), &cfg->ecn))
+		goto nla_put_failure;
+
+	bands = nla_nest_start(skb, TCA_DCB_BANDS);
+	if (!bands)
+		goto nla_put_failure;
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		const struct dcb_band_cfg *bc = &cfg->band[i];
+
+		if (!bc->ecn_own && !bc->limit)
+			continue;
+		band = nla_nest_start(skb, TCA_DCB_BAND);
+		if (!band || nla_put_u8(skb, TCA_DCB_BAND_INDEX, i) ||
+		    dcb_put_band(skb, bc))
+			goto nla_put_failure;
+		nla_nest_end(skb, band);
+	}
+	nla_nest_end(skb, bands);
+	return nla_nest_end(skb, opts);
+
+nla_put_failure:
+	nla_nest_cancel(skb, opts);
+	return -EMSGSIZE;
+}
+
+static void dcb_fill_stats(const struct dcb_band *b, struct tc_dcb_stats *st)
+{
+	*st = b->st;
+	st->backlog_bytes = b->backlog;
+	st->backlog_packets = b->q.qlen;
+}
+
+static void dcb_stats_add(struct tc_dcb_stats *sum,
+			  const struct tc_dcb_stats *st)
+{
+	sum->enq_packets += st->enq_packets;
+	sum->enq_bytes += st->enq_bytes;
+	sum->deq_packets += st->deq_packets;
+	sum->deq_bytes += st->deq_bytes;
+	sum->backlog_bytes += st->backlog_bytes;
+	sum->backlog_packets += st->backlog_packets;
+	sum->ecn_marked += st->ecn_marked;
+	sum->drops_tail += st->drops_tail;
+	sum->drops_wred += st->drops_wred;
+}
+
+static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct tc_dcb_xstats *xs = &q->xstats;
+	unsigned int i;
+
+	memset(xs, 0, sizeof(*xs));
+	xs->version = TC_DCB_XSTATS_VERSION;
+	xs->nbands = TC_DCB_NUM_BANDS;
+	xs->rate = q->cfg.rate;
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		dcb_fill_stats(&q->band[i], &xs->band[i]);
+		dcb_stats_add(&xs->total, &xs->band[i]);
+	}
+	xs->total.backlog_peak = q->backlog_peak;
+	return gnet_stats_copy_app(d, xs, sizeof(*xs));
+}
+
+/* ------------------------------------------------------------------ */
+/* Classes: band N is minor N + 1                                      */
+
+static struct Qdisc *dcb_leaf(struct Qdisc *sch, unsigned long cl)
+{
+	return NULL;
+}
+
+static unsigned long dcb_find(struct Qdisc *sch, u32 classid)
+{
+	unsigned long band = TC_H_MIN(classid);
+
+	return band >= 1 && band <= TC_DCB_NUM_BANDS ? band : 0;
+}
+
+static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
+			    struct nlattr **tca, unsigned long *arg,
+			    struct netlink_ext_ack *extack)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct nlattr *tb[TCA_DCB_BAND_MAX + 1];
+	unsigned long cl = *arg;
+	struct dcb_band_cfg bc;
+	int err;
+
+	if (!cl) {
+		NL_SET_ERR_MSG(extack, "dcb: classes are fixed, 1..8 (bands 0..7)");
+		return -EOPNOTSUPP;
+	}
+	if (!tca[TCA_OPTIONS]) {
+		NL_SET_ERR_MSG(extack, "dcb: band options are required");
+		return -EINVAL;
+	}
+	err = nla_parse_nested(tb, TCA_DCB_BAND_MAX, tca[TCA_OPTIONS],
+			       dcb_band_policy, extack);
+	if (err)
+		return err;
+	if (tb[TCA_DCB_BAND_INDEX] &&
+	    nla_get_u8(tb[TCA_DCB_BAND_INDEX]) != cl - 1) {
+		NL_SET_ERR_MSG(extack, "dcb: band index does not match classid");
+		return -EINVAL;
+	}
+
+	bc = q->cfg.band[cl - 1];
+	err = dcb_apply_band(tb, &bc, extack);
+	if (err)
+		return err;
+
+	sch_tree_lock(sch);
+	q->cfg.band[cl - 1] = bc;
+	dcb_commit(sch, &q->cfg);
+	sch_tree_unlock(sch);
+	return 0;
+}
+
+static int dcb_dump_class(struct Qdisc *sch, unsigned long cl,
+			  struct sk_buff *skb, struct tcmsg *tcm)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	const struct dcb_band *b = &q->band[cl - 1];
+	struct dcb_band_cfg bc = q->cfg.band[cl - 1];
+	struct nlattr *opts;
+
+	tcm->tcm_parent = TC_H_ROOT;
+	tcm->tcm_handle = sch->handle | cl;
+	tcm->tcm_info = 0;
+
+	/* Classes show the curve in force, whether own or inherited. */
+	bc.ecn = b->ecn;
+	bc.ecn_own = true;
+	opts = nla_nest_start_noflag(skb, TCA_OPTIONS);
+	if (!opts)
+		return -EMSGSIZE;
+	if (dcb_put_band(skb, &bc)) {
+		nla_nest_cancel(skb, opts);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, opts);
+	return skb->len;
+}
+
+static int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
+				struct gnet_dump *d)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b = &q->band[cl - 1];
+	struct gnet_stats_queue qs = {
+		.qlen = b->q.qlen,
+		.backlog = b->backlog,
+		.drops = b->st.drops_tail + b->st.drops_wred,
+	};
+	struct tc_dcb_stats st;
+
+	dcb_fill_stats(b, &st);
+	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
+	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
+		return -1;
+	return gnet_stats_copy_app(d, &st, sizeof(st));
+}
+
+static void dcb_walk(struct Qdisc *sch, struct qdisc_walker *arg)
+{
+	unsigned int i;
+
+	if (arg->stop)
+		return;
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!tc_qdisc_stats_dump(sch, i + 1, arg))
+			break;
+	}
+}
+
+static const struct Qdisc_class_ops dcb_class_ops = {
+	.leaf		= dcb_leaf,
+	.find		= dcb_find,
+	.change		= dcb_class_change,
+	.walk		= dcb_walk,
+	.dump		= dcb_dump_class,
+	.dump_stats	= dcb_dump_class_stats,
+};
+
+static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
+	.cl_ops		= &dcb_class_ops,
+	.id		= "dcb",
+	.priv_size	= sizeof(struct dcb_sched),
+	.enqueue	= dcb_enqueue,
+	.dequeue	= dcb_dequeue,
+	.peek		= qdisc_peek_dequeued,
+	.init		= dcb_init,
+	.reset		= dcb_reset,
+	.destroy	= dcb_destroy,
+	.change		= dcb_change,
+	.dump		= dcb_dump,
+	.dump_stats	= dcb_dump_stats,
+	.owner		= THIS_MODULE,
+};
+
+static int __init dcb_module_init(void)
+{
+	return register_qdisc(&dcb_qdisc_ops);
+}
+
+static void __exit dcb_module_exit(void)
+{
+	unregister_qdisc(&dcb_qdisc_ops);
+}
+
+module_init(dcb_module_init);
+module_exit(dcb_module_exit);
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("DCB lab switch port: strict priority, shaping, ECN/WRED");
+MODULE_ALIAS("sch_dcb");
