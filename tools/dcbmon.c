@@ -1,0 +1,569 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dcbmon - sample the statistics of sch_dcb qdiscs into a CSV file.
+ *
+ *   dcbmon [-i MS] [-d SECONDS] [-o FILE.csv] [-a] NETNS:DEV [NETNS:DEV ...]
+ *
+ * Every interval the root qdiscs of each network namespace are dumped
+ * (RTM_GETQDISC) over one rtnetlink socket per namespace.  For each
+ * requested device the root qdisc must be of kind "dcb"; its TCA_STATS2 ->
+ * TCA_STATS_APP payload is a struct tc_dcb_xstats (pkt_sched_dcb.h).  One
+ * CSV row is written for the port totals (band "all") and one per band
+ * that has seen traffic (or every band with -a).
+ *
+ * Deadlines are absolute on CLOCK_MONOTONIC, so the sampling does not
+ * drift; a sample that overruns skips the missed ticks.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <linux/gen_stats.h>
+#include <linux/pkt_sched.h>
+#include <linux/rtnetlink.h>
+
+#include <netlink/netlink.h>
+#include <netlink/msg.h>
+#include <netlink/attr.h>
+#include <netlink/route/link.h>
+
+#include "pkt_sched_dcb.h"
+
+/*
+ * CSV columns taken from struct tc_dcb_stats.  Adding a counter to the
+ * output is one line here (the header and every row follow this table).
+ */
+struct column {
+	const char *name;
+	size_t off;
+};
+
+#define COL(f) { #f, offsetof(struct tc_dcb_stats, f) }
+static const struct column columns[] = {
+	COL(backlog_bytes),
+	COL(backlog_packets),
+	COL(enq_packets),
+	COL(deq_packets),
+	COL(deq_bytes),
+	COL(ecn_marked),
+	COL(drops_tail),
+	COL(drops_wred),
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+struct netns {
+	char *name;		/* "" = namespace dcbmon was started in */
+	struct nl_sock *sk;
+};
+
+struct target {
+	struct netns *ns;
+	char *dev;
+	int ifindex;
+	int found;		/* seen in the current dump */
+	int warned;		/* a "not found / not dcb" warning printed */
+	unsigned int bands_seen; /* bitmask: bands with traffic so far */
+};
+
+static struct netns *nss;
+static int nnss;
+static struct target *targets;
+static int ntargets;
+
+static FILE *out;
+static int all_bands;
+static volatile sig_atomic_t stop;
+static struct timespec t0;
+static uint64_t now_ms;		/* time of the sample being written */
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: dcbmon [-i MS] [-d SECONDS] [-o FILE.csv] [-a] NETNS:DEV [NETNS:DEV ...]\n"
+		"  -i MS       sampling interval in milliseconds (default 10)\n"
+		"  -d SECONDS  stop after this many seconds (default: until SIGINT/SIGTERM)\n"
+		"  -o FILE     write CSV to FILE (default: standard output)\n"
+		"  -a          write all 8 bands every sample (default: bands with traffic)\n"
+		"  NETNS:DEV   device DEV in network namespace NETNS (/run/netns/NETNS);\n"
+		"              NETNS '-' or empty (or no ':') = current namespace\n");
+}
+
+static uint64_t ts_ms(const struct timespec *a, const struct timespec *b)
+{
+	int64_t ns = (int64_t)(a->tv_sec - b->tv_sec) * 1000000000LL +
+		     (a->tv_nsec - b->tv_nsec);
+	return ns < 0 ? 0 : (uint64_t)ns / 1000000;
+}
+
+static void ts_add_ns(struct timespec *t, uint64_t ns)
+{
+	t->tv_sec += ns / 1000000000ULL;
+	t->tv_nsec += ns % 1000000000ULL;
+	if (t->tv_nsec >= 1000000000L) {
+		t->tv_sec++;
+		t->tv_nsec -= 1000000000L;
+	}
+}
+
+static int ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec ||
+	       (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Find or create the namespace entry (does not open the socket yet). */
+static struct netns *netns_get(const char *name)
+{
+	struct netns *n;
+	int i;
+
+	for (i = 0; i < nnss; i++)
+		if (!strcmp(nss[i].name, name))
+			return &nss[i];
+	n = realloc(nss, (nnss + 1) * sizeof(*nss));
+	if (!n) {
+		perror("dcbmon: realloc");
+		exit(1);
+	}
+	nss = n;
+	n = &nss[nnss++];
+	memset(n, 0, sizeof(*n));
+	n->name = strdup(name);
+	return n;
+}
+
+/*
+ * Enter a named namespace (saving the current one in *saved), or do
+ * nothing for the current namespace.  Returns 0 or -1 with a message.
+ */
+static int netns_enter(const char *name, int *saved)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	*saved = -1;
+	if (!*name)
+		return 0;
+	*saved = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC);
+	if (*saved < 0) {
+		fprintf(stderr, "dcbmon: /proc/self/ns/net: %s\n", strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "dcbmon: netns %s: %s: %s\n", name, path,
+			strerror(errno));
+		goto err;
+	}
+	if (setns(fd, CLONE_NEWNET) < 0) {
+		fprintf(stderr, "dcbmon: setns(%s): %s\n", name, strerror(errno));
+		close(fd);
+		goto err;
+	}
+	close(fd);
+	return 0;
+err:
+	close(*saved);
+	*saved = -1;
+	return -1;
+}
+
+static void netns_leave(const char *name, int saved)
+{
+	if (saved < 0)
+		return;
+	if (setns(saved, CLONE_NEWNET) < 0) {
+		fprintf(stderr, "dcbmon: cannot return from netns %s: %s\n",
+			name, strerror(errno));
+		exit(1);
+	}
+	close(saved);
+}
+
+/* Open the namespace's socket and resolve the ifindex of its targets. */
+static int netns_open(struct netns *n)
+{
+	int saved, i, err, ret = 0;
+
+	if (netns_enter(n->name, &saved) < 0)
+		return -1;
+
+	n->sk = nl_socket_alloc();
+	if (!n->sk) {
+		fprintf(stderr, "dcbmon: nl_socket_alloc failed\n");
+		ret = -1;
+		goto out;
+	}
+	err = nl_connect(n->sk, NETLINK_ROUTE);
+	if (err < 0) {
+		fprintf(stderr, "dcbmon: netlink connect (netns %s): %s\n",
+			*n->name ? n->name : "-", nl_geterror(err));
+		ret = -1;
+		goto out;
+	}
+	/* The dump can be large with many devices; avoid ENOBUFS. */
+	nl_socket_set_buffer_size(n->sk, 1 << 20, 0);
+
+	for (i = 0; i < ntargets; i++) {
+		struct rtnl_link *link = NULL;
+
+		if (targets[i].ns != n)
+			continue;
+		err = rtnl_link_get_kernel(n->sk, 0, targets[i].dev, &link);
+		if (err < 0) {
+			fprintf(stderr, "dcbmon: device %s not found in netns %s: %s\n",
+				targets[i].dev, *n->name ? n->name : "-",
+				nl_geterror(err));
+			ret = -1;
+			continue;
+		}
+		targets[i].ifindex = rtnl_link_get_ifindex(link);
+		rtnl_link_put(link);
+	}
+out:
+	netns_leave(n->name, saved);
+	return ret;
+}
+
+static void write_header(void)
+{
+	size_t c;
+
+	fputs("t_ms,netns,dev,band", out);
+	for (c = 0; c < NCOLUMNS; c++)
+		fprintf(out, ",%s", columns[c].name);
+	fputc('\n', out);
+}
+
+static void write_row(const struct target *t, int band,
+		      const struct tc_dcb_stats *st)
+{
+	size_t c;
+
+	fprintf(out, "%" PRIu64 ",%s,%s,", now_ms,
+		*t->ns->name ? t->ns->name : "-", t->dev);
+	if (band < 0)
+		fputs("all", out);
+	else
+		fprintf(out, "%d", band);
+	for (c = 0; c < NCOLUMNS; c++) {
+		uint64_t v;
+
+		memcpy(&v, (const char *)st + columns[c].off, sizeof(v));
+		fprintf(out, ",%" PRIu64, v);
+	}
+	fputc('\n', out);
+}
+
+static int band_has_traffic(const struct tc_dcb_stats *st)
+{
+	return st->enq_packets || st->drops_tail || st->drops_wred ||
+	       st->backlog_packets;
+}
+
+static void warn_target(struct target *t, const char *what)
+{
+	if (t->warned)
+		return;
+	t->warned = 1;
+	fprintf(stderr, "dcbmon: %s:%s: %s\n",
+		*t->ns->name ? t->ns->name : "-", t->dev, what);
+}
+
+static int dump_cb(struct nl_msg *msg, void *arg)
+{
+	struct netns *n = arg;
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
+	struct tc_dcb_xstats xs;
+	struct tcmsg *tcm;
+	struct target *t = NULL;
+	int i, len;
+	unsigned int b;
+
+	if (hdr->nlmsg_type != RTM_NEWQDISC ||
+	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
+		return NL_OK;
+	tcm = nlmsg_data(hdr);
+	if (tcm->tcm_parent != TC_H_ROOT)
+		return NL_OK;
+	for (i = 0; i < ntargets; i++)
+		if (targets[i].ns == n && targets[i].ifindex == tcm->tcm_ifindex) {
+			t = &targets[i];
+			break;
+		}
+	if (!t)
+		return NL_OK;
+	t->found = 1;
+
+	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0) {
+		warn_target(t, "cannot parse qdisc message");
+		return NL_OK;
+	}
+	if (!tb[TCA_KIND] || strcmp(nla_get_string(tb[TCA_KIND]), "dcb")) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "root qdisc is %s, not dcb",
+			 tb[TCA_KIND] ? nla_get_string(tb[TCA_KIND]) : "?");
+		warn_target(t, what);
+		return NL_OK;
+	}
+	if (!tb[TCA_STATS2] ||
+	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
+	    !sb[TCA_STATS_APP]) {
+		warn_target(t, "dcb qdisc without xstats (TCA_STATS_APP)");
+		return NL_OK;
+	}
+	len = nla_len(sb[TCA_STATS_APP]);
+	if (len < (int)offsetof(struct tc_dcb_xstats, total)) {
+		warn_target(t, "xstats too short");
+		return NL_OK;
+	}
+	/* Newer modules may append fields: copy what we know. */
+	memset(&xs, 0, sizeof(xs));
+	memcpy(&xs, nla_data(sb[TCA_STATS_APP]),
+	       len < (int)sizeof(xs) ? (size_t)len : sizeof(xs));
+	if (xs.version != TC_DCB_XSTATS_VERSION) {
+		char what[96];
+
+		snprintf(what, sizeof(what),
+			 "xstats version %u, dcbmon knows %u", xs.version,
+			 TC_DCB_XSTATS_VERSION);
+		warn_target(t, what);
+		return NL_OK;
+	}
+	if (len < (int)sizeof(xs) || xs.nbands > TC_DCB_NUM_BANDS) {
+		char what[96];
+
+		snprintf(what, sizeof(what),
+			 "xstats length %d < %zu or nbands %u > %d", len,
+			 sizeof(xs), xs.nbands, TC_DCB_NUM_BANDS);
+		warn_target(t, what);
+		return NL_OK;
+	}
+	t->warned = 0;
+
+	write_row(t, -1, &xs.total);
+	for (b = 0; b < xs.nbands; b++) {
+		if (band_has_traffic(&xs.band[b]))
+			t->bands_seen |= 1u << b;
+		if (all_bands || (t->bands_seen & (1u << b)))
+			write_row(t, (int)b, &xs.band[b]);
+	}
+	return NL_OK;
+}
+
+static int sample_netns(struct netns *n)
+{
+	struct tcmsg tcm;
+	int err;
+
+	memset(&tcm, 0, sizeof(tcm));
+	tcm.tcm_family = AF_UNSPEC;
+	err = nl_send_simple(n->sk, RTM_GETQDISC, NLM_F_DUMP, &tcm, sizeof(tcm));
+	if (err < 0)
+		return err;
+	return nl_recvmsgs_default(n->sk);
+}
+
+static void sample(void)
+{
+	struct timespec now;
+	int i, err;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	now_ms = ts_ms(&now, &t0);
+	for (i = 0; i < ntargets; i++)
+		targets[i].found = 0;
+	for (i = 0; i < nnss; i++) {
+		err = sample_netns(&nss[i]);
+		if (err < 0)
+			fprintf(stderr, "dcbmon: qdisc dump (netns %s): %s\n",
+				*nss[i].name ? nss[i].name : "-",
+				nl_geterror(err));
+	}
+	for (i = 0; i < ntargets; i++)
+		if (!targets[i].found)
+			warn_target(&targets[i], "no root qdisc (device gone?)");
+}
+
+int main(int argc, char **argv)
+{
+	const char *outfile = NULL;
+	long interval_ms = 10;
+	double duration = -1;
+	struct timespec next, end;
+	struct sigaction sa;
+	uint64_t period_ns, last_flush = 0;
+	char *endp;
+	int opt, i, ret = 0, first = 1;
+
+	while ((opt = getopt(argc, argv, "i:d:o:ah")) != -1) {
+		switch (opt) {
+		case 'i':
+			interval_ms = strtol(optarg, &endp, 10);
+			if (*endp || interval_ms <= 0 || interval_ms > 3600000) {
+				fprintf(stderr, "dcbmon: bad interval '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			duration = strtod(optarg, &endp);
+			if (*endp || duration <= 0) {
+				fprintf(stderr, "dcbmon: bad duration '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'a':
+			all_bands = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 2;
+	}
+
+	ntargets = argc - optind;
+	targets = calloc(ntargets, sizeof(*targets));
+	if (!targets) {
+		perror("dcbmon: calloc");
+		return 1;
+	}
+	for (i = 0; i < ntargets; i++) {
+		char *spec = argv[optind + i];
+		char *colon = strrchr(spec, ':');
+		const char *ns = "";
+
+		if (colon) {
+			*colon = '\0';
+			ns = strcmp(spec, "-") ? spec : "";
+			spec = colon + 1;
+		}
+		if (!*spec) {
+			fprintf(stderr, "dcbmon: empty device name in '%s'\n",
+				argv[optind + i]);
+			return 2;
+		}
+		if (strchr(ns, '/')) {
+			fprintf(stderr, "dcbmon: bad netns name '%s'\n", ns);
+			return 2;
+		}
+		targets[i].dev = spec;
+		targets[i].ifindex = -1;
+		/* pointers into nss are fixed up after all are created */
+		targets[i].ns = (struct netns *)(intptr_t)(netns_get(ns) - nss);
+	}
+	for (i = 0; i < ntargets; i++)
+		targets[i].ns = &nss[(intptr_t)targets[i].ns];
+
+	for (i = 0; i < nnss; i++)
+		if (netns_open(&nss[i]) < 0)
+			ret = 1;
+	if (ret)
+		return 1;
+	for (i = 0; i < nnss; i++) {
+		nl_socket_disable_seq_check(nss[i].sk);
+		nl_socket_modify_cb(nss[i].sk, NL_CB_VALID, NL_CB_CUSTOM,
+				    dump_cb, &nss[i]);
+	}
+
+	if (outfile) {
+		out = fopen(outfile, "w");
+		if (!out) {
+			fprintf(stderr, "dcbmon: %s: %s\n", outfile, strerror(errno));
+			return 1;
+		}
+	} else {
+		out = stdout;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART: wake the sleep */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	write_header();
+	period_ns = (uint64_t)interval_ms * 1000000ULL;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	next = t0;
+	end = t0;
+	if (duration > 0)
+		ts_add_ns(&end, (uint64_t)(duration * 1e9));
+
+	while (!stop) {
+		struct timespec now;
+
+		sample();
+		if (first) {
+			/* a wrong setup at start is an error, later a warning */
+			first = 0;
+			for (i = 0; i < ntargets; i++)
+				if (targets[i].warned)
+					ret = 1;
+			if (ret)
+				break;
+		}
+		if (ferror(out)) {
+			fprintf(stderr, "dcbmon: write error\n");
+			ret = 1;
+			break;
+		}
+		if (now_ms - last_flush >= 1000) {
+			fflush(out);
+			last_flush = now_ms;
+		}
+
+		/* next absolute deadline; skip ticks we already missed */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		do
+			ts_add_ns(&next, period_ns);
+		while (ts_before(&next, &now));
+		if (duration > 0 && !ts_before(&next, &end))
+			break;
+		while (!stop) {
+			int err = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+						  &next, NULL);
+			if (err != EINTR)
+				break;
+		}
+	}
+
+	if (fflush(out) || (out != stdout && fclose(out))) {
+		fprintf(stderr, "dcbmon: write error: %s\n", strerror(errno));
+		ret = 1;
+	}
+	for (i = 0; i < nnss; i++)
+		nl_socket_free(nss[i].sk);
+	return ret;
+}
