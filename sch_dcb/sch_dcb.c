@@ -196,12 +196,12 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 	if (err)
 		return err;
 
-	if (tb[TCA_DCB_RATE64])
-		cfg->rate = nla_get_u64(tb[TCA_DCB_RATE64]);
-	else if (create) {
+	if (!tb[TCA_DCB_RATE64] && create) {
 		NL_SET_ERR_MSG(extack, "dcb: rate is required (0 = not shaped)");
 		return -EINVAL;
 	}
+	if (tb[TCA_DCB_RATE64])
+		cfg->rate = nla_get_u64(tb[TCA_DCB_RATE64]);
 	if (tb[TCA_DCB_OVERHEAD])
 		cfg->overhead = nla_get_u32(tb[TCA_DCB_OVERHEAD]);
 	if (tb[TCA_DCB_BURST])
