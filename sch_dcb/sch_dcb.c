@@ -322,32 +322,40 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 /* ------------------------------------------------------------------ */
 /* Datapath                                                           */
 
-static unsigned int dcb_classify(const struct dcb_sched *q,
-				 struct sk_buff *skb)
+/* Read the DS field of an IPv4/IPv6 packet; false for anything else. */
+static bool dcb_dsfield(struct sk_buff *skb, u8 *dsfield)
 {
-	u8 dsfield;
-
-	if (q->cfg.classify == TC_DCB_CLASSIFY_PRIO)
-		return skb->priority & (TC_DCB_NUM_BANDS - 1);
-
 	switch (skb_protocol(skb, true)) {
 	case htons(ETH_P_IP):
 		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
-			goto other;
-		dsfield = ipv4_get_dsfield(ip_hdr(skb));
-		break;
+			return false;
+		*dsfield = ipv4_get_dsfield(ip_hdr(skb));
+		return true;
 	case htons(ETH_P_IPV6):
 		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
-			goto other;
-		dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
-		break;
+			return false;
+		*dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
+		return true;
 	default:
-		goto other;
+		return false;
 	}
+}
+
+/* Band of @skb; *@ect tells whether it is an ECN-capable IP packet. */
+static unsigned int dcb_classify(const struct dcb_sched *q,
+				 struct sk_buff *skb, bool *ect)
+{
+	u8 dsfield;
+
+	if (!dcb_dsfield(skb, &dsfield)) {
+		/* Not IP (ARP, ...): the packet's priority picks the band. */
+		*ect = false;
+		return skb->priority & (TC_DCB_NUM_BANDS - 1);
+	}
+	*ect = (dsfield & INET_ECN_MASK) != INET_ECN_NOT_ECT;
+	if (q->cfg.classify == TC_DCB_CLASSIFY_PRIO)
+		return skb->priority & (TC_DCB_NUM_BANDS - 1);
 	return q->cfg.dscp_map[dsfield >> 2];
-other:
-	/* Not IP (ARP, ...): the packet's priority picks the band. */
-	return skb->priority & (TC_DCB_NUM_BANDS - 1);
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
@@ -380,26 +388,31 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 	q->backlog_peak = max_t(u64, q->backlog_peak, sch->qstats.backlog);
 }
 
+/*
+ * Admission of one packet: a non-ECT packet selected by the marking curve
+ * is dropped (WRED) whatever the limits; then the limits; then a selected
+ * ECT packet is CE-marked.  So ecn_marked counts queued packets only, and
+ * drops_wred counts every non-ECT packet the curve selected.
+ */
 static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-			   struct dcb_band *b, struct sk_buff **to_free)
+			   struct dcb_band *b, bool ect,
+			   struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
+	bool selected = dcb_ecn_select(&b->ecn, b->backlog);
 
+	if (selected && !ect) {
+		b->st.drops_wred++;
+		return qdisc_drop(skb, sch, to_free);
+	}
 	if (unlikely(sch->qstats.backlog + len > q->cfg.limit ||
 		     (b->limit && b->backlog + len > b->limit))) {
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-
-	if (dcb_ecn_select(&b->ecn, b->backlog)) {
-		if (INET_ECN_set_ce(skb)) {
-			b->st.ecn_marked++;
-		} else {
-			b->st.drops_wred++;
-			return qdisc_drop(skb, sch, to_free);
-		}
-	}
+	if (selected && INET_ECN_set_ce(skb))
+		b->st.ecn_marked++;
 
 	__qdisc_enqueue_tail(skb, &b->q);
 	sch->q.qlen++;
@@ -413,7 +426,8 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
  * act per wire packet).
  */
 static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
-			   struct dcb_band *b, struct sk_buff **to_free)
+			   struct dcb_band *b, bool ect,
+			   struct sk_buff **to_free)
 {
 	netdev_features_t features = netif_skb_features(skb);
 	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
@@ -431,7 +445,8 @@ static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 
 		skb_mark_not_on_list(seg);
 		qdisc_skb_cb(seg)->pkt_len = seg_len;
-		if (dcb_enqueue_one(seg, sch, b, to_free) == NET_XMIT_SUCCESS) {
+		if (dcb_enqueue_one(seg, sch, b, ect, to_free) ==
+		    NET_XMIT_SUCCESS) {
 			nb++;
 			len += seg_len;
 		}
@@ -450,11 +465,13 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct dcb_band *b = &q->band[dcb_classify(q, skb)];
+	struct dcb_band *b;
+	bool ect;
 
+	b = &q->band[dcb_classify(q, skb, &ect)];
 	if (skb_is_gso(skb))
-		return dcb_enqueue_gso(skb, sch, b, to_free);
-	return dcb_enqueue_one(skb, sch, b, to_free);
+		return dcb_enqueue_gso(skb, sch, b, ect, to_free);
+	return dcb_enqueue_one(skb, sch, b, ect, to_free);
 }
 
 static struct dcb_band *dcb_head_band(struct dcb_sched *q)

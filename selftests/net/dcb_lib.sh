@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers for the sch_dcb guest tests: a sender(s) -> routing switch ->
+# receiver topology with sch_dcb on the switch's port toward the receiver,
+# UDP flows with a chosen TOS, and readers of the qdisc's counters.
+# Source after lib.sh.
+
+. "$TOP/scripts/lib/topo.sh"
+
+# dcb_topo NSENDERS: hosts s1..sN and r around switch sw.  Sets PORT (the
+# switch port toward r) and RIP (r's address).  Cleans up on exit.
+dcb_topo()
+{
+	local i n=${1:-1}
+
+	topo_init "t$$" || fail "topo_init"
+	trap 'dcb_cleanup' EXIT
+	topo_switch sw >/dev/null || fail "topology: switch"
+	for i in $(seq 1 "$n"); do
+		topo_host "s$i" && topo_link "s$i" sw >/dev/null ||
+			fail "topology: sender s$i"
+	done
+	topo_host r && topo_link r sw >/dev/null || fail "topology: receiver"
+	topo_routes || fail "topology: routes"
+	PORT=$(topo_port sw r)
+	RIP=$(topo_ip4 r)
+	# Resolve neighbours now and pin them: ARP is not IP, lands in band
+	# skb->priority (0) and could starve behind a backlogged band.
+	for i in $(seq 1 "$n"); do
+		topo_exec "s$i" ping -c1 -W5 "$RIP" >/dev/null ||
+			fail "no connectivity s$i -> r"
+	done
+	dcb_pin_neigh
+}
+
+# dcb_pin_neigh: make every resolved neighbour entry permanent.
+dcb_pin_neigh()
+{
+	local n line
+	for n in "${TOPO_NAMES[@]}"; do
+		topo_exec "$n" ip -4 neigh show | while read -r line; do
+			set -- $line
+			[ "$2" = dev ] && [ "$4" = lladdr ] || continue
+			topo_exec "$n" ip neigh replace "$1" dev "$3" lladdr "$5" nud permanent
+		done
+	done
+}
+
+# dcb_wait SECONDS CMD...: poll CMD (a command or shell function) every
+# 50 ms until it succeeds; fails after SECONDS.
+dcb_wait()
+{
+	local end=$(($(date +%s%N) + $1 * 1000000000)); shift
+	until "$@"; do
+		[ "$(date +%s%N)" -lt "$end" ] || return 1
+		sleep 0.05
+	done
+}
+
+# backlog_at_least BYTES: the port holds at least BYTES.
+backlog_at_least() { [ "$(dcb_stat backlog_bytes)" -ge "$1" ]; }
+
+dcb_cleanup()
+{
+	topo_cleanup
+}
+
+# dcb_tc ARGS...: tc in the switch namespace (with our plugin).
+dcb_tc() { topo_tc sw "$@"; }
+
+# dcb_set ARGS...: (re)configure the port: `dcb_set rate 20mbit ...`.
+dcb_set()
+{
+	dcb_tc qdisc replace dev "$PORT" root handle 1: dcb "$@" ||
+		fail "tc qdisc replace dcb $*"
+}
+
+# dcb_json: `tc -j -s qdisc show` of the port's root qdisc object.
+dcb_json()
+{
+	dcb_tc -j -s qdisc show dev "$PORT" | jq -c '.[] | select(.kind == "dcb")'
+}
+
+# dcb_stat KEY [BAND]: a counter of the port (total) or of one band.
+dcb_stat()
+{
+	local key=$1 band=${2:-}
+	if [ -z "$band" ]; then
+		dcb_json | jq -r ".$key"
+	else
+		dcb_json | jq -r ".bands[] | select(.band == $band) | .$key"
+	fi
+}
+
+# dcb_snap: all totals as one line "key=value ..." for later dcb_delta.
+dcb_snap()
+{
+	dcb_json | jq -r '[to_entries[] | select(.value | type == "number") |
+		"\(.key)=\(.value)"] | join(" ")'
+}
+
+# dcb_delta SNAP1 SNAP2 KEY: KEY's increase between two snapshots.
+dcb_delta()
+{
+	local a b
+	a=$(tr ' ' '\n' <<<"$1" | sed -n "s/^$3=//p")
+	b=$(tr ' ' '\n' <<<"$2" | sed -n "s/^$3=//p")
+	[ -n "$a" ] && [ -n "$b" ] || fail "no counter $3 in stats"
+	echo $((b - a))
+}
+
+# udp_server PORT OUTFILE: one-shot iperf3 server on r writing JSON.
+udp_server()
+{
+	topo_exec r iperf3 -s -1 -p "$1" -J >"$2" 2>&1 &
+	dcb_wait 10 listening "$1" || fail "iperf3 server on port $1 did not start"
+}
+
+listening() { topo_exec r ss -ltnH "sport = :$1" | grep -q .; }
+
+# udp_flow HOST PORT RATE TOS SECONDS [LEN [JSON]]: UDP flow from HOST to
+# r (needs a udp_server on PORT), in the background (pid in FLOW_PID).
+udp_flow()
+{
+	topo_exec "$1" iperf3 -c "$RIP" -p "$2" -u -b "$3" --tos "$4" \
+		-t "$5" -l "${6:-1000}" -J >"${7:-/dev/null}" 2>&1 &
+	FLOW_PID=$!
+}
+
+# iperf_rx_mbps FILE: received throughput (Mb/s) from a server's JSON.
+iperf_rx_mbps()
+{
+	jq -r '.end.sum.bits_per_second / 1e6' "$1"
+}
+
+# iperf_rx_packets FILE / iperf_lost_packets FILE
+iperf_rx_packets()
+{
+	jq -r '.end.sum.packets - .end.sum.lost_packets' "$1"
+}
+
+# now_ms: monotonic-ish wall clock in milliseconds
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
