@@ -76,7 +76,7 @@ static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 	[TCA_DCB_RATE64]	= { .type = NLA_U64 },
 	[TCA_DCB_OVERHEAD]	= NLA_POLICY_MAX(NLA_U32, 65535),
 	[TCA_DCB_BURST]		= { .type = NLA_U32 },
-	[TCA_DCB_LIMIT]		= NLA_POLICY_MIN(NLA_U32, 1),
+	[TCA_DCB_LIMIT]		= { .type = NLA_U32 },
 	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
 						 __TC_DCB_CLASSIFY_MAX - 1),
 	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
@@ -85,7 +85,7 @@ static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 };
 
 static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
-	[TCA_DCB_BAND_INDEX]	= NLA_POLICY_MAX(NLA_U8, TC_DCB_NUM_BANDS - 1),
+	[TCA_DCB_BAND_INDEX]	= { .type = NLA_U8 },
 	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
 	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
 	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
@@ -170,6 +170,11 @@ static int dcb_parse_bands(struct nlattr *nest, struct dcb_cfg *cfg,
 			NL_SET_ERR_MSG_ATTR(extack, attr, "band index missing");
 			return -EINVAL;
 		}
+		if (nla_get_u8(tb[TCA_DCB_BAND_INDEX]) >= TC_DCB_NUM_BANDS) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_BAND_INDEX],
+					    "band out of range 0-7");
+			return -EINVAL;
+		}
 		err = dcb_apply_band(tb,
 				     &cfg->band[nla_get_u8(tb[TCA_DCB_BAND_INDEX])],
 				     extack);
@@ -206,8 +211,14 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 		cfg->overhead = nla_get_u32(tb[TCA_DCB_OVERHEAD]);
 	if (tb[TCA_DCB_BURST])
 		cfg->burst = nla_get_u32(tb[TCA_DCB_BURST]);
-	if (tb[TCA_DCB_LIMIT])
+	if (tb[TCA_DCB_LIMIT]) {
 		cfg->limit = nla_get_u32(tb[TCA_DCB_LIMIT]);
+		if (!cfg->limit) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_LIMIT],
+					    "port limit must be at least 1 byte");
+			return -EINVAL;
+		}
+	}
 	if (tb[TCA_DCB_CLASSIFY])
 		cfg->classify = nla_get_u8(tb[TCA_DCB_CLASSIFY]);
 	if (tb[TCA_DCB_DSCP_MAP]) {

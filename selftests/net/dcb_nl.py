@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Raw rtnetlink client for sch_dcb, independent of the tc plugin, so the
+tests can send what the plugin would refuse and check the kernel's own
+validation (error code and extack message).
+
+  dcb_nl.py {add|change|replace} DEV 'JSON'
+  dcb_nl.py class-change DEV CLASSID 'JSON'
+
+JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
+dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
+bands [{index, limit, ecn, ecn_default}].  (class): limit, ecn,
+ecn_default, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
+Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
+import json
+import os
+import socket
+import struct
+import sys
+
+RTM_NEWQDISC, RTM_NEWTCLASS = 36, 40
+F_REQUEST, F_ACK, F_REPLACE, F_EXCL, F_CREATE = 1, 4, 0x100, 0x200, 0x400
+NLMSG_ERROR = 2
+NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
+TCA_KIND, TCA_OPTIONS = 1, 2
+NLA_F_NESTED = 0x8000
+(RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
+BAND = 1
+B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT = 1, 2, 3, 4
+
+
+def attr(kind, payload):
+    n = 4 + len(payload)
+    return struct.pack("=HH", n, kind) + payload + b"\0" * ((4 - n % 4) % 4)
+
+
+def ecn(v):
+    return struct.pack("=IIII", *v)
+
+
+def band_attrs(b):
+    out = b""
+    if "index" in b:
+        out += attr(B_INDEX, struct.pack("=B", b["index"]))
+    if "limit" in b:
+        out += attr(B_LIMIT, struct.pack("=I", b["limit"]))
+    if "ecn" in b:
+        out += attr(B_ECN, ecn(b["ecn"]))
+    if b.get("ecn_default"):
+        out += attr(B_ECN_DEFAULT, b"")
+    return out
+
+
+def qdisc_attrs(o):
+    out = b""
+    if "rate" in o:
+        out += attr(RATE64, struct.pack("=Q", o["rate"]))
+    for key, kind in (("overhead", OVERHEAD), ("burst", BURST), ("limit", LIMIT)):
+        if key in o:
+            out += attr(kind, struct.pack("=I", o[key]))
+    if "classify" in o:
+        out += attr(CLASSIFY, struct.pack("=B", o["classify"]))
+    if "dscp_map" in o:
+        out += attr(DSCP_MAP, bytes(o["dscp_map"]))
+    if "ecn" in o:
+        out += attr(ECN, ecn(o["ecn"]))
+    if "bands" in o:
+        out += attr(BANDS | NLA_F_NESTED,
+                    b"".join(attr(BAND | NLA_F_NESTED, band_attrs(b)) for b in o["bands"]))
+    return out
+
+
+def talk(msgtype, flags, ifindex, handle, parent, payload):
+    s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    s.setsockopt(270, NETLINK_EXT_ACK, 1)
+    s.setsockopt(270, NETLINK_CAP_ACK, 1)
+    tcm = struct.pack("=BxxxiIII", socket.AF_UNSPEC, ifindex, handle, parent, 0)
+    body = tcm + attr(TCA_KIND, b"dcb\0") + attr(TCA_OPTIONS | NLA_F_NESTED, payload)
+    s.send(struct.pack("=IHHII", 16 + len(body), msgtype, flags | F_REQUEST | F_ACK, 1, 0) + body)
+    data = s.recv(65536)
+    _, mtype, mflags, _, _ = struct.unpack_from("=IHHII", data)
+    if mtype != NLMSG_ERROR:
+        return 0, "unexpected reply"
+    err = struct.unpack_from("=i", data, 16)[0]
+    msg = ""
+    off = 16 + 4 + 16          # nlmsgerr with the request header only
+    while off + 4 <= len(data):
+        alen, akind = struct.unpack_from("=HH", data, off)
+        if alen < 4:
+            break
+        if akind == 1:          # NLMSGERR_ATTR_MSG
+            msg = data[off + 4:off + alen].rstrip(b"\0").decode()
+        off += (alen + 3) & ~3
+    return err, msg
+
+
+def main():
+    op = sys.argv[1]
+    dev = sys.argv[2]
+    ifindex = socket.if_nametoindex(dev)
+    if op == "class-change":
+        classid = int(sys.argv[3].split(":")[0], 16) << 16 | int(sys.argv[3].split(":")[1], 16)
+        opts = json.loads(sys.argv[4])
+        err, msg = talk(RTM_NEWTCLASS, 0, ifindex, classid, 0, band_attrs(opts))
+    else:
+        opts = json.loads(sys.argv[3])
+        flags = {"add": F_CREATE | F_EXCL, "change": 0,
+                 "replace": F_CREATE | F_REPLACE}[op]
+        err, msg = talk(RTM_NEWQDISC, flags, ifindex, 0x10000, 0xFFFFFFFF, qdisc_attrs(opts))
+    if err:
+        print("error %d: %s" % (-err, msg or os.strerror(-err)))
+        return 1
+    print("ok")
+    return 0
+
+
+sys.exit(main())
