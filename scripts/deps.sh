@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/deps.sh - install everything DCB lab needs on a Debian 12 machine.
+#
+# Idempotent: when every package is already installed this only runs one
+# dpkg-query and (re)writes the stamp file the Makefile depends on.
+# Otherwise it runs `apt-get update` once and installs the missing packages.
+#
+# The guest kernel (linux-image-amd64) and the headers we build against
+# (linux-headers-amd64) must be the same version, or modules built with
+# `make` would not load in the VM; this is checked after installing.
+
+set -euo pipefail
+
+STAMP_DIR=/var/lib/dcblab
+STAMP=$STAMP_DIR/deps-v1
+
+PKGS=(
+	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq gnuplot-nox
+	sparse rdma-core ibverbs-utils perftest libnl-3-dev libnl-route-3-dev
+	pkg-config python3-scapy kmod cpio xz-utils ethtool gcc make bc flex
+	bison libelf-dev iputils-ping procps
+)
+
+die() { echo "deps.sh: error: $*" >&2; exit 1; }
+say() { echo "deps.sh: $*" >&2; }
+
+command -v dpkg-query >/dev/null 2>&1 ||
+	die "dpkg-query not found: DCB lab supports Debian 12 (bookworm) hosts only"
+
+# Print the packages of PKGS that are not fully installed.
+missing_pkgs() {
+	local installed
+	installed=$(dpkg-query -W -f='${db:Status-Abbrev} ${Package}\n' \
+		"${PKGS[@]}" 2>/dev/null | awk '$1 == "ii" { print $2 }') || true
+	local p
+	for p in "${PKGS[@]}"; do
+		grep -qxF "$p" <<<"$installed" || echo "$p"
+	done
+}
+
+pkg_version() {
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true
+}
+
+# The concrete package a meta-package (linux-image-amd64, ...) points at,
+# e.g. "linux-image-6.1.0-56-amd64".
+meta_target() {
+	dpkg-query -W -f='${Depends}' "$1" 2>/dev/null |
+		tr ',' '\n' | awk 'NR == 1 { print $1 }'
+}
+
+check_kernel_versions() {
+	local iv hv it ht iabi habi
+	iv=$(pkg_version linux-image-amd64)
+	hv=$(pkg_version linux-headers-amd64)
+	if [ "$iv" != "$hv" ]; then
+		die "linux-image-amd64 ($iv) and linux-headers-amd64 ($hv) differ.
+  The VM boots linux-image-amd64's kernel and modules are built against
+  linux-headers-amd64, so they must match. Fix with:
+    apt-get install linux-image-amd64=$hv   (or linux-headers-amd64=$iv)"
+	fi
+	it=$(meta_target linux-image-amd64)
+	ht=$(meta_target linux-headers-amd64)
+	iabi=${it#linux-image-}
+	iabi=${iabi%-unsigned}
+	habi=${ht#linux-headers-}
+	if [ -z "$iabi" ] || [ "$iabi" != "$habi" ]; then
+		die "kernel ABI mismatch: linux-image-amd64 -> '$it', linux-headers-amd64 -> '$ht'"
+	fi
+	[ -d "/lib/modules/$iabi/kernel" ] ||
+		die "/lib/modules/$iabi is missing although $it is installed"
+	[ -e "/boot/vmlinuz-$iabi" ] ||
+		die "/boot/vmlinuz-$iabi is missing although $it is installed"
+	[ -d "/usr/src/linux-headers-$habi" ] ||
+		die "/usr/src/linux-headers-$habi is missing although $ht is installed"
+}
+
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root to run: $*"
+	fi
+}
+
+mapfile -t MISSING < <(missing_pkgs)
+
+# Both kernel meta-packages present but at different versions: asking apt
+# to install both again upgrades the older one to the candidate.
+if [ ${#MISSING[@]} -eq 0 ] &&
+   [ "$(pkg_version linux-image-amd64)" != "$(pkg_version linux-headers-amd64)" ]; then
+	MISSING=(linux-image-amd64 linux-headers-amd64)
+fi
+
+if [ ${#MISSING[@]} -gt 0 ]; then
+	say "installing: ${MISSING[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	as_root apt-get update
+	# Before installing, make sure apt would pick matching kernel versions.
+	ic=$(apt-cache policy linux-image-amd64 | awk '/Candidate:/ { print $2 }')
+	hc=$(apt-cache policy linux-headers-amd64 | awk '/Candidate:/ { print $2 }')
+	if [ -n "$ic" ] && [ -n "$hc" ] && [ "$ic" != "$hc" ]; then
+		die "apt candidates differ: linux-image-amd64 $ic, linux-headers-amd64 $hc
+  (mixed suites/pinning?); make them match, then rerun scripts/deps.sh"
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y --no-install-recommends "${MISSING[@]}"
+	mapfile -t STILL < <(missing_pkgs)
+	[ ${#STILL[@]} -eq 0 ] || die "still missing after install: ${STILL[*]}"
+fi
+
+check_kernel_versions
+
+if [ ! -e "$STAMP" ]; then
+	as_root mkdir -p "$STAMP_DIR"
+	{
+		echo "# written by scripts/deps.sh"
+		echo "kernel=$(meta_target linux-image-amd64) $(pkg_version linux-image-amd64)"
+	} | as_root tee "$STAMP" >/dev/null
+	say "all dependencies present; wrote $STAMP"
+fi
+exit 0
