@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/net/guest-runner.sh - run the kselftest-style network tests.
+# Normally started by selftests/run.sh inside one scripts/vm-run guest:
+#
+#   guest-runner.sh [--start N] [--results DIR] [TEST...]
+#
+# TEST is a name (test_00_guest_smoke), a file name or a path; default: every
+# selftests/net/test_*.sh in order.  For each test: per-test timeout (300 s,
+# or a `# timeout: N` line in the test), output to DIR/net/<name>.log,
+# namespaces and links the test leaves behind are removed, and kernel log
+# lines matching $DMESG_RE since the test started fail it.  Prints TAP lines
+# numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
+# reason" to DIR/results.tsv as each test finishes.  Exit 1 if any failed.
+
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+TOP=$(cd "$HERE/../.." && pwd -P)
+RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
+START=1
+DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
+DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|list_del corruption'
+HEADER=0
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--start) START=$2; shift 2 ;;
+	--results) RESULTS=$2; shift 2 ;;
+	--tap-header) HEADER=1; shift ;;
+	--) shift; break ;;
+	-*) echo "guest-runner: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+
+TESTS=()
+if [ $# -eq 0 ]; then
+	for t in "$HERE"/test_*.sh; do
+		[ -e "$t" ] && TESTS+=("$t")
+	done
+else
+	for t in "$@"; do
+		t=${t##*/}
+		t=${t%.sh}
+		[ -f "$HERE/$t.sh" ] || { echo "guest-runner: no test $HERE/$t.sh" >&2; exit 2; }
+		TESTS+=("$HERE/$t.sh")
+	done
+fi
+
+mkdir -p "$RESULTS/net"
+[ "$START" != 1 ] || : >"$RESULTS/results.tsv"
+
+if [ "$HEADER" = 1 ]; then
+	echo "TAP version 13"
+	echo "1..${#TESTS[@]}"
+fi
+
+test_timeout() {
+	local t
+	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	echo "${t:-$DEFAULT_TIMEOUT}"
+}
+
+# Kernel log lines since the marker line MARK (the whole buffer when the
+# marker has already rotated out: then everything in it is newer).
+dmesg_since() {
+	dmesg 2>/dev/null | awk -v m="$1" 'index($0, m) { buf = ""; next } { buf = buf $0 "\n" } END { printf "%s", buf }'
+}
+
+netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
+link_list() { ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
+
+# Remove what a test left behind: namespaces and root-namespace links that
+# did not exist before it ran.
+cleanup_after() {
+	local before_ns=$1 before_links=$2 ns l pids
+	for ns in $(comm -13 <(echo "$before_ns") <(netns_list)); do
+		echo "guest-runner: removing leftover netns $ns"
+		pids=$(ip netns pids "$ns" 2>/dev/null || true)
+		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	for l in $(comm -13 <(echo "$before_links") <(link_list)); do
+		echo "guest-runner: removing leftover link $l"
+		ip link del "$l" 2>/dev/null
+	done
+}
+
+n=$START
+failed=0
+for t in "${TESTS[@]}"; do
+	name=$(basename "$t" .sh)
+	log=$RESULTS/net/$name.log
+	tmo=$(test_timeout "$t")
+	mark="dcblab-selftest: begin $name $$.$RANDOM"
+	echo "$mark" >/dev/kmsg 2>/dev/null
+	echo "net/$name" >"$RESULTS/current"
+	before_ns=$(netns_list)
+	before_links=$(link_list)
+
+	t0=$(date +%s.%N)
+	{
+		echo "# $name (timeout ${tmo}s) on $(uname -r), $(date -u +%FT%TZ)"
+		cd "$TOP"
+		# timeout(1) runs the test in its own process group; kill
+		# whatever of that group is left afterwards.
+		if [ -x "$t" ]; then
+			timeout -k 10 "$tmo" "$t" </dev/null &
+		else
+			timeout -k 10 "$tmo" bash "$t" </dev/null &
+		fi
+		pid=$!
+		wait $pid
+		rc=$?
+		kill -KILL -- -$pid 2>/dev/null
+		echo "$rc" >"$RESULTS/.rc"
+	} >"$log" 2>&1
+	rc=$(cat "$RESULTS/.rc" 2>/dev/null || echo 1)
+	rm -f "$RESULTS/.rc"
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+
+	cleanup_after "$before_ns" "$before_links" >>"$log" 2>&1
+
+	kmsg=$(dmesg_since "$mark")
+	{
+		echo "# --- kernel log during $name ---"
+		printf '%s\n' "$kmsg"
+	} >>"$log"
+	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | head -n 5)
+
+	reason=
+	case $rc in
+	0) status=ok ;;
+	4) status=skip
+	   reason=$(grep -E '^SKIP: ' "$log" | tail -n1 | sed 's/^SKIP: //')
+	   [ -n "$reason" ] || reason="skipped" ;;
+	124|137) status=fail; reason="timeout after ${tmo}s" ;;
+	*) status=fail
+	   reason=$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')
+	   [ -n "$reason" ] || reason="exit status $rc" ;;
+	esac
+	if [ -n "$bad" ] && [ "$status" != fail ]; then
+		status=fail
+		reason="kernel log: $(head -n1 <<<"$bad" | sed 's/^\[[^]]*\] *//')"
+	fi
+	reason=$(printf '%s' "$reason" | tr '\t\n' '  ')
+
+	case $status in
+	ok) echo "ok $n - net/$name" ;;
+	skip) echo "ok $n - net/$name # SKIP $reason" ;;
+	fail)
+		failed=$((failed + 1))
+		echo "not ok $n - net/$name # $reason"
+		echo "# --- last lines of $log ---"
+		grep -v '^# --- kernel log' "$log" | tail -n 30 | sed 's/^/#   /'
+		[ -z "$bad" ] || { echo "# kernel log:"; sed 's/^/#   /' <<<"$bad"; }
+		;;
+	esac
+	echo "# net/$name: ${secs}s"
+	printf '%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" >>"$RESULTS/results.tsv"
+	rm -f "$RESULTS/current"
+	n=$((n + 1))
+done
+
+[ $failed -eq 0 ]

@@ -1,0 +1,191 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/net/lib.sh - helpers for DCB lab selftests.  Source it:
+#
+#	. "$(dirname "$0")/lib.sh"       (from selftests/net/)
+#	. "$(dirname "$0")/../net/lib.sh" (from selftests/unit/)
+#
+# A test exits 0 (pass), 1 (fail) or 4 (skip).  See Documentation/testing.rst.
+
+# Repo root (this file lives in $TOP/selftests/net).
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+export TOP
+
+# kselftest exit codes.
+ksft_pass=0
+ksft_fail=1
+ksft_skip=4
+KSFT_PASS=$ksft_pass
+KSFT_FAIL=$ksft_fail
+KSFT_SKIP=$ksft_skip
+
+# Namespaces this test created; cleanup_netns deletes them (on exit too).
+NETNS=()
+# Commands to run at exit (before the namespaces go), see at_exit.
+_LIB_AT_EXIT=()
+_LIB_T0=$(date +%s.%N)
+
+# log MSG...: timestamped progress line on stdout.
+log() {
+	printf '[%6.2f] %s\n' \
+		"$(awk -v a="$_LIB_T0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')" "$*"
+}
+
+# fail MSG...: report a failure and exit 1.
+fail() {
+	echo "FAIL: $*" >&2
+	exit "$ksft_fail"
+}
+
+# skip MSG...: report why the test cannot run here and exit 4.
+skip() {
+	echo "SKIP: $*"
+	exit "$ksft_skip"
+}
+
+# need_cmd CMD...: skip unless every CMD is in PATH.
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "command '$c' not found"
+	done
+}
+
+# need_root: skip unless running as root.
+need_root() {
+	[ "$(id -u)" = 0 ] || skip "needs root"
+}
+
+# need_mod MOD...: modprobe each module (quietly) or skip.
+need_mod() {
+	local m
+	for m in "$@"; do
+		[ -d "/sys/module/$m" ] && continue
+		modprobe -q "$m" 2>/dev/null || skip "kernel module '$m' not available"
+	done
+}
+
+# in_vm: true inside a scripts/vm-run guest.
+in_vm() {
+	[ "${DCBLAB_VM:-0}" = 1 ]
+}
+
+# load_dcb: load $TOP/sch_dcb/sch_dcb.ko unless sch_dcb is already loaded,
+# and point tc at our plugin (export TC_LIB_DIR=$TOP/tc, for q_dcb.so).
+load_dcb() {
+	export TC_LIB_DIR=$TOP/tc
+	[ -d /sys/module/sch_dcb ] && return 0
+	local ko=$TOP/sch_dcb/sch_dcb.ko
+	[ -f "$ko" ] || fail "$ko not built (run make)"
+	if ! insmod "$ko"; then
+		dmesg | tail -n 20 >&2
+		fail "insmod $ko failed"
+	fi
+}
+
+# at_exit CMD...: run CMD (one string, eval'ed) when the test exits.
+at_exit() {
+	_LIB_AT_EXIT+=("$*")
+}
+
+# netns_add NAME...: create namespaces, bring their lo up, register them
+# in NETNS for cleanup.  Tests may also create namespaces themselves and
+# append the names to NETNS.
+netns_add() {
+	local ns
+	for ns in "$@"; do
+		ip netns add "$ns" || fail "ip netns add $ns"
+		NETNS+=("$ns")
+		ip -n "$ns" link set lo up
+	done
+}
+
+# cleanup_netns: kill the processes in and delete every namespace in NETNS.
+# Runs automatically at exit; safe to call more than once.
+cleanup_netns() {
+	local ns pids
+	for ns in "${NETNS[@]}"; do
+		ip netns list 2>/dev/null | grep -qw -- "^$ns" || continue
+		pids=$(ip netns pids "$ns" 2>/dev/null || true)
+		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
+		ip netns del "$ns" 2>/dev/null || true
+	done
+	NETNS=()
+}
+
+_lib_exit() {
+	local rc=$? c
+	trap - EXIT
+	for c in "${_LIB_AT_EXIT[@]}"; do
+		eval "$c" || true
+	done
+	cleanup_netns
+	exit $rc
+}
+trap _lib_exit EXIT
+# Make a signal (e.g. the runner's timeout) run the cleanup too.
+trap 'exit 143' TERM
+trap 'exit 130' INT
+
+# wait_for [--timeout S] [--interval S] CMD... [--timeout S]
+# Poll CMD until it succeeds.  Returns 0 when it did, 1 after S seconds
+# (default 10).  Use instead of fixed sleeps:
+#	wait_for --timeout 5 ip netns exec h1 ping -c1 -W1 10.0.0.2
+#	wait_for test -e /tmp/ready --timeout 3
+wait_for() {
+	local tmo=10 iv=0.1 args=() deadline now
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--timeout) tmo=$2; shift 2 ;;
+		--interval) iv=$2; shift 2 ;;
+		*) args+=("$1"); shift ;;
+		esac
+	done
+	[ ${#args[@]} -gt 0 ] || { echo "wait_for: no command" >&2; return 2; }
+	deadline=$(awk -v t="$tmo" -v n="$(date +%s.%N)" 'BEGIN { printf "%.3f", n + t }')
+	while :; do
+		"${args[@]}" >/dev/null 2>&1 && return 0
+		now=$(date +%s.%N)
+		awk -v n="$now" -v d="$deadline" 'BEGIN { exit !(n >= d) }' && return 1
+		sleep "$iv"
+	done
+}
+
+# _lib_num X: succeed if X looks like a number.
+_lib_num() {
+	awk -v x="$1" 'BEGIN { exit !(x ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/) }'
+}
+
+# assert_ge A B MSG: fail unless A >= B (integers or floats).
+assert_ge() {
+	_lib_num "$1" && _lib_num "$2" || fail "${3:-assert_ge}: not a number: '$1' or '$2'"
+	if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; then
+		log "ok: ${3:-assert_ge}: $1 >= $2"
+	else
+		fail "${3:-assert_ge}: $1 < $2"
+	fi
+}
+
+# assert_le A B MSG: fail unless A <= B.
+assert_le() {
+	_lib_num "$1" && _lib_num "$2" || fail "${3:-assert_le}: not a number: '$1' or '$2'"
+	if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; then
+		log "ok: ${3:-assert_le}: $1 <= $2"
+	else
+		fail "${3:-assert_le}: $1 > $2"
+	fi
+}
+
+# assert_within_pct A B PCT MSG: fail unless |A - B| <= PCT% of |B|.
+assert_within_pct() {
+	_lib_num "$1" && _lib_num "$2" && _lib_num "$3" ||
+		fail "${4:-assert_within_pct}: not a number: '$1', '$2' or '$3'"
+	if awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN {
+		d = a - b; if (d < 0) d = -d
+		m = b; if (m < 0) m = -m
+		exit !(d <= m * p / 100 + 1e-9 * (m + 1)) }'; then
+		log "ok: ${4:-assert_within_pct}: $1 within $3% of $2"
+	else
+		fail "${4:-assert_within_pct}: $1 not within $3% of $2"
+	fi
+}

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# selftests/run.sh - the DCB lab test suite (`make check`).
+#
+#   selftests/run.sh [--unit-only | --guest-only] [--filter REGEX] [-v]
+#
+# Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
+# 4 skip; per-test timeout 120 s or a `# timeout: N` line).
+# Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
+# runs every selftests/net/test_*.sh (see there).
+# --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
+# extended regex.  Output is TAP; the last line is "N passed, N failed"
+# (", N skipped" appended when some were skipped).  Logs: build/selftests/.
+
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+TOP=$(cd "$HERE/.." && pwd -P)
+RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
+UNIT_TIMEOUT=${SELFTESTS_UNIT_TIMEOUT:-120}
+GUEST_DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
+
+DO_UNIT=1
+DO_GUEST=1
+FILTER=
+VERBOSE=0
+
+usage() { sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--unit-only) DO_GUEST=0; shift ;;
+	--guest-only) DO_UNIT=0; shift ;;
+	--filter) FILTER=${2:?--filter needs a pattern}; shift 2 ;;
+	--filter=*) FILTER=${1#*=}; shift ;;
+	-v|--verbose) VERBOSE=1; shift ;;
+	-h|--help) usage ;;
+	*) echo "run.sh: unknown argument $1" >&2; usage ;;
+	esac
+done
+
+selected() {
+	[ -z "$FILTER" ] || grep -qE -- "$FILTER" <<<"$1"
+}
+
+UNIT=()
+if [ $DO_UNIT = 1 ]; then
+	for t in "$TOP"/selftests/unit/test_*.sh; do
+		[ -f "$t" ] || continue
+		selected "unit/$(basename "$t" .sh)" && UNIT+=("$t")
+	done
+fi
+GUEST=()
+if [ $DO_GUEST = 1 ]; then
+	for t in "$TOP"/selftests/net/test_*.sh; do
+		[ -f "$t" ] || continue
+		selected "net/$(basename "$t" .sh)" && GUEST+=("$(basename "$t" .sh)")
+	done
+fi
+
+mkdir -p "$RESULTS/unit" "$RESULTS/net"
+PASS=0
+FAIL=0
+SKIP=0
+N=0
+
+echo "TAP version 13"
+echo "1..$(( ${#UNIT[@]} + ${#GUEST[@]} ))"
+
+file_timeout() {
+	local t
+	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	echo "${t:-$2}"
+}
+
+count() {
+	case $1 in
+	ok) PASS=$((PASS + 1)) ;;
+	skip) SKIP=$((SKIP + 1)) ;;
+	*) FAIL=$((FAIL + 1)) ;;
+	esac
+}
+
+# ---------------------------------------------------------- phase 1: unit
+
+for t in "${UNIT[@]}"; do
+	N=$((N + 1))
+	name=unit/$(basename "$t" .sh)
+	log=$RESULTS/$name.log
+	tmo=$(file_timeout "$t" "$UNIT_TIMEOUT")
+	if [ -x "$t" ]; then cmd=("$t"); else cmd=(bash "$t"); fi
+	(cd "$TOP" && exec timeout -k 10 "$tmo" "${cmd[@]}") </dev/null >"$log" 2>&1
+	rc=$?
+	[ $VERBOSE = 0 ] || sed 's/^/# /' "$log"
+	case $rc in
+	0) count ok; echo "ok $N - $name" ;;
+	4) count skip
+	   reason=$(grep -E '^SKIP: ' "$log" | tail -n1 | sed 's/^SKIP: //')
+	   echo "ok $N - $name # SKIP ${reason:-skipped}" ;;
+	*) count fail
+	   if [ $rc = 124 ]; then reason="timeout after ${tmo}s"; else
+		reason=$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')
+		reason=${reason:-exit status $rc}
+	   fi
+	   echo "not ok $N - $name # $reason"
+	   echo "# --- last lines of $log ---"
+	   tail -n 30 "$log" | sed 's/^/#   /' ;;
+	esac
+done
+
+# --------------------------------------------------------- phase 2: guest
+
+if [ ${#GUEST[@]} -gt 0 ]; then
+	START=$((N + 1))
+	TSV=$RESULTS/results.tsv
+	: >"$TSV"
+	rm -f "$RESULTS/current"
+	# The guest only times out when something hangs past the per-test
+	# timeouts (those are enforced inside); allow all of them plus boot.
+	total=0
+	for g in "${GUEST[@]}"; do
+		total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") + 15))
+	done
+	vm_tmo=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
+	echo "# booting a guest for ${#GUEST[@]} test(s) (timeout ${vm_tmo}s)"
+	vmrc=0
+	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --timeout "$vm_tmo" -- \
+		bash "$TOP/selftests/net/guest-runner.sh" --start "$START" \
+		--results "$RESULTS" "${GUEST[@]}") || vmrc=$?
+
+	# Count what the guest reported; whatever it did not is a failure.
+	i=0
+	for g in "${GUEST[@]}"; do
+		n=$((START + i))
+		i=$((i + 1))
+		line=$(awk -F'\t' -v n="$n" '$1 == n' "$TSV" 2>/dev/null | tail -n1)
+		if [ -n "$line" ]; then
+			count "$(cut -f3 <<<"$line")"
+			continue
+		fi
+		count fail
+		case $vmrc in
+		124) why="guest timed out after ${vm_tmo}s" ;;
+		125) why="guest died (crash or boot failure, see build/vm/console.log)" ;;
+		*) why="not reported by the guest (vm-run exit $vmrc)" ;;
+		esac
+		if [ "$(cat "$RESULTS/current" 2>/dev/null)" = "net/$g" ]; then
+			why="$why while this test was running"
+		else
+			why="not run: $why"
+		fi
+		echo "not ok $n - net/$g # $why"
+	done
+	rm -f "$RESULTS/current"
+fi
+
+summary="$PASS passed, $FAIL failed"
+[ $SKIP -eq 0 ] || summary="$summary, $SKIP skipped"
+echo "$summary"
+[ $FAIL -eq 0 ]

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The toolchain and the selftest helpers work (runs on the host, no VM).
+#
+# timeout: 30
+
+. "$(dirname "$0")/../net/lib.sh"
+
+# Build tools and what the guest suite needs.
+need_cmd gcc make awk sed timeout
+for c in ip tc qemu-system-x86_64 jq iperf3 cpio; do
+	command -v "$c" >/dev/null || fail "'$c' missing (run scripts/deps.sh)"
+done
+[ -x /bin/busybox ] || fail "busybox-static missing (run scripts/deps.sh)"
+ls -d /usr/src/linux-headers-6.1.*-amd64 >/dev/null 2>&1 ||
+	fail "no /usr/src/linux-headers-6.1.*-amd64 (run scripts/deps.sh)"
+[ -f "$TOP/Makefile" ] || fail "TOP=$TOP is not the repo root"
+
+# A C compiler that works.
+tmp=$(mktemp -d)
+at_exit "rm -rf '$tmp'"
+printf 'int main(void) { return 0; }\n' >"$tmp/t.c"
+gcc -Wall -Werror -o "$tmp/t" "$tmp/t.c" && "$tmp/t" || fail "gcc cannot build a trivial program"
+
+# The lib.sh helpers (each check in a subshell, as they exit on failure).
+expect() { # expect RC CMD...
+	local want=$1 rc=0
+	shift
+	( "$@" ) >/dev/null 2>&1 || rc=$?
+	[ "$rc" = "$want" ] || fail "'$*' exited $rc, expected $want"
+}
+expect 0 assert_ge 2 1 ge
+expect 0 assert_ge 1.5 1.5 ge-equal
+expect 1 assert_ge 0.99 1 ge-false
+expect 0 assert_le 1e2 100.0 le
+expect 1 assert_le 3 -1 le-false
+expect 0 assert_within_pct 105 100 5 pct
+expect 1 assert_within_pct 94.9 100 5 pct-false
+expect 0 assert_within_pct -0.98 -1 2 pct-negative
+expect 1 assert_ge abc 1 not-a-number
+expect 4 skip "why"
+expect 4 need_cmd surely-no-such-command-here
+expect 1 fail "why"
+expect 0 wait_for true --timeout 1
+expect 1 wait_for --timeout 0.3 false
+expect 0 wait_for --timeout 2 test -e "$tmp/t.c"
+
+log "toolchain and lib.sh OK"
+exit "$ksft_pass"
