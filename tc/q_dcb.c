@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * q_dcb.c - tc plugin for the sch_dcb qdisc (loaded as $TC_LIB_DIR/q_dcb.so).
+ *
+ * A thin adapter: parsing, encoding, decoding and the text form live in
+ * dcb_opts.c; this file moves the results in and out of tc's netlink
+ * message and JSON/text printer.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <linux/gen_stats.h>
+
+#include "tc_abi.h"
+#include "dcb_opts.h"
+
+/* Upper bound handed to tc's addattr helpers; the largest dcb option set
+ * is about 500 bytes, tc's request buffers are larger than this. */
+#define DCB_NL_MAXLEN	2048
+
+static void dcb_usage(void)
+{
+	fprintf(stderr,
+"Usage: ... dcb rate RATE [overhead BYTES] [burst SIZE] [limit SIZE]\n"
+"              [classify {dscp|prio}] [dscp-map {DSCP:BAND[,DSCP:BAND...]|default}]\n"
+"              [ecn ECN] [band N [limit SIZE] [ecn BAND_ECN]]...\n"
+"       ... class change ... classid MAJ:(N+1) dcb [limit SIZE] [ecn BAND_ECN]\n"
+"\n"
+"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE\n"
+"  BAND_ECN := ECN | default\n"
+"  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
+"  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"
+"  PROB     := 0..1 (e.g. 0.01) or a percentage (1%%)\n"
+"  N        := band 0..7 (class MAJ:N+1); DSCP := 0..63\n"
+"  Options after the first \"band\" belong to a band (limit, ecn).\n");
+}
+
+static int dcb_add_options(struct nlmsghdr *n, const struct dcb_nlbuf *b)
+{
+	struct rtattr *tail;
+
+	tail = addattr_nest(n, DCB_NL_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	if (!tail)
+		return -1;
+	if (b->len && addraw_l(n, DCB_NL_MAXLEN, b->data, (int)b->len) < 0)
+		return -1;
+	addattr_nest_end(n, tail);
+	return 0;
+}
+
+static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev)
+{
+	uint8_t mem[1024];
+	char err[DCB_ERRLEN];
+	struct dcb_nlbuf b;
+	struct dcb_opts o;
+	int ret;
+
+	(void)qu;
+	(void)dev;
+	ret = dcb_parse_qdisc(argc, argv, &o, err, sizeof(err));
+	if (ret != DCB_PARSE_OK) {
+		if (ret == DCB_PARSE_ERR)
+			fprintf(stderr, "dcb: %s\n", err);
+		dcb_usage();
+		return -1;
+	}
+	dcb_nl_init(&b, mem, sizeof(mem));
+	if (dcb_encode_qdisc(&o, &b) || dcb_add_options(n, &b)) {
+		fprintf(stderr, "dcb: options do not fit in the message\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int dcb_parse_copt(struct qdisc_util *qu, int argc, char **argv,
+			  struct nlmsghdr *n, const char *dev)
+{
+	struct dcb_band_opts band;
+	char err[DCB_ERRLEN];
+	struct dcb_nlbuf b;
+	uint8_t mem[256];
+	int ret;
+
+	(void)qu;
+	(void)dev;
+	ret = dcb_parse_class(argc, argv, &band, err, sizeof(err));
+	if (ret != DCB_PARSE_OK) {
+		if (ret == DCB_PARSE_ERR)
+			fprintf(stderr, "dcb: %s\n", err);
+		dcb_usage();
+		return -1;
+	}
+	dcb_nl_init(&b, mem, sizeof(mem));
+	if (dcb_encode_class(&band, &b) || dcb_add_options(n, &b)) {
+		fprintf(stderr, "dcb: options do not fit in the message\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- printing --------------------------------------------------------- */
+
+static void json_ecn(const char *key, const struct tc_dcb_ecn *e)
+{
+	open_json_object(key);
+	print_color_string(PRINT_JSON, COLOR_NONE, "mode", NULL,
+			   dcb_ecn_mode_name(e->mode));
+	print_color_uint(PRINT_JSON, COLOR_NONE, "kmin", NULL, e->kmin);
+	print_color_uint(PRINT_JSON, COLOR_NONE, "kmax", NULL, e->kmax);
+	print_color_float(PRINT_JSON, COLOR_NONE, "pmax", NULL,
+			  dcb_prob_to_double(e->pmax));
+	close_json_object();
+}
+
+static void json_band(int index, const struct dcb_band_opts *b,
+		      bool all_fields)
+{
+	if (index >= 0)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "band", NULL,
+				 (unsigned int)index);
+	if (b->has_limit || all_fields)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "limit", NULL,
+				 b->has_limit ? b->limit : 0);
+	if (b->ecn_state == DCB_BAND_ECN_SET)
+		json_ecn("ecn", &b->ecn);
+}
+
+static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	char err[DCB_ERRLEN];
+	struct dcb_opts o;
+	unsigned int i;
+
+	(void)qu;
+	(void)f;
+	if (!opt)
+		return 0;
+	if (dcb_decode_qdisc(RTA_DATA(opt), RTA_PAYLOAD(opt), &o, err,
+			     sizeof(err))) {
+		fprintf(stderr, "dcb: cannot parse qdisc options: %s\n", err);
+		return -1;
+	}
+
+	if (!is_json_context()) {
+		char buf[2048];
+
+		if (dcb_format_qdisc(&o, buf, sizeof(buf))) {
+			fprintf(stderr, "dcb: options too long to print\n");
+			return -1;
+		}
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", buf);
+		return 0;
+	}
+
+	/* rate in bit/s, sizes in bytes */
+	print_color_u64(PRINT_JSON, COLOR_NONE, "rate", NULL, o.rate * 8);
+	if (o.has & DCB_HAS_OVERHEAD)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "overhead", NULL,
+				 o.overhead);
+	if (o.has & DCB_HAS_BURST)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "burst", NULL,
+				 o.burst);
+	if (o.has & DCB_HAS_LIMIT)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "limit", NULL,
+				 o.limit);
+	if (o.has & DCB_HAS_CLASSIFY)
+		print_color_string(PRINT_JSON, COLOR_NONE, "classify", NULL,
+				   dcb_classify_name(o.classify));
+	if ((o.has & DCB_HAS_DSCP_MAP) && !dcb_dscp_map_is_default(o.dscp_map)) {
+		/* index = DSCP, value = band */
+		open_json_array(PRINT_JSON, "dscp_map");
+		for (i = 0; i < TC_DCB_NUM_DSCP; i++)
+			print_color_uint(PRINT_JSON, COLOR_NONE, NULL, NULL,
+					 o.dscp_map[i]);
+		close_json_array(PRINT_JSON, NULL);
+	}
+	if (o.has & DCB_HAS_ECN)
+		json_ecn("ecn", &o.ecn);
+
+	open_json_array(PRINT_JSON, "bands");
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!o.band[i].present)
+			continue;
+		open_json_object(NULL);
+		json_band((int)i, &o.band[i], false);
+		close_json_object();
+	}
+	close_json_array(PRINT_JSON, NULL);
+	return 0;
+}
+
+static int dcb_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
+{
+	struct dcb_band_opts b;
+	char err[DCB_ERRLEN];
+	int index;
+
+	(void)qu;
+	(void)f;
+	if (!opt)
+		return 0;
+	if (dcb_decode_band(RTA_DATA(opt), RTA_PAYLOAD(opt), &b, &index, err,
+			    sizeof(err))) {
+		fprintf(stderr, "dcb: cannot parse class options: %s\n", err);
+		return -1;
+	}
+	if (!is_json_context()) {
+		char buf[256];
+
+		if (dcb_format_band(&b, true, buf, sizeof(buf)))
+			return -1;
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", buf);
+		return 0;
+	}
+	json_band(index, &b, true);
+	return 0;
+}
+
+static void json_stats(const struct tc_dcb_stats *s)
+{
+	size_t i;
+
+	for (i = 0; i < dcb_stats_nfields; i++)
+		print_color_u64(PRINT_JSON, COLOR_NONE, dcb_stats_fields[i].name,
+				NULL, dcb_stats_get(s, i));
+}
+
+static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
+			    struct rtattr *xstats)
+{
+	const void *data;
+	char line[512];
+	size_t len;
+
+	(void)qu;
+	(void)f;
+	if (!xstats)
+		return 0;
+	data = RTA_DATA(xstats);
+	len = RTA_PAYLOAD(xstats);
+
+	switch (dcb_xstats_kind(data, len)) {
+	case DCB_XSTATS_QDISC: {
+		struct tc_dcb_xstats x;
+		unsigned int i, nb;
+		char rate[32];
+
+		/* a longer payload is a newer kernel: read what we know */
+		memcpy(&x, data, sizeof(x));
+		nb = x.nbands < TC_DCB_NUM_BANDS ? x.nbands : TC_DCB_NUM_BANDS;
+		if (is_json_context()) {
+			print_color_u64(PRINT_JSON, COLOR_NONE, "rate_in_force",
+					NULL, x.rate * 8);
+			json_stats(&x.total);
+			open_json_array(PRINT_JSON, "bands");
+			for (i = 0; i < nb; i++) {
+				open_json_object(NULL);
+				print_color_uint(PRINT_JSON, COLOR_NONE, "band",
+						 NULL, i);
+				json_stats(&x.band[i]);
+				close_json_object();
+			}
+			close_json_array(PRINT_JSON, NULL);
+			return 0;
+		}
+		dcb_format_stats(&x.total, line, sizeof(line));
+		print_color_string(PRINT_FP, COLOR_NONE, NULL,
+				   " total: rate %s", dcb_fmt_rate(x.rate, rate,
+								   sizeof(rate)));
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
+		for (i = 0; i < nb; i++) {
+			if (!dcb_stats_active(&x.band[i]))
+				continue;
+			dcb_format_stats(&x.band[i], line, sizeof(line));
+			print_nl();
+			print_color_uint(PRINT_FP, COLOR_NONE, NULL,
+					 "  band %u:", i);
+			print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s",
+					   line);
+		}
+		return 0;
+	}
+	case DCB_XSTATS_CLASS: {
+		struct tc_dcb_stats s;
+
+		memcpy(&s, data, sizeof(s));
+		if (is_json_context()) {
+			json_stats(&s);
+			return 0;
+		}
+		dcb_format_stats(&s, line, sizeof(line));
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
+		return 0;
+	}
+	case DCB_XSTATS_BAD:
+	default:
+		fprintf(stderr, "dcb: unexpected xstats (%zu bytes)\n", len);
+		return -1;
+	}
+}
+
+struct qdisc_util dcb_qdisc_util = {
+	.id		= "dcb",
+	.parse_qopt	= dcb_parse_qopt,
+	.print_qopt	= dcb_print_qopt,
+	.print_xstats	= dcb_print_xstats,
+	.parse_copt	= dcb_parse_copt,
+	.print_copt	= dcb_print_copt,
+};
