@@ -1,0 +1,308 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# topo.sh - network-namespace topologies for DCB lab tests and scenarios.
+#
+# Source it from bash (>= 4.2), then:
+#
+#   topo_init [PREFIX]          # optional; default prefix "dl<pid>"
+#   trap topo_cleanup EXIT      # cleanup is idempotent and trap-safe
+#   topo_switch sw              # routing namespace (ip_forward=1)
+#   topo_host h1; topo_host rx
+#   topo_link h1 sw             # veth h1:eth0 <-> sw:swp1, 10.0.1.0/24
+#   topo_link rx sw             # veth rx:eth0 <-> sw:swp2, 10.0.2.0/24
+#   topo_routes                 # default routes of hosts via their switch
+#   topo_qdisc sw "$(topo_port sw rx)" dcb rate 40mbit ecn red ...
+#   topo_exec h1 ping -c1 "$(topo_ip4 rx)"
+#
+# Names given to these functions are logical ("h1", "sw"); the namespaces
+# are "<prefix>-<name>" so that parallel runs do not clash (topo_ns NAME
+# prints the real name).  Interfaces live only inside the namespaces (the
+# veth pair is created directly there), so their names need no prefix:
+# a host's ports are eth0, eth1, ...; a switch's ports are swp1, swp2, ...
+#
+# Addressing: link number L (1, 2, ... in creation order) gets 10.0.L.0/24
+# and fd00:dcb:0:L::/64; the switch end is .1 / ::1, the host end .2 / ::2.
+# A link between two switches gets the same scheme (first switch .1).
+# GRO, GSO and TSO are off on every veth so packets stay MTU sized.
+# Neighbour entries of both ends are static (TOPO_STATIC_NEIGH=0: use
+# ARP/ND), so no ARP/ND packet competes with the experiment's traffic.
+#
+# Functions print errors to stderr and return non-zero on failure.
+# topo_link prints "IFACE_OF_A IFACE_OF_B"; call it directly, not in $(...),
+# because it records state in the calling shell (use topo_port afterwards).
+
+# Repository root (for TC_LIB_DIR of the dcb tc plugin).
+TOPO_REPO=${TOPO_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+
+declare -gA TOPO_KIND=()	# name -> host|switch
+declare -gA TOPO_NIF=()		# name -> number of ports so far
+declare -gA TOPO_PORT=()	# "a,b" -> iface of a toward b
+declare -gA TOPO_ADDR4=()	# "a,b" -> IPv4 of a on the a-b link
+declare -gA TOPO_ADDR6=()	# "a,b" -> IPv6 of a on the a-b link
+declare -gA TOPO_SUBNET=()	# "a,b" -> link number
+declare -ga TOPO_NAMES=()	# creation order
+declare -ga TOPO_LINKS=()	# "a,b" in creation order
+TOPO_NLINKS=${TOPO_NLINKS:-0}
+TOPO_PREFIX=${TOPO_PREFIX:-dl$$}
+
+topo_log() { [ -n "${TOPO_VERBOSE:-}" ] && echo "topo: $*" >&2; return 0; }
+topo_err() { echo "topo: error: $*" >&2; return 1; }
+
+# Run a command, reporting it on failure.
+topo_run()
+{
+	topo_log "$*"
+	"$@" || { topo_err "failed: $*"; return 1; }
+}
+
+# topo_init [PREFIX]: set the namespace name prefix (default dl<pid>).
+topo_init()
+{
+	[ -n "${1:-}" ] && TOPO_PREFIX=$1
+	case $TOPO_PREFIX in
+	*[!A-Za-z0-9_.-]*) topo_err "bad prefix '$TOPO_PREFIX'"; return 1;;
+	esac
+	return 0
+}
+
+# topo_ns NAME: the real namespace name of logical node NAME.
+topo_ns() { echo "${TOPO_PREFIX}-$1"; }
+
+# topo_exec NAME CMD...: run CMD inside node NAME's namespace.
+topo_exec()
+{
+	local n=$1; shift
+	ip netns exec "$(topo_ns "$n")" "$@"
+}
+
+topo_new_ns()
+{
+	local name=$1 kind=$2 ns
+	[ -n "$name" ] || { topo_err "missing node name"; return 1; }
+	[ -z "${TOPO_KIND[$name]:-}" ] || { topo_err "node $name exists"; return 1; }
+	ns=$(topo_ns "$name")
+	topo_run ip netns add "$ns" || return 1
+	TOPO_KIND[$name]=$kind
+	TOPO_NIF[$name]=0
+	TOPO_NAMES+=("$name")
+	topo_run ip -n "$ns" link set lo up || return 1
+	# Addresses are usable at once (no DAD wait for the tests).
+	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+		net.ipv6.conf.default.accept_dad=0 >/dev/null 2>&1
+	return 0
+}
+
+# topo_host NAME: create an end-host namespace.
+topo_host() { topo_new_ns "$1" host; }
+
+# topo_switch NAME: create a routing switch namespace (IPv4 and IPv6
+# forwarding on).
+topo_switch()
+{
+	topo_new_ns "$1" switch || return 1
+	topo_exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 >/dev/null || return 1
+}
+
+topo_ifname()
+{
+	local n=$1 i=${TOPO_NIF[$1]}
+	if [ "${TOPO_KIND[$n]}" = switch ]; then
+		echo "swp$((i + 1))"
+	else
+		echo "eth$i"
+	fi
+}
+
+topo_veth_setup()
+{
+	local n=$1 dev=$2 mtu=${TOPO_MTU:-1500}
+	ip -n "$(topo_ns "$n")" link set dev "$dev" mtu "$mtu" up || return 1
+	# MTU-sized packets: no aggregation on receive, no offload on send.
+	topo_exec "$n" ethtool -K "$dev" gro off gso off tso off >/dev/null 2>&1 ||
+		topo_err "ethtool -K $dev failed (packets may not be MTU sized)"
+	return 0
+}
+
+# topo_link A B: veth between nodes A and B (host-switch or switch-switch).
+# Prints "IFACE_A IFACE_B".
+topo_link()
+{
+	local a=$1 b=$2 ia ib l a4 b4 a6 b6 tmp swapped=
+	[ -n "${TOPO_KIND[$a]:-}" ] || { topo_err "no node $a"; return 1; }
+	[ -n "${TOPO_KIND[$b]:-}" ] || { topo_err "no node $b"; return 1; }
+	[ -z "${TOPO_PORT[$a,$b]:-}" ] || { topo_err "$a and $b already linked"; return 1; }
+	if [ "${TOPO_KIND[$a]}" = host ] && [ "${TOPO_KIND[$b]}" = host ]; then
+		topo_err "link $a-$b: one end must be a switch"; return 1
+	fi
+	# the switch end (or the first switch) gets .1
+	if [ "${TOPO_KIND[$a]}" = host ]; then
+		tmp=$a; a=$b; b=$tmp
+		swapped=1
+	fi
+	# a fresh guest may not have the veth driver loaded yet
+	[ -d /sys/module/veth ] || modprobe -q veth 2>/dev/null
+	l=$((TOPO_NLINKS + 1))
+	[ $l -le 254 ] || { topo_err "too many links"; return 1; }
+	ia=$(topo_ifname "$a"); ib=$(topo_ifname "$b")
+	topo_run ip link add "$ia" netns "$(topo_ns "$a")" type veth \
+		peer name "$ib" netns "$(topo_ns "$b")" || return 1
+	TOPO_NLINKS=$l
+	TOPO_NIF[$a]=$((TOPO_NIF[$a] + 1))
+	TOPO_NIF[$b]=$((TOPO_NIF[$b] + 1))
+	TOPO_PORT[$a,$b]=$ia; TOPO_PORT[$b,$a]=$ib
+	TOPO_SUBNET[$a,$b]=$l; TOPO_SUBNET[$b,$a]=$l
+	TOPO_LINKS+=("$a,$b")
+	a4=10.0.$l.1; b4=10.0.$l.2
+	a6=fd00:dcb:0:$l::1; b6=fd00:dcb:0:$l::2
+	TOPO_ADDR4[$a,$b]=$a4; TOPO_ADDR4[$b,$a]=$b4
+	TOPO_ADDR6[$a,$b]=$a6; TOPO_ADDR6[$b,$a]=$b6
+	topo_veth_setup "$a" "$ia" || return 1
+	topo_veth_setup "$b" "$ib" || return 1
+	local nsa nsb ma mb
+	nsa=$(topo_ns "$a"); nsb=$(topo_ns "$b")
+	topo_run ip -n "$nsa" addr add "$a4/24" dev "$ia" || return 1
+	topo_run ip -n "$nsb" addr add "$b4/24" dev "$ib" || return 1
+	topo_run ip -n "$nsa" -6 addr add "$a6/64" dev "$ia" nodad || return 1
+	topo_run ip -n "$nsb" -6 addr add "$b6/64" dev "$ib" nodad || return 1
+	# Static neighbours: no ARP/ND, whose packets would queue behind (or
+	# be dropped by) a congested port in the middle of an experiment.
+	if [ "${TOPO_STATIC_NEIGH:-1}" = 1 ]; then
+		ma=$(ip -n "$nsa" -o link show dev "$ia" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+		mb=$(ip -n "$nsb" -o link show dev "$ib" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
+		if [ -n "$ma" ] && [ -n "$mb" ]; then
+			topo_run ip -n "$nsa" neigh replace "$b4" lladdr "$mb" dev "$ia" nud permanent &&
+			topo_run ip -n "$nsb" neigh replace "$a4" lladdr "$ma" dev "$ib" nud permanent &&
+			topo_run ip -n "$nsa" -6 neigh replace "$b6" lladdr "$mb" dev "$ia" nud permanent &&
+			topo_run ip -n "$nsb" -6 neigh replace "$a6" lladdr "$ma" dev "$ib" nud permanent ||
+				return 1
+		fi
+	fi
+	if [ -n "${swapped:-}" ]; then
+		echo "$ib $ia"
+	else
+		echo "$ia $ib"
+	fi
+}
+
+# topo_port A B: A's interface toward B.
+topo_port()
+{
+	[ -n "${TOPO_PORT[$1,$2]:-}" ] || { topo_err "no link $1-$2"; return 1; }
+	echo "${TOPO_PORT[$1,$2]}"
+}
+
+# topo_peers NAME: the nodes linked to NAME (one per line).
+topo_peers()
+{
+	local k
+	for k in "${TOPO_LINKS[@]}"; do
+		case $k in
+		"$1",*) echo "${k#*,}";;
+		*,"$1") echo "${k%,*}";;
+		esac
+	done
+}
+
+# topo_ip4 NAME [PEER] / topo_ip6 NAME [PEER]: NAME's address on its link
+# to PEER (default: its first link).
+topo_ip4()
+{
+	local p=${2:-$(topo_peers "$1" | head -n1)}
+	[ -n "${TOPO_ADDR4[$1,$p]:-}" ] || { topo_err "no address for $1"; return 1; }
+	echo "${TOPO_ADDR4[$1,$p]}"
+}
+
+topo_ip6()
+{
+	local p=${2:-$(topo_peers "$1" | head -n1)}
+	[ -n "${TOPO_ADDR6[$1,$p]:-}" ] || { topo_err "no address for $1"; return 1; }
+	echo "${TOPO_ADDR6[$1,$p]}"
+}
+
+# topo_routes: static routes.  Each host gets a default route (IPv4 and
+# IPv6) via the switch of its first link.  Each switch gets routes to the
+# host subnets of directly linked switches (one switch hop; deeper
+# topologies need explicit `topo_exec SW ip route add` calls).
+topo_routes()
+{
+	local n p q sw peers qpeers
+	for n in "${TOPO_NAMES[@]}"; do
+		[ "${TOPO_KIND[$n]}" = host ] || continue
+		sw=$(topo_peers "$n" | head -n1)
+		[ -n "$sw" ] || continue
+		topo_run topo_exec "$n" ip route replace default \
+			via "${TOPO_ADDR4[$sw,$n]}" || return 1
+		topo_run topo_exec "$n" ip -6 route replace default \
+			via "${TOPO_ADDR6[$sw,$n]}" || return 1
+	done
+	for n in "${TOPO_NAMES[@]}"; do
+		[ "${TOPO_KIND[$n]}" = switch ] || continue
+		# (no process substitution: a minimal guest may lack /dev/fd)
+		peers=$(topo_peers "$n")
+		for p in $peers; do
+			[ "${TOPO_KIND[$p]}" = switch ] || continue
+			qpeers=$(topo_peers "$p")
+			for q in $qpeers; do
+				[ "$q" = "$n" ] && continue
+				[ "${TOPO_KIND[$q]}" = host ] || continue
+				[ -n "${TOPO_PORT[$n,$q]:-}" ] && continue
+				topo_run topo_exec "$n" ip route replace \
+					"10.0.${TOPO_SUBNET[$p,$q]}.0/24" \
+					via "${TOPO_ADDR4[$p,$n]}" || return 1
+				topo_run topo_exec "$n" ip -6 route replace \
+					"fd00:dcb:0:${TOPO_SUBNET[$p,$q]}::/64" \
+					via "${TOPO_ADDR6[$p,$n]}" || return 1
+			done
+		done
+	done
+}
+
+# topo_tc NAME ARGS...: tc inside NAME's namespace with the dcb plugin.
+topo_tc()
+{
+	local n=$1; shift
+	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} topo_exec "$n" tc "$@"
+}
+
+# topo_qdisc NAME DEV ARGS...: install a qdisc on NAME's DEV.  ARGS that
+# start with a qdisc kind are installed as "root handle 1: KIND ..."
+# (replacing what was there); ARGS starting with root/parent/handle are
+# passed as they are.
+topo_qdisc()
+{
+	local n=$1 dev=$2; shift 2
+	case ${1:-} in
+	root|parent|handle)
+		topo_run topo_tc "$n" qdisc replace dev "$dev" "$@";;
+	*)
+		topo_run topo_tc "$n" qdisc replace dev "$dev" root handle 1: "$@";;
+	esac
+}
+
+# topo_cleanup: kill what runs in our namespaces and delete them.
+# Idempotent; safe to call from an EXIT/INT/TERM trap.
+topo_cleanup()
+{
+	local n ns pids i
+	for n in "${TOPO_NAMES[@]}"; do
+		ns=$(topo_ns "$n")
+		pids=$(ip netns pids "$ns" 2>/dev/null)
+		[ -n "$pids" ] && kill $pids 2>/dev/null
+	done
+	for n in "${TOPO_NAMES[@]}"; do
+		ns=$(topo_ns "$n")
+		for i in 1 2 3 4 5 6 7 8 9 10; do
+			pids=$(ip netns pids "$ns" 2>/dev/null)
+			[ -z "$pids" ] && break
+			[ $i -eq 10 ] && kill -9 $pids 2>/dev/null
+			sleep 0.1
+		done
+		ip netns del "$ns" 2>/dev/null
+	done
+	TOPO_NAMES=(); TOPO_LINKS=(); TOPO_NLINKS=0
+	TOPO_KIND=(); TOPO_NIF=(); TOPO_PORT=(); TOPO_ADDR4=(); TOPO_ADDR6=()
+	TOPO_SUBNET=()
+	return 0
+}
