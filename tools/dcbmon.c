@@ -60,6 +60,7 @@ static const struct column columns[] = {
 	COL(ecn_marked),
 	COL(drops_tail),
 	COL(drops_wred),
+	COL(backlog_peak),	/* appended: not in the original column list */
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
