@@ -22,7 +22,7 @@ senders         4         number of UDP senders
 rate            40mbit    port line rate (sch_dcb rate)
 overhead        24        bytes added per packet by the shaper (preamble+IFG+FCS)
 limit           300kb     port limit (tail drop); "" = module default (1000 MTUs)
-burst           ""        shaper burst; "" = module default (auto)
+burst           64kb      shaper burst (catch-up after late timers; TCG needs it); "" = module auto (1 ms)
 ecn             red       port ECN mode: red, step (K = kmin) or off
 kmin            20kb      RED Kmin / step K
 kmax            100kb     RED Kmax
@@ -96,6 +96,20 @@ run()
 	done
 	for i in $(seq "$n"); do dl_wait_listen rx $((5200 + i)); done
 
+	log "$n senders x $(awk -v r="$srate" 'BEGIN { printf "%.2f", r / 1e6 }') Mb/s -> $port ($qargs), ${dur}s"
+	# Process start-up is slow under TCG (each `ip netns exec` takes a
+	# while): every client waits for a start file, then all go together.
+	local go
+	go=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
+	for i in $(seq "$n"); do
+		topo_exec "h$i" timeout $((${dur%.*} + 60)) bash -c \
+			'while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' _ "$go" \
+			iperf3 -c "$rxip" -p $((5200 + i)) \
+			-u -b "$srate" -l "${P[pkt]}" -t "$dur" --tos "$tos" -J \
+			>"$OUT/iperf3-client-h$i.json" 2>&1 &
+		cpids+=($!)
+	done
+	sleep 0.5
 	if [ "${P[qdisc]}" = dcb ]; then
 		dl_monitor_start "$(topo_ns sw):$port"
 		mon_t0=$DL_MON_T0
@@ -103,29 +117,13 @@ run()
 		mon_t0=$(dl_now_ns)
 	fi
 	sleep 0.3
-
-	log "$n senders x $(awk -v r="$srate" 'BEGIN { printf "%.2f", r / 1e6 }') Mb/s -> $port ($qargs), ${dur}s"
-	# Process start-up is slow under TCG (each `ip netns exec` takes a
-	# while): park every client on a FIFO and release them together.
-	local fifo=$OUT/.start
-	rm -f "$fifo"; mkfifo "$fifo" || return 1
-	for i in $(seq "$n"); do
-		topo_exec "h$i" timeout $((${dur%.*} + 60)) bash -c \
-			'read -r _ <"$1" || exit 1; shift; exec "$@"' _ "$fifo" \
-			iperf3 -c "$rxip" -p $((5200 + i)) \
-			-u -b "$srate" -l "${P[pkt]}" -t "$dur" --tos "$tos" -J \
-			>"$OUT/iperf3-client-h$i.json" 2>&1 &
-		cpids+=($!)
-	done
-	sleep 0.5
 	t=$(dl_now_ns)
-	# one line per reader (bash reads a pipe byte by byte)
-	for i in $(seq "$n"); do echo go; done >"$fifo"
+	: >"$go"
 	echo "clients_start_ms $(( (t - mon_t0) / 1000000 ))" >"$OUT/starts.txt"
 	for i in "${cpids[@]}" "${spids[@]}"; do wait "$i"; done
 	sleep 0.5	# let the queue drain into the samples
 	dl_monitor_stop
-	rm -f "$fifo"
+	rm -f "$go"
 
 	incast_analyze "$n" "$srate" "$rate_bps"
 }

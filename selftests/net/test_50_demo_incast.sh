@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 240
+#
+# test_50_demo_incast: run the dcblab `incast` scenario briefly and check
+# its outputs: the results table, non-empty CSV and PNG files, the shaped
+# port sending at its configured rate (within 5%), ECN marks, and a queue
+# that grew past Kmin.  Runs as root where sch_dcb can be loaded (inside
+# the guest); never calls vm-run itself.
+#
+# Exit: 0 pass, 1 fail, 4 skip (sch_dcb.ko not built).
+#
+# Environment: INCAST_DURATION (seconds of traffic, default 4),
+# INCAST_ARGS (extra key=value knobs for the scenario).
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+TOP=$(cd "$HERE/../.." && pwd -P)
+
+if [ -f "$HERE/lib.sh" ]; then
+	# shellcheck source=lib.sh
+	. "$HERE/lib.sh"
+fi
+# minimal fallbacks when lib.sh is absent or older
+declare -F log >/dev/null || log() { echo "$*"; }
+declare -F fail >/dev/null || fail() { echo "FAIL: $*" >&2; exit 1; }
+declare -F skip >/dev/null || skip() { echo "SKIP: $*"; exit 4; }
+
+[ -f "$TOP/sch_dcb/sch_dcb.ko" ] || [ -d /sys/module/sch_dcb ] ||
+	skip "sch_dcb/sch_dcb.ko not built (make modules)"
+[ "$(id -u)" = 0 ] || fail "needs root"
+[ -f "$TOP/tc/q_dcb.so" ] || fail "tc/q_dcb.so not built (make tc)"
+
+DUR=${INCAST_DURATION:-4}
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/test50-incast.XXXXXX") || fail "mktemp"
+FAILED=0
+check() # DESCRIPTION CONDITION...
+{
+	local d=$1; shift
+	if "$@"; then
+		log "ok: $d"
+	else
+		echo "FAIL: $d" >&2
+		FAILED=1
+	fi
+}
+
+log "dcblab run incast --duration $DUR (results in $OUT)"
+# --native: we are where the module can be loaded; never start a guest
+# shellcheck disable=SC2086
+DCBLAB_IN_GUEST=1 bash "$TOP/scripts/dcblab" run incast --native \
+	--out "$OUT" --duration "$DUR" ${INCAST_ARGS:-} >"$OUT/dcblab.log" 2>&1
+rc=$?
+cat "$OUT/dcblab.log"
+[ $rc -eq 0 ] || fail "dcblab exited with status $rc"
+
+check "results table written" grep -q "Jain's fairness index" "$OUT/summary.txt"
+check "table has a row per sender" \
+	test "$(grep -c '^h[0-9]' "$OUT/summary.txt")" -eq 4
+for f in dcbmon.csv senders.csv queue.csv window.csv throughput-h1.csv \
+	 queue.png marked.png throughput.png metrics.env; do
+	check "$f exists and is not empty" test -s "$OUT/$f"
+done
+for f in queue.png marked.png throughput.png; do
+	check "$f is a PNG" \
+		test "$(head -c 8 "$OUT/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
+done
+check "dcbmon.csv has samples of the port" \
+	test "$(grep -c ',all,' "$OUT/dcbmon.csv")" -ge 10
+
+# shellcheck disable=SC1091
+. "$OUT/metrics.env" || fail "cannot read metrics.env"
+log "port wire throughput ${port_wire_bps:-?} b/s of $rate_bps configured, busy ${busy_s:-?} s"
+log "marked fraction $marked_frac, queue peak $queue_peak_bytes B (kmin $kmin_bytes B), Jain $jain"
+
+within5() { awk -v w="$1" -v c="$2" 'BEGIN { d = (w - c) / c; exit !(d <= 0.05 && d >= -0.05) }'; }
+check "port throughput within 5% of the configured rate" \
+	within5 "${port_wire_bps:-0}" "$rate_bps"
+check "some packets ECN-marked (marked fraction $marked_frac > 0)" \
+	awk -v f="$marked_frac" 'BEGIN { exit !(f > 0) }'
+check "queue peak $queue_peak_bytes > kmin $kmin_bytes" \
+	test "$queue_peak_bytes" -gt "$kmin_bytes"
+
+if [ $FAILED = 0 ]; then
+	rm -rf "$OUT"
+	exit 0
+fi
+echo "results kept in $OUT" >&2
+exit 1
