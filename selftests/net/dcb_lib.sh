@@ -4,9 +4,12 @@
 # Helpers for the sch_dcb guest tests: a sender(s) -> routing switch ->
 # receiver topology with sch_dcb on the switch's port toward the receiver,
 # UDP flows with a chosen TOS, and readers of the qdisc's counters.
-# Source after lib.sh.
+# Source after lib.sh.  Scratch files go to $TMPD (removed at exit).
 
 . "$TOP/scripts/lib/topo.sh"
+
+TMPD=$(mktemp -d)
+at_exit 'rm -rf "$TMPD"'
 
 # dcb_topo NSENDERS: hosts s1..sN and r around switch sw.  Sets PORT (the
 # switch port toward r) and RIP (r's address).  Cleans up on exit.
@@ -15,7 +18,8 @@ dcb_topo()
 	local i n=${1:-1}
 
 	topo_init "t$$" || fail "topo_init"
-	trap 'dcb_cleanup' EXIT
+	at_exit topo_cleanup
+	need_mod veth
 	topo_switch sw >/dev/null || fail "topology: switch"
 	for i in $(seq 1 "$n"); do
 		topo_host "s$i" && topo_link "s$i" sw >/dev/null ||
@@ -47,24 +51,11 @@ dcb_pin_neigh()
 	done
 }
 
-# dcb_wait SECONDS CMD...: poll CMD (a command or shell function) every
-# 50 ms until it succeeds; fails after SECONDS.
-dcb_wait()
-{
-	local end=$(($(date +%s%N) + $1 * 1000000000)); shift
-	until "$@"; do
-		[ "$(date +%s%N)" -lt "$end" ] || return 1
-		sleep 0.05
-	done
-}
-
 # backlog_at_least BYTES: the port holds at least BYTES.
 backlog_at_least() { [ "$(dcb_stat backlog_bytes)" -ge "$1" ]; }
 
-dcb_cleanup()
-{
-	topo_cleanup
-}
+# peak_at_least BYTES: the port's backlog has reached BYTES at some point.
+peak_at_least() { [ "$(dcb_stat backlog_peak)" -ge "$1" ]; }
 
 # dcb_tc ARGS...: tc in the switch namespace (with our plugin).
 dcb_tc() { topo_tc sw "$@"; }
@@ -93,11 +84,17 @@ dcb_stat()
 	fi
 }
 
-# dcb_snap: all totals as one line "key=value ..." for later dcb_delta.
+# dcb_snap [BAND]: the port's totals (or one band's counters) as one line
+# "key=value ..." for later dcb_delta.
 dcb_snap()
 {
-	dcb_json | jq -r '[to_entries[] | select(.value | type == "number") |
-		"\(.key)=\(.value)"] | join(" ")'
+	if [ -n "${1:-}" ]; then
+		dcb_json | jq -r ".bands[] | select(.band == $1) | [to_entries[] |
+			\"\\(.key)=\\(.value)\"] | join(\" \")"
+	else
+		dcb_json | jq -r '[to_entries[] | select(.value | type == "number") |
+			"\(.key)=\(.value)"] | join(" ")'
+	fi
 }
 
 # dcb_delta SNAP1 SNAP2 KEY: KEY's increase between two snapshots.
@@ -113,8 +110,8 @@ dcb_delta()
 # udp_server PORT OUTFILE: one-shot iperf3 server on r writing JSON.
 udp_server()
 {
-	topo_exec r iperf3 -s -1 -p "$1" -J >"$2" 2>&1 &
-	dcb_wait 10 listening "$1" || fail "iperf3 server on port $1 did not start"
+	topo_exec r iperf3 -s -1 -p "$1" -J >"${2:-$TMPD/server-$1.json}" 2>&1 &
+	wait_for --timeout 10 listening "$1" || fail "iperf3 server on port $1 did not start"
 }
 
 listening() { topo_exec r ss -ltnH "sport = :$1" | grep -q .; }
@@ -124,7 +121,8 @@ listening() { topo_exec r ss -ltnH "sport = :$1" | grep -q .; }
 udp_flow()
 {
 	topo_exec "$1" iperf3 -c "$RIP" -p "$2" -u -b "$3" --tos "$4" \
-		-t "$5" -l "${6:-1000}" -J >"${7:-/dev/null}" 2>&1 &
+		--pacing-timer 100 \
+		-t "$5" -l "${6:-1000}" -J >"${7:-$TMPD/client-$2.json}" 2>&1 &
 	FLOW_PID=$!
 }
 

@@ -4,7 +4,7 @@
 #
 # sch_dcb ECN marking on a shaped switch port, traffic crossing a routing
 # switch namespace.  The port limit pins the queue at a chosen level while
-# an ECT(0) UDP sender overloads the port 2:1:
+# an ECT(0) UDP sender overloads the 10 Mb/s port 2:1:
 #   - limit below kmin: no packet marked
 #   - limit between kmin and kmax: marked fraction within 25% (relative)
 #     of pmax*(q-kmin)/(kmax-kmin)
@@ -17,9 +17,11 @@
 
 need_cmd iperf3 jq tcpdump tshark python3
 load_dcb
+log "setting up"
 dcb_topo 2
+log "topology ready"
 
-RATE=20mbit
+RATE=10mbit
 KMIN=10000
 KMAX=110000
 PMAX=0.5
@@ -29,20 +31,20 @@ ECT=0x22				# DSCP 8, ECT(0)
 NOTECT=0x20				# DSCP 8, not ECT
 curve="dscp-map 0:7 ecn red kmin ${KMIN}b kmax ${KMAX}b pmax $PMAX"
 
-# run_case LIMIT SECONDS: overload the port for SECONDS; once the queue is
-# at the limit's level, count over the rest.  Sets ENQ MARKED TAIL.
+# run_case LIMIT WINDOW PORT: overload the port; once the queue has been at
+# the limit's level, count band 1 over WINDOW seconds.  Sets ENQ MARKED TAIL.
 run_case()
 {
-	local limit=$1 secs=$2 s1 s2
+	local limit=$1 window=$2 port=$3 s1 s2
 	dcb_set rate $RATE limit "${limit}b" $curve
-	udp_server 5201 /dev/null
-	udp_flow s1 5201 40M $ECT "$secs" $LEN
-	dcb_wait 10 backlog_at_least $((limit - 3 * WIRE)) ||
-		fail "queue never reached $limit bytes (backlog $(dcb_stat backlog_bytes))"
-	s1=$(dcb_snap)
-	sleep $((secs - 3))	# a measurement window inside the flow
-	s2=$(dcb_snap)
-	wait "$FLOW_PID" || fail "iperf3 client failed"
+	udp_server "$port"
+	udp_flow s1 "$port" 20M $ECT 120 $LEN
+	wait_for --timeout 20 peak_at_least $((limit - 3 * WIRE)) ||
+		fail "queue never reached $limit bytes (peak $(dcb_stat backlog_peak))"
+	s1=$(dcb_snap 1)
+	sleep "$window"
+	s2=$(dcb_snap 1)
+	kill "$FLOW_PID" 2>/dev/null
 	ENQ=$(dcb_delta "$s1" "$s2" enq_packets)
 	MARKED=$(dcb_delta "$s1" "$s2" ecn_marked)
 	TAIL=$(dcb_delta "$s1" "$s2" drops_tail)
@@ -52,11 +54,11 @@ run_case()
 }
 
 # 1. below kmin
-run_case 8000 7
+run_case 8000 4 5201
 [ "$MARKED" -eq 0 ] || fail "queue below kmin: $MARKED packets marked"
 
 # 2. between kmin and kmax: arrivals see q in [limit-2*WIRE, limit-WIRE]
-run_case 60000 9
+run_case 60000 6 5202
 q=$((60000 - 3 * WIRE / 2))
 expect=$(awk -v p=$PMAX -v q=$q -v a=$KMIN -v b=$KMAX 'BEGIN{print p*(q-a)/(b-a)}')
 frac=$(awk -v m="$MARKED" -v e="$ENQ" 'BEGIN{print m/e}')
@@ -65,21 +67,20 @@ assert_within_pct "$frac" "$expect" 25 "marked fraction between kmin and kmax"
 
 # 3. above kmax, plus a non-ECT flow and a capture at the receiver
 dcb_set rate $RATE limit 300000b $curve
-udp_server 5201 /dev/null
-udp_flow s1 5201 40M $ECT 10 $LEN
+udp_server 5203
+udp_flow s1 5203 20M $ECT 120 $LEN
 ect_pid=$FLOW_PID
-dcb_wait 10 backlog_at_least $((KMAX + 20 * WIRE)) ||
+wait_for --timeout 10 peak_at_least $((KMAX + 20 * WIRE)) ||
 	fail "queue never went above kmax"
 noport0=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
-s1=$(dcb_snap)
-topo_exec r timeout 30 tcpdump -i eth0 -n -c 300 -w "$TMPDIR/ce.pcap" \
-	udp dst port 5201 >/dev/null 2>&1 &
+s1=$(dcb_snap 1)
+topo_exec r timeout 30 tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
+	udp dst port 5203 >/dev/null 2>&1 &
 cap_pid=$!
 sent=$(topo_exec s2 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 \
 	--count 500 --interval 0.004 --tos $NOTECT --len $LEN)
-s2=$(dcb_snap)
-backlog_at_least $((KMAX + WIRE)) || fail "queue fell below kmax during the non-ECT flow"
-wait "$ect_pid" || fail "iperf3 client failed"
+s2=$(dcb_snap 1)
+kill "$ect_pid" 2>/dev/null
 wait "$cap_pid" || fail "tcpdump captured fewer than 300 packets"
 noport1=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
 ENQ=$(dcb_delta "$s1" "$s2" enq_packets)
@@ -93,8 +94,8 @@ assert_ge "$WRED" $((sent * 99 / 100)) "non-ECT packets dropped by WRED above km
 assert_le "$rx" $((sent / 100)) "non-ECT packets delivered above kmax"
 
 # The receiver sees CE on the wire.
-ce=$(tshark -r "$TMPDIR/ce.pcap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
-all=$(tshark -r "$TMPDIR/ce.pcap" 2>/dev/null | wc -l)
+ce=$(tshark -r "$TMPD/ce.pcap" -Y 'ip.dsfield.ecn == 3' 2>/dev/null | wc -l)
+all=$(tshark -r "$TMPD/ce.pcap" 2>/dev/null | wc -l)
 log "tshark: $ce of $all captured packets carry CE"
 assert_ge "$all" 300 "packets decoded by tshark"
 assert_ge "$ce" $((all * 99 / 100)) "CE codepoint on the wire"
