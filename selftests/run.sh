@@ -125,7 +125,7 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	vm_tmo=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
 	echo "# booting a guest for ${#GUEST[@]} test(s) (timeout ${vm_tmo}s)"
 	vmrc=0
-	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --timeout "$vm_tmo" -- \
+	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "$vm_tmo" -- \
 		bash "$TOP/selftests/net/guest-runner.sh" --start "$START" \
 		--results "$RESULTS" "${GUEST[@]}") || vmrc=$?
 

@@ -141,9 +141,14 @@ for t in "${TESTS[@]}"; do
 	   reason=$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')
 	   [ -n "$reason" ] || reason="exit status $rc" ;;
 	esac
-	if [ -n "$bad" ] && [ "$status" != fail ]; then
-		status=fail
-		reason="kernel log: $(head -n1 <<<"$bad" | sed 's/^\[[^]]*\] *//')"
+	if [ -n "$bad" ]; then
+		kreason="kernel log: $(head -n1 <<<"$bad" | sed 's/^\[[^]]*\] *//')"
+		if [ "$status" = fail ]; then
+			reason="$reason; $kreason"
+		else
+			status=fail
+			reason=$kreason
+		fi
 	fi
 	reason=$(printf '%s' "$reason" | tr '\t\n' '  ')
 
@@ -154,7 +159,7 @@ for t in "${TESTS[@]}"; do
 		failed=$((failed + 1))
 		echo "not ok $n - net/$name # $reason"
 		echo "# --- last lines of $log ---"
-		grep -v '^# --- kernel log' "$log" | tail -n 30 | sed 's/^/#   /'
+		sed '/^# --- kernel log during /,$d' "$log" | tail -n 30 | sed 's/^/#   /'
 		[ -z "$bad" ] || { echo "# kernel log:"; sed 's/^/#   /' <<<"$bad"; }
 		;;
 	esac
