@@ -159,7 +159,7 @@ incast_iperf()
 
 incast_analyze()
 {
-	local n=$1 srate=$2 rate_bps=$3 ovh kmin kmax limit_b hdr
+	local n=$1 srate=$2 rate_bps=$3 ovh kmin kmax limit_b
 	ovh=${P[overhead]}; [ "${P[qdisc]}" = dcb ] || ovh=0
 	kmin=$(dl_size_bytes "${P[kmin]}"); kmax=$(dl_size_bytes "${P[kmax]}")
 	limit_b=$(dl_size_bytes "${P[limit]:-0}")
