@@ -30,7 +30,7 @@
 
 #include "uapi/pkt_sched_dcb.h"
 
-#define DCB_BURST_AUTO_NS	NSEC_PER_MSEC	/* auto burst: 1 ms of line */
+#define DCB_BURST_AUTO_NS	(10 * NSEC_PER_MSEC) /* auto catch-up: 10 ms */
 #define DCB_DEFAULT_LIMIT_MTUS	1000		/* default port limit */
 
 struct dcb_band_cfg {
@@ -74,7 +74,7 @@ struct dcb_sched {
 
 static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 	[TCA_DCB_RATE64]	= { .type = NLA_U64 },
-	[TCA_DCB_OVERHEAD]	= NLA_POLICY_MAX(NLA_U32, 65535),
+	[TCA_DCB_OVERHEAD]	= { .type = NLA_U32 },
 	[TCA_DCB_BURST]		= { .type = NLA_U32 },
 	[TCA_DCB_LIMIT]		= { .type = NLA_U32 },
 	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
@@ -207,8 +207,14 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 	}
 	if (tb[TCA_DCB_RATE64])
 		cfg->rate = nla_get_u64(tb[TCA_DCB_RATE64]);
-	if (tb[TCA_DCB_OVERHEAD])
+	if (tb[TCA_DCB_OVERHEAD]) {
 		cfg->overhead = nla_get_u32(tb[TCA_DCB_OVERHEAD]);
+		if (cfg->overhead > U16_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_OVERHEAD],
+					    "overhead above 65535 bytes");
+			return -EINVAL;
+		}
+	}
 	if (tb[TCA_DCB_BURST])
 		cfg->burst = nla_get_u32(tb[TCA_DCB_BURST]);
 	if (tb[TCA_DCB_LIMIT]) {
@@ -479,6 +485,16 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct dcb_band *b;
 	bool ect;
 
+	/* An idle port earns no credit: the clock restarts at the first
+	 * packet (unless the previous one is still "on the wire").
+	 */
+	if (!sch->q.qlen && q->cfg.rate) {
+		u64 now = ktime_get_ns();
+
+		if (q->t_next < now)
+			q->t_next = now;
+	}
+
 	b = &q->band[dcb_classify(q, skb, &ect)];
 	if (skb_is_gso(skb))
 		return dcb_enqueue_gso(skb, sch, b, ect, to_free);
@@ -512,8 +528,8 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 			qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
 			return NULL;
 		}
-		/* Credit for lateness (timer jitter, idle time), at most
-		 * burst_ns of it: a token bucket of depth burst.
+		/* The port is backlogged: a late timer is caught up, up to
+		 * burst_ns of line time, so the long-run rate stays exact.
 		 */
 		q->t_next = max(q->t_next, now - min(now, q->burst_ns));
 	}

@@ -107,10 +107,12 @@ dcb_delta()
 	echo $((b - a))
 }
 
-# udp_server PORT OUTFILE: one-shot iperf3 server on r writing JSON.
+# udp_server PORT [OUTFILE]: one-shot iperf3 server on r writing JSON
+# (default $TMPD/server-PORT.json); its pid in SERVER_PID.
 udp_server()
 {
 	topo_exec r iperf3 -s -1 -p "$1" -J >"${2:-$TMPD/server-$1.json}" 2>&1 &
+	SERVER_PID=$!
 	wait_for --timeout 10 listening "$1" || fail "iperf3 server on port $1 did not start"
 }
 
