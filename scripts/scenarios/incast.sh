@@ -22,7 +22,7 @@ senders         4         number of UDP senders
 rate            40mbit    port line rate (sch_dcb rate)
 overhead        24        bytes added per packet by the shaper (preamble+IFG+FCS)
 limit           300kb     port limit (tail drop); "" = module default (1000 MTUs)
-burst           64kb      shaper burst (catch-up after late timers; TCG needs it); "" = module auto (1 ms)
+burst           64kb      shaper burst (catch-up after late timers; TCG needs it); "" = module default
 ecn             red       port ECN mode: red, step (K = kmin) or off
 kmin            20kb      RED Kmin / step K
 kmax            100kb     RED Kmax
