@@ -30,7 +30,7 @@
 
 #include "uapi/pkt_sched_dcb.h"
 
-#define DCB_BURST_AUTO_NS	(10 * NSEC_PER_MSEC) /* auto catch-up: 10 ms */
+#define DCB_BURST_AUTO_NS	(20 * NSEC_PER_MSEC) /* auto catch-up: 20 ms */
 #define DCB_DEFAULT_LIMIT_MTUS	1000		/* default port limit */
 
 struct dcb_band_cfg {

@@ -128,17 +128,5 @@ udp_flow()
 	FLOW_PID=$!
 }
 
-# iperf_rx_mbps FILE: received throughput (Mb/s) from a server's JSON.
-iperf_rx_mbps()
-{
-	jq -r '.end.sum.bits_per_second / 1e6' "$1"
-}
-
-# iperf_rx_packets FILE / iperf_lost_packets FILE
-iperf_rx_packets()
-{
-	jq -r '.end.sum.packets - .end.sum.lost_packets' "$1"
-}
-
 # now_ms: monotonic-ish wall clock in milliseconds
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
