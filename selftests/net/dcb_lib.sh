@@ -111,7 +111,7 @@ dcb_delta()
 # (default $TMPD/server-PORT.json); its pid in SERVER_PID.
 udp_server()
 {
-	topo_exec r iperf3 -s -1 -p "$1" -J >"${2:-$TMPD/server-$1.json}" 2>&1 &
+	ip netns exec "$(topo_ns r)" iperf3 -s -1 -p "$1" -J >"${2:-$TMPD/server-$1.json}" 2>&1 &
 	SERVER_PID=$!
 	wait_for --timeout 10 listening "$1" || fail "iperf3 server on port $1 did not start"
 }
@@ -122,7 +122,8 @@ listening() { topo_exec r ss -ltnH "sport = :$1" | grep -q .; }
 # r (needs a udp_server on PORT), in the background (pid in FLOW_PID).
 udp_flow()
 {
-	topo_exec "$1" iperf3 -c "$RIP" -p "$2" -u -b "$3" --tos "$4" \
+	# no function or subshell in between: $! is iperf3 itself (kill works)
+	ip netns exec "$(topo_ns "$1")" iperf3 -c "$RIP" -p "$2" -u -b "$3" --tos "$4" \
 		--pacing-timer 100 \
 		-t "$5" -l "${6:-1000}" -J >"${7:-$TMPD/client-$2.json}" 2>&1 &
 	FLOW_PID=$!
