@@ -72,7 +72,10 @@ udp_flow s1 5203 20M $ECT 120 $LEN
 ect_pid=$FLOW_PID
 wait_for --timeout 10 peak_at_least $((KMAX + 20 * WIRE)) ||
 	fail "queue never went above kmax"
-noport0=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
+topo_exec r python3 "$TOP/selftests/net/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
+count_pid=$!
+wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ." ||
+	fail "UDP counter did not start"
 s1=$(dcb_snap 1)
 topo_exec r timeout 30 tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
 	udp dst port 5203 >/dev/null 2>&1 &
@@ -82,11 +85,16 @@ sent=$(topo_exec s2 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 \
 s2=$(dcb_snap 1)
 kill "$ect_pid" 2>/dev/null
 wait "$cap_pid" || fail "tcpdump captured fewer than 300 packets"
-noport1=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
+# what was queued when the last non-ECT packet arrived has left the port
+deq_target=$(( $(dcb_stat deq_packets 1) + $(dcb_stat backlog_packets 1) ))
+left() { [ "$(dcb_stat deq_packets 1)" -ge "$deq_target" ]; }
+wait_for --timeout 20 left || fail "queue did not move"
+touch "$TMPD/stop"
+wait "$count_pid"
 ENQ=$(dcb_delta "$s1" "$s2" enq_packets)
 MARKED=$(dcb_delta "$s1" "$s2" ecn_marked)
 WRED=$(dcb_delta "$s1" "$s2" drops_wred)
-rx=$((noport1 - noport0))
+rx=$(cat "$TMPD/count")
 log "above kmax: enq $ENQ marked $MARKED; non-ECT: sent $sent received $rx wred drops $WRED"
 frac=$(awk -v m="$MARKED" -v e="$ENQ" 'BEGIN{print m/e}')
 assert_ge "$frac" 0.99 "marked fraction above kmax"
