@@ -4,6 +4,7 @@
  * formatting of the sch_dcb qdisc, independent of tc.
  */
 #include <ctype.h>
+#include <stddef.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -1003,55 +1004,47 @@ int dcb_decode_band(const void *data, size_t len, struct dcb_band_opts *b,
 	return 0;
 }
 
+/* Fixed-size qdisc attributes: where each goes and which DCB_HAS_ flag
+ * says it was present.
+ */
+struct dcb_field {
+	int		type;
+	size_t		off, size;
+	const char	*name;
+	uint32_t	has;
+};
+
+#define DCB_FIELD(t, m, n, h) \
+	{ t, offsetof(struct dcb_opts, m), sizeof(((struct dcb_opts *)0)->m), n, h }
+static const struct dcb_field qdisc_fields[] = {
+	DCB_FIELD(TCA_DCB_RATE64, rate, "rate", DCB_HAS_RATE),
+	DCB_FIELD(TCA_DCB_OVERHEAD, overhead, "overhead", DCB_HAS_OVERHEAD),
+	DCB_FIELD(TCA_DCB_BURST, burst, "burst", DCB_HAS_BURST),
+	DCB_FIELD(TCA_DCB_LIMIT, limit, "limit", DCB_HAS_LIMIT),
+	DCB_FIELD(TCA_DCB_CLASSIFY, classify, "classify", DCB_HAS_CLASSIFY),
+	DCB_FIELD(TCA_DCB_DSCP_MAP, dscp_map, "dscp-map", DCB_HAS_DSCP_MAP),
+	DCB_FIELD(TCA_DCB_ECN, ecn, "ecn", DCB_HAS_ECN),
+};
+
 int dcb_decode_qdisc(const void *data, size_t len, struct dcb_opts *o,
 		     char *err, size_t errlen)
 {
 	const struct nlattr *tb[TCA_DCB_MAX + 1];
+	size_t i;
 
 	dcb_opts_init(o);
 	if (parse_attrs(data, len, tb, TCA_DCB_MAX, err, errlen))
 		return -1;
 
-	if (tb[TCA_DCB_RATE64]) {
-		if (get_fixed(tb[TCA_DCB_RATE64], &o->rate, sizeof(o->rate),
-			      "rate", err, errlen))
+	for (i = 0; i < sizeof(qdisc_fields) / sizeof(qdisc_fields[0]); i++) {
+		const struct dcb_field *f = &qdisc_fields[i];
+
+		if (!tb[f->type])
+			continue;
+		if (get_fixed(tb[f->type], (char *)o + f->off, f->size,
+			      f->name, err, errlen))
 			return -1;
-		o->has |= DCB_HAS_RATE;
-	}
-	if (tb[TCA_DCB_OVERHEAD]) {
-		if (get_fixed(tb[TCA_DCB_OVERHEAD], &o->overhead,
-			      sizeof(o->overhead), "overhead", err, errlen))
-			return -1;
-		o->has |= DCB_HAS_OVERHEAD;
-	}
-	if (tb[TCA_DCB_BURST]) {
-		if (get_fixed(tb[TCA_DCB_BURST], &o->burst, sizeof(o->burst),
-			      "burst", err, errlen))
-			return -1;
-		o->has |= DCB_HAS_BURST;
-	}
-	if (tb[TCA_DCB_LIMIT]) {
-		if (get_fixed(tb[TCA_DCB_LIMIT], &o->limit, sizeof(o->limit),
-			      "limit", err, errlen))
-			return -1;
-		o->has |= DCB_HAS_LIMIT;
-	}
-	if (tb[TCA_DCB_CLASSIFY]) {
-		if (get_fixed(tb[TCA_DCB_CLASSIFY], &o->classify,
-			      sizeof(o->classify), "classify", err, errlen))
-			return -1;
-		o->has |= DCB_HAS_CLASSIFY;
-	}
-	if (tb[TCA_DCB_DSCP_MAP]) {
-		if (get_fixed(tb[TCA_DCB_DSCP_MAP], o->dscp_map,
-			      sizeof(o->dscp_map), "dscp-map", err, errlen))
-			return -1;
-		o->has |= DCB_HAS_DSCP_MAP;
-	}
-	if (tb[TCA_DCB_ECN]) {
-		if (decode_ecn(tb[TCA_DCB_ECN], &o->ecn, err, errlen))
-			return -1;
-		o->has |= DCB_HAS_ECN;
+		o->has |= f->has;
 	}
 	if (tb[TCA_DCB_BANDS]) {
 		const uint8_t *p = adata(tb[TCA_DCB_BANDS]);
