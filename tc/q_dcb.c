@@ -48,6 +48,30 @@ static int dcb_add_options(struct nlmsghdr *n, const struct dcb_nlbuf *b)
 	return 0;
 }
 
+/* Report a parser result: 0 to go on, -1 (after the message and the
+ * usage) to stop.
+ */
+static int dcb_parsed(int ret, const char *err)
+{
+	if (ret == DCB_PARSE_OK)
+		return 0;
+	if (ret == DCB_PARSE_ERR)
+		fprintf(stderr, "dcb: %s\n", err);
+	dcb_usage();
+	return -1;
+}
+
+/* Put the encoded attributes (encode_ret from dcb_encode_*) into @n. */
+static int dcb_emit(int encode_ret, struct nlmsghdr *n,
+		    const struct dcb_nlbuf *b)
+{
+	if (encode_ret || dcb_add_options(n, b)) {
+		fprintf(stderr, "dcb: options do not fit in the message\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
@@ -55,23 +79,13 @@ static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 	char err[DCB_ERRLEN];
 	struct dcb_nlbuf b;
 	struct dcb_opts o;
-	int ret;
 
 	(void)qu;
 	(void)dev;
-	ret = dcb_parse_qdisc(argc, argv, &o, err, sizeof(err));
-	if (ret != DCB_PARSE_OK) {
-		if (ret == DCB_PARSE_ERR)
-			fprintf(stderr, "dcb: %s\n", err);
-		dcb_usage();
+	if (dcb_parsed(dcb_parse_qdisc(argc, argv, &o, err, sizeof(err)), err))
 		return -1;
-	}
 	dcb_nl_init(&b, mem, sizeof(mem));
-	if (dcb_encode_qdisc(&o, &b) || dcb_add_options(n, &b)) {
-		fprintf(stderr, "dcb: options do not fit in the message\n");
-		return -1;
-	}
-	return 0;
+	return dcb_emit(dcb_encode_qdisc(&o, &b), n, &b);
 }
 
 static int dcb_parse_copt(struct qdisc_util *qu, int argc, char **argv,
@@ -81,23 +95,13 @@ static int dcb_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 	char err[DCB_ERRLEN];
 	struct dcb_nlbuf b;
 	uint8_t mem[256];
-	int ret;
 
 	(void)qu;
 	(void)dev;
-	ret = dcb_parse_class(argc, argv, &band, err, sizeof(err));
-	if (ret != DCB_PARSE_OK) {
-		if (ret == DCB_PARSE_ERR)
-			fprintf(stderr, "dcb: %s\n", err);
-		dcb_usage();
+	if (dcb_parsed(dcb_parse_class(argc, argv, &band, err, sizeof(err)), err))
 		return -1;
-	}
 	dcb_nl_init(&b, mem, sizeof(mem));
-	if (dcb_encode_class(&band, &b) || dcb_add_options(n, &b)) {
-		fprintf(stderr, "dcb: options do not fit in the message\n");
-		return -1;
-	}
-	return 0;
+	return dcb_emit(dcb_encode_class(&band, &b), n, &b);
 }
 
 /* ---- printing --------------------------------------------------------- */
