@@ -287,6 +287,14 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	q->burst_ns = burst_ns;
 }
 
+/* Install a validated configuration under the tree lock. */
+static void dcb_install(struct Qdisc *sch, const struct dcb_cfg *cfg)
+{
+	sch_tree_lock(sch);
+	dcb_commit(sch, cfg);
+	sch_tree_unlock(sch);
+}
+
 static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
 		      struct netlink_ext_ack *extack)
 {
@@ -298,11 +306,8 @@ static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!cfg)
 		return -ENOMEM;
 	err = dcb_parse(opt, cfg, false, extack);
-	if (!err) {
-		sch_tree_lock(sch);
-		dcb_commit(sch, cfg);
-		sch_tree_unlock(sch);
-	}
+	if (!err)
+		dcb_install(sch, cfg);
 	kfree(cfg);
 	return err;
 }
@@ -689,7 +694,7 @@ static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct nlattr *tb[TCA_DCB_BAND_MAX + 1];
 	unsigned long cl = *arg;
-	struct dcb_band_cfg bc;
+	struct dcb_cfg *cfg;
 	int err;
 
 	if (!cl) {
@@ -710,16 +715,14 @@ static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 		return -EINVAL;
 	}
 
-	bc = q->cfg.band[cl - 1];
-	err = dcb_apply_band(tb, &bc, extack);
-	if (err)
-		return err;
-
-	sch_tree_lock(sch);
-	q->cfg.band[cl - 1] = bc;
-	dcb_commit(sch, &q->cfg);
-	sch_tree_unlock(sch);
-	return 0;
+	cfg = kmemdup(&q->cfg, sizeof(*cfg), GFP_KERNEL);
+	if (!cfg)
+		return -ENOMEM;
+	err = dcb_apply_band(tb, &cfg->band[cl - 1], extack);
+	if (!err)
+		dcb_install(sch, cfg);
+	kfree(cfg);
+	return err;
 }
 
 static int dcb_dump_class(struct Qdisc *sch, unsigned long cl,
