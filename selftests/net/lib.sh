@@ -156,25 +156,22 @@ _lib_num() {
 	awk -v x="$1" 'BEGIN { exit !(x ~ /^[ \t]*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?[ \t]*$/) }'
 }
 
-# assert_ge A B MSG: fail unless A >= B (integers or floats).
-assert_ge() {
-	_lib_num "$1" && _lib_num "$2" || fail "${3:-assert_ge}: not a number: '$1' or '$2'"
-	if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; then
-		log "ok: ${3:-assert_ge}: $1 >= $2"
+# _lib_cmp NAME A OP B NOTOP MSG: fail unless A OP B (numbers, awk compare).
+_lib_cmp() {
+	local name=$1 a=$2 op=$3 b=$4 notop=$5 msg=${6:-$1}
+	_lib_num "$a" && _lib_num "$b" || fail "$msg: not a number: '$a' or '$b'"
+	if awk -v a="$a" -v b="$b" "BEGIN { exit !(a + 0 $op b + 0) }"; then
+		log "ok: $msg: $a $op $b"
 	else
-		fail "${3:-assert_ge}: $1 < $2"
+		fail "$msg: $a $notop $b"
 	fi
 }
 
+# assert_ge A B MSG: fail unless A >= B (integers or floats).
+assert_ge() { _lib_cmp assert_ge "$1" ">=" "$2" "<" "${3:-}"; }
+
 # assert_le A B MSG: fail unless A <= B.
-assert_le() {
-	_lib_num "$1" && _lib_num "$2" || fail "${3:-assert_le}: not a number: '$1' or '$2'"
-	if awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; then
-		log "ok: ${3:-assert_le}: $1 <= $2"
-	else
-		fail "${3:-assert_le}: $1 > $2"
-	fi
-}
+assert_le() { _lib_cmp assert_le "$1" "<=" "$2" ">" "${3:-}"; }
 
 # assert_within_pct A B PCT MSG: fail unless |A - B| <= PCT% of |B|.
 assert_within_pct() {
