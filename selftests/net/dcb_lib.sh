@@ -29,25 +29,10 @@ dcb_topo()
 	topo_routes || fail "topology: routes"
 	PORT=$(topo_port sw r)
 	RIP=$(topo_ip4 r)
-	# Resolve neighbours now and pin them: ARP is not IP, lands in band
-	# skb->priority (0) and could starve behind a backlogged band.
+	# topo.sh pins neighbours (no ARP under load); check the path works.
 	for i in $(seq 1 "$n"); do
 		topo_exec "s$i" ping -c1 -W5 "$RIP" >/dev/null ||
 			fail "no connectivity s$i -> r"
-	done
-	dcb_pin_neigh
-}
-
-# dcb_pin_neigh: make every resolved neighbour entry permanent.
-dcb_pin_neigh()
-{
-	local n line
-	for n in "${TOPO_NAMES[@]}"; do
-		topo_exec "$n" ip -4 neigh show | while read -r line; do
-			set -- $line
-			[ "$2" = dev ] && [ "$4" = lladdr ] || continue
-			topo_exec "$n" ip neigh replace "$1" dev "$3" lladdr "$5" nud permanent
-		done
 	done
 }
 
@@ -128,6 +113,3 @@ udp_flow()
 		-t "$5" -l "${6:-1000}" -J >"${7:-$TMPD/client-$2.json}" 2>&1 &
 	FLOW_PID=$!
 }
-
-# now_ms: monotonic-ish wall clock in milliseconds
-now_ms() { echo $(($(date +%s%N) / 1000000)); }
