@@ -29,7 +29,7 @@ enum tc_dcb_ecn_mode {
 	TC_DCB_ECN_OFF,			/* no marking, no WRED */
 	TC_DCB_ECN_RED,			/* kmin/kmax/pmax, coin per packet */
 	TC_DCB_ECN_STEP,		/* DCTCP: mark when queue >= kmin */
-	TC_DCB_ECN_NP_ECN,		/* PCN's NP-ECN (PFC issue) */
+	TC_DCB_ECN_NP_ECN,		/* PCN's NP-ECN, see below */
 	__TC_DCB_ECN_MAX,
 };
 
@@ -41,6 +41,10 @@ enum tc_dcb_ecn_mode {
  *   STEP: q >= kmin: p = 1, else 0 (kmax and pmax ignored)
  * ECT packets selected by the coin are CE-marked, non-ECT ones dropped
  * (WRED).
+ *   NP_ECN: marking at dequeue.  When the peer resumes a paused band
+ *         holding N packets, those N leave unmarked; after them every ECT
+ *         packet that leaves while the band is still backlogged is marked
+ *         (threshold 0).  kmin, kmax, pmax ignored; no WRED.
  */
 struct tc_dcb_ecn {
 	__u32	mode;		/* enum tc_dcb_ecn_mode */
@@ -61,6 +65,9 @@ enum {
 	TCA_DCB_ECN,		/* struct tc_dcb_ecn, default of every band */
 	TCA_DCB_BANDS,		/* nest of TCA_DCB_BAND */
 	TCA_DCB_PAD,
+	TCA_DCB_POOL,		/* u32, shared buffer pool id in the netns */
+	TCA_DCB_BUFFER,		/* u32, pool size in bytes; 0 = unlimited */
+	TCA_DCB_PFC,		/* nest of TCA_DCB_PFC_*, replaced as a whole */
 	__TCA_DCB_MAX
 };
 #define TCA_DCB_MAX (__TCA_DCB_MAX - 1)
@@ -87,6 +94,36 @@ enum {
 };
 #define TCA_DCB_BAND_MAX (__TCA_DCB_BAND_MAX - 1)
 
+/*
+ * PFC of this port (802.1Qbb).  Every packet queued on any sch_dcb of the
+ * pool is charged to (its ingress port = skb->skb_iif, band); a port is a
+ * sch_dcb root qdisc of the pool, and this nest configures it as an
+ * ingress port.  When the bytes charged to (port, band) of a band in
+ * prio_mask exceed XOFF, a PAUSE frame goes out of this port's device;
+ * later packets go to the (port, band) headroom, beyond which they are
+ * dropped (drops_headroom); below XON a RESUME (quanta 0) goes out.
+ * XOFF is static (xoff) or, when beta is set, the DCQCN paper's dynamic
+ * threshold  beta * (B - R - s) / 8  with B the pool size, R the headroom
+ * reserved by all ports of the pool and s the bytes queued in the pool.
+ */
+enum {
+	TCA_DCB_PFC_UNSPEC,
+	TCA_DCB_PFC_PRIO_MASK,	/* u8, bit N: band N is lossless; 0 = off */
+	TCA_DCB_PFC_XOFF,	/* u32, bytes (static threshold) */
+	TCA_DCB_PFC_XON,	/* u32, bytes; 0 = XOFF - 2 MTU (static only;
+				 * dynamic: always XOFF - 2 MTU) */
+	TCA_DCB_PFC_BETA,	/* u32, dynamic threshold factor; 0 = static */
+	TCA_DCB_PFC_HEADROOM,	/* u32, bytes per (port, band); 0 = auto */
+	TCA_DCB_PFC_QUANTA,	/* u16, pause time sent, 512 bit times at the
+				 * port's rate; 0 = default 0xffff */
+	TCA_DCB_PFC_DELAY,	/* u32, us: PAUSE response time for headroom */
+	__TCA_DCB_PFC_MAX
+};
+#define TCA_DCB_PFC_MAX (__TCA_DCB_PFC_MAX - 1)
+
+#define TC_DCB_PFC_QUANTA_DEFAULT	0xffff
+#define TC_DCB_PFC_DELAY_DEFAULT	1000	/* us */
+
 /* Statistics of one band (tc -s class show) and of the port (totals). */
 struct tc_dcb_stats {
 	__u64	enq_packets;
@@ -99,6 +136,35 @@ struct tc_dcb_stats {
 	__u64	ecn_marked;	/* packets CE-marked here */
 	__u64	drops_tail;	/* band or port limit */
 	__u64	drops_wred;	/* non-ECT packets selected by the curve */
+	/* version 2 */
+	__u64	drops_headroom;	/* dropped here: ingress (port, band) over
+				 * XOFF + headroom */
+	__u64	pause_tx;	/* PAUSE frames with this band sent out of
+				 * this port (refreshes included) */
+	__u64	resume_tx;	/* RESUME (quanta 0) for this band sent */
+	__u64	pause_rx;	/* PAUSE received for this band */
+	__u64	resume_rx;	/* RESUME received for this band */
+	__u64	paused_us;	/* time this band was held by the peer */
+	__u64	in_bytes;	/* bytes received on this port in this band
+				 * now queued in the pool (ingress counter) */
+	__u64	in_peak;	/* highest in_bytes */
+	__u64	in_headroom;	/* of in_bytes, bytes in the headroom */
+	__u64	in_drops;	/* packets from this port dropped over
+				 * headroom, wherever they were going */
+	__u64	xoff;		/* XOFF in force (dynamic: current), bytes */
+	__u64	np_unmarked;	/* NP-ECN: paused packets let go unmarked */
+};
+
+/* The shared buffer pool this port belongs to. */
+struct tc_dcb_pool_stats {
+	__u32	id;
+	__u32	ports;		/* sch_dcb qdiscs in the pool */
+	__u64	size;		/* bytes, 0 = unlimited */
+	__u64	reserved;	/* headroom reserved by all ports (R) */
+	__u64	used;		/* bytes queued in the pool (s) */
+	__u64	peak;		/* highest used */
+	__u64	headroom_used;	/* of used, bytes in headrooms */
+	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
 /* TCA_STATS_APP of the qdisc (tc -s qdisc show) */
@@ -108,7 +174,10 @@ struct tc_dcb_xstats {
 	__u64			rate;		/* bytes/s in force */
 	struct tc_dcb_stats	total;
 	struct tc_dcb_stats	band[TC_DCB_NUM_BANDS];
+	/* version 2 */
+	struct tc_dcb_pool_stats pool;
+	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	1
+#define TC_DCB_XSTATS_VERSION	2
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */
