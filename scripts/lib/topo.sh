@@ -11,7 +11,8 @@
 #   topo_host h1; topo_host rx
 #   topo_link h1 sw             # veth h1:eth0 <-> sw:swp1, 10.0.1.0/24
 #   topo_link rx sw             # veth rx:eth0 <-> sw:swp2, 10.0.2.0/24
-#   topo_routes                 # default routes of hosts via their switch
+#   topo_routes                 # static routes: every node reaches every host
+#   topo_dcb_all switch rate 20mbit pfc ...   # sch_dcb on every switch port
 #   topo_qdisc sw "$(topo_port sw rx)" dcb rate 40mbit ecn red ...
 #   topo_exec h1 ping -c1 "$(topo_ip4 rx)"
 #
@@ -221,13 +222,16 @@ topo_ip6()
 	echo "${TOPO_ADDR6[$1,$p]}"
 }
 
-# topo_routes: static routes.  Each host gets a default route (IPv4 and
-# IPv6) via the switch of its first link.  Each switch gets routes to the
-# host subnets of directly linked switches (one switch hop; deeper
-# topologies need explicit `topo_exec SW ip route add` calls).
+# topo_routes: static routes for any tree or mesh of switches.  Each
+# host gets a default route (IPv4 and IPv6) via the switch of its first
+# link.  Every node (switch, or host with more than one link) gets a route
+# to every host subnet it is not attached to, via the neighbour on a
+# shortest path (breadth-first search over the recorded links; hosts never
+# forward, so paths cross switches only).  Links between two switches are
+# not routed beyond their two ends.
 topo_routes()
 {
-	local n p q sw peers qpeers
+	local n sw h s l nh
 	for n in "${TOPO_NAMES[@]}"; do
 		[ "${TOPO_KIND[$n]}" = host ] || continue
 		sw=$(topo_peers "$n" | head -n1)
@@ -238,24 +242,89 @@ topo_routes()
 			via "${TOPO_ADDR6[$sw,$n]}" || return 1
 	done
 	for n in "${TOPO_NAMES[@]}"; do
-		[ "${TOPO_KIND[$n]}" = switch ] || continue
-		# (no process substitution: a minimal guest may lack /dev/fd)
-		peers=$(topo_peers "$n")
-		for p in $peers; do
-			[ "${TOPO_KIND[$p]}" = switch ] || continue
-			qpeers=$(topo_peers "$p")
-			for q in $qpeers; do
-				[ "$q" = "$n" ] && continue
-				[ "${TOPO_KIND[$q]}" = host ] || continue
-				[ -n "${TOPO_PORT[$n,$q]:-}" ] && continue
+		if [ "${TOPO_KIND[$n]}" = host ]; then
+			[ "$(topo_peers "$n" | wc -l)" -gt 1 ] || continue
+		fi
+		topo_bfs "$n"
+		# every host subnet: the link of host h to its switch s
+		for h in "${TOPO_NAMES[@]}"; do
+			[ "${TOPO_KIND[$h]}" = host ] || continue
+			[ "$h" = "$n" ] && continue
+			for s in $(topo_peers "$h"); do
+				l=${TOPO_SUBNET[$h,$s]}
+				# attached to that subnet already
+				[ "$s" = "$n" ] && continue
+				nh=${TOPO_FIRSTHOP[$s]:-}
+				[ -n "$nh" ] || continue	# not reachable
 				topo_run topo_exec "$n" ip route replace \
-					"10.0.${TOPO_SUBNET[$p,$q]}.0/24" \
-					via "${TOPO_ADDR4[$p,$n]}" || return 1
+					"10.0.$l.0/24" via "${TOPO_ADDR4[$nh,$n]}" || return 1
 				topo_run topo_exec "$n" ip -6 route replace \
-					"fd00:dcb:0:${TOPO_SUBNET[$p,$q]}::/64" \
-					via "${TOPO_ADDR6[$p,$n]}" || return 1
+					"fd00:dcb:0:$l::/64" via "${TOPO_ADDR6[$nh,$n]}" || return 1
 			done
 		done
+	done
+}
+
+# topo_bfs NODE: breadth-first search from NODE through switches; fills
+# TOPO_FIRSTHOP[X] with NODE's neighbour on a shortest path to switch X
+# (and TOPO_HOPS[X] with the number of links).  Ties go to the link
+# created first.
+declare -gA TOPO_FIRSTHOP=()
+declare -gA TOPO_HOPS=()
+topo_bfs()
+{
+	local src=$1 cur p head=0
+	local -a queue=("$src")
+	TOPO_FIRSTHOP=(); TOPO_HOPS=()
+	TOPO_HOPS[$src]=0
+	while [ $head -lt ${#queue[@]} ]; do
+		cur=${queue[$head]}; head=$((head + 1))
+		# only the source and switches forward
+		[ "$cur" = "$src" ] || [ "${TOPO_KIND[$cur]}" = switch ] || continue
+		for p in $(topo_peers "$cur"); do
+			[ -n "${TOPO_HOPS[$p]:-}" ] && continue
+			TOPO_HOPS[$p]=$((TOPO_HOPS[$cur] + 1))
+			if [ "$cur" = "$src" ]; then
+				TOPO_FIRSTHOP[$p]=$p
+			else
+				TOPO_FIRSTHOP[$p]=${TOPO_FIRSTHOP[$cur]}
+			fi
+			queue+=("$p")
+		done
+	done
+}
+
+# topo_ports NODE: NODE's interfaces, one per line (creation order).
+topo_ports()
+{
+	local p
+	for p in $(topo_peers "$1"); do
+		echo "${TOPO_PORT[$1,$p]}"
+	done
+}
+
+# topo_dcb_node NODE ARGS...: sch_dcb as the root qdisc of every port of
+# NODE: `tc qdisc replace dev PORT root handle 1: dcb ARGS...`.  With PFC
+# every port of a switch must carry one (a port is an ingress port of the
+# pool only when its device's root qdisc is sch_dcb), and so must every
+# host NIC (it obeys the PAUSE frames it receives).
+topo_dcb_node()
+{
+	local n=$1 d; shift
+	for d in $(topo_ports "$n"); do
+		topo_qdisc "$n" "$d" dcb "$@" || return 1
+	done
+}
+
+# topo_dcb_all KIND ARGS...: topo_dcb_node on every node of KIND (host or
+# switch), e.g.  topo_dcb_all switch rate 20mbit buffer 300kb pfc ...
+#                topo_dcb_all host rate 20mbit limit 4mb pfc ...
+topo_dcb_all()
+{
+	local kind=$1 n; shift
+	for n in "${TOPO_NAMES[@]}"; do
+		[ "${TOPO_KIND[$n]}" = "$kind" ] || continue
+		topo_dcb_node "$n" "$@" || return 1
 	done
 }
 
