@@ -110,12 +110,10 @@ enum {
 	TCA_DCB_PFC_UNSPEC,
 	TCA_DCB_PFC_PRIO_MASK,	/* u8, bit N: band N is lossless; 0 = off */
 	TCA_DCB_PFC_XOFF,	/* u32, bytes (static threshold) */
-	TCA_DCB_PFC_XON,	/* u32, bytes; 0 = XOFF - 2 MTU (static only;
-				 * dynamic: always XOFF - 2 MTU) */
+	TCA_DCB_PFC_XON,	/* u32, bytes; 0 = XOFF - 2 MTU (static) */
 	TCA_DCB_PFC_BETA,	/* u32, dynamic threshold factor; 0 = static */
 	TCA_DCB_PFC_HEADROOM,	/* u32, bytes per (port, band); 0 = auto */
-	TCA_DCB_PFC_QUANTA,	/* u16, pause time sent, 512 bit times at the
-				 * port's rate; 0 = default 0xffff */
+	TCA_DCB_PFC_QUANTA,	/* u16, PAUSE time, 512 bit times; 0 = 0xffff */
 	TCA_DCB_PFC_DELAY,	/* u32, us: PAUSE response time for headroom */
 	__TCA_DCB_PFC_MAX
 };
@@ -137,20 +135,16 @@ struct tc_dcb_stats {
 	__u64	drops_tail;	/* band or port limit */
 	__u64	drops_wred;	/* non-ECT packets selected by the curve */
 	/* version 2 */
-	__u64	drops_headroom;	/* dropped here: ingress (port, band) over
-				 * XOFF + headroom */
-	__u64	pause_tx;	/* PAUSE frames with this band sent out of
-				 * this port (refreshes included) */
+	__u64	drops_headroom;	/* dropped here: (in port, band) headroom full */
+	__u64	pause_tx;	/* PAUSEs for this band sent (and refreshes) */
 	__u64	resume_tx;	/* RESUME (quanta 0) for this band sent */
 	__u64	pause_rx;	/* PAUSE received for this band */
 	__u64	resume_rx;	/* RESUME received for this band */
 	__u64	paused_us;	/* time this band was held by the peer */
-	__u64	in_bytes;	/* bytes received on this port in this band
-				 * now queued in the pool (ingress counter) */
+	__u64	in_bytes;	/* ingress counter: bytes in the pool */
 	__u64	in_peak;	/* highest in_bytes */
 	__u64	in_headroom;	/* of in_bytes, bytes in the headroom */
-	__u64	in_drops;	/* packets from this port dropped over
-				 * headroom, wherever they were going */
+	__u64	in_drops;	/* packets from here dropped over headroom */
 	__u64	xoff;		/* XOFF in force (dynamic: current), bytes */
 	__u64	np_unmarked;	/* NP-ECN: paused packets let go unmarked */
 };

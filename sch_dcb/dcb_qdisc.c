@@ -6,7 +6,13 @@
  * FIFO with its own ECN marking curve (RED with an independent coin per
  * packet on the instantaneous queue, or DCTCP's step), WRED drops of
  * non-ECT packets selected by the curve, byte limits per band and per
- * port, and line-rate shaping of the whole port.
+ * port, and line-rate shaping of the whole port.  With PCN's NP-ECN a
+ * band marks at dequeue instead, telling real congestion from PAUSE
+ * backlog.
+ *
+ * The ports of a network namespace share a buffer pool and emulate PFC
+ * (dcb_pfc.c); this file pauses and resumes bands on the PAUSE frames its
+ * device receives.
  *
  * Classification: DSCP through a 64-entry map (default DSCP >> 3), or
  * skb->priority.  Band N is class <handle>:(N+1).
@@ -28,7 +34,8 @@
 #include <net/inet_ecn.h>
 #include <net/dsfield.h>
 
-#include "uapi/pkt_sched_dcb.h"
+#include "dcb.h"
+#include "dcb_trace.h"
 
 #define DCB_BURST_AUTO_NS	(20 * NSEC_PER_MSEC) /* auto catch-up: 20 ms */
 #define DCB_DEFAULT_LIMIT_MTUS	1000		/* default port limit */
@@ -49,6 +56,9 @@ struct dcb_cfg {
 	u8			dscp_map[TC_DCB_NUM_DSCP];
 	struct tc_dcb_ecn	ecn;		/* default curve */
 	struct dcb_band_cfg	band[TC_DCB_NUM_BANDS];
+	u32			pool;		/* pool id */
+	u32			buffer;		/* pool size asked, 0 = keep */
+	struct dcb_pfc_cfg	pfc;
 };
 
 struct dcb_band {
@@ -59,6 +69,12 @@ struct dcb_band {
 	u32			limit;
 	struct gnet_stats_basic_sync bstats;
 	struct tc_dcb_stats	st;
+	/* paused by the peer until this time (ns), 0 = not paused */
+	u64			paused_until;
+	u64			pause_start;	/* under rx_lock */
+	u64			paused_ns;	/* closed pauses, rx_lock */
+	u32			np_pn;		/* NP-ECN: let go unmarked */
+	bool			held;		/* skipped while paused */
 };
 
 struct dcb_sched {
@@ -69,6 +85,10 @@ struct dcb_sched {
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
 	u64			backlog_peak;
+	struct dcb_pool		*pool;
+	struct dcb_port		*port;		/* root qdisc: this port */
+	spinlock_t		rx_lock;	/* PAUSE receive state */
+	u64			pfc_malformed;	/* under rx_lock */
 	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
 };
 
@@ -82,6 +102,19 @@ static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
 	[TCA_DCB_ECN]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
 	[TCA_DCB_BANDS]		= { .type = NLA_NESTED },
+	[TCA_DCB_POOL]		= { .type = NLA_U32 },
+	[TCA_DCB_BUFFER]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC]		= { .type = NLA_NESTED },
+};
+
+static const struct nla_policy dcb_pfc_policy[TCA_DCB_PFC_MAX + 1] = {
+	[TCA_DCB_PFC_PRIO_MASK]	= { .type = NLA_U8 },
+	[TCA_DCB_PFC_XOFF]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_XON]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_BETA]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_HEADROOM]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_QUANTA]	= { .type = NLA_U16 },
+	[TCA_DCB_PFC_DELAY]	= { .type = NLA_U32 },
 };
 
 static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
@@ -110,11 +143,8 @@ static int dcb_check_ecn(const struct nlattr *attr, struct tc_dcb_ecn *ecn,
 		}
 		return 0;
 	case TC_DCB_ECN_STEP:
-		return 0;
 	case TC_DCB_ECN_NP_ECN:
-		NL_SET_ERR_MSG_ATTR(extack, attr,
-				    "np-ecn is not supported by this module version");
-		return -EOPNOTSUPP;
+		return 0;
 	default:
 		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown ECN mode");
 		return -EINVAL;
@@ -180,6 +210,40 @@ static int dcb_parse_bands(struct nlattr *nest, struct dcb_cfg *cfg,
 				     extack);
 		if (err)
 			return err;
+	}
+	return 0;
+}
+
+/* The PFC nest replaces the port's PFC settings as a whole. */
+static int dcb_parse_pfc(struct nlattr *nest, struct dcb_pfc_cfg *pfc,
+			 struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[TCA_DCB_PFC_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_DCB_PFC_MAX, nest, dcb_pfc_policy,
+			       extack);
+	if (err)
+		return err;
+	memset(pfc, 0, sizeof(*pfc));
+	if (tb[TCA_DCB_PFC_PRIO_MASK])
+		pfc->mask = nla_get_u8(tb[TCA_DCB_PFC_PRIO_MASK]);
+	if (tb[TCA_DCB_PFC_XOFF])
+		pfc->xoff = nla_get_u32(tb[TCA_DCB_PFC_XOFF]);
+	if (tb[TCA_DCB_PFC_XON])
+		pfc->xon = nla_get_u32(tb[TCA_DCB_PFC_XON]);
+	if (tb[TCA_DCB_PFC_BETA])
+		pfc->beta = nla_get_u32(tb[TCA_DCB_PFC_BETA]);
+	if (tb[TCA_DCB_PFC_HEADROOM])
+		pfc->headroom = nla_get_u32(tb[TCA_DCB_PFC_HEADROOM]);
+	if (tb[TCA_DCB_PFC_QUANTA])
+		pfc->quanta = nla_get_u16(tb[TCA_DCB_PFC_QUANTA]);
+	if (tb[TCA_DCB_PFC_DELAY])
+		pfc->delay_us = nla_get_u32(tb[TCA_DCB_PFC_DELAY]);
+	if (pfc->beta > 1000) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_PFC_BETA],
+				    "pfc: beta above 1000");
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -250,7 +314,28 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 		if (err)
 			return err;
 	}
+	if (tb[TCA_DCB_POOL]) {
+		if (!create && nla_get_u32(tb[TCA_DCB_POOL]) != cfg->pool) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_POOL],
+					    "pool cannot be changed; replace the qdisc");
+			return -EINVAL;
+		}
+		cfg->pool = nla_get_u32(tb[TCA_DCB_POOL]);
+	}
+	cfg->buffer = tb[TCA_DCB_BUFFER] ? nla_get_u32(tb[TCA_DCB_BUFFER]) : 0;
+	if (tb[TCA_DCB_PFC])
+		return dcb_parse_pfc(tb[TCA_DCB_PFC], &cfg->pfc, extack);
 	return 0;
+}
+
+/* Check @cfg against the pool (headroom, reserves). */
+static int dcb_check(struct Qdisc *sch, const struct dcb_cfg *cfg,
+		     struct netlink_ext_ack *extack)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	return dcb_pool_check(q->pool, q->port, &cfg->pfc, cfg->buffer,
+			      cfg->rate, psched_mtu(qdisc_dev(sch)), extack);
 }
 
 /* Install @cfg; caller holds the tree lock (or the qdisc is not live). */
@@ -287,12 +372,22 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	q->burst_ns = burst_ns;
 }
 
-/* Install a validated configuration under the tree lock. */
+/* The pool's share of a validated configuration. */
+static void dcb_commit_pool(struct Qdisc *sch, const struct dcb_cfg *cfg)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	dcb_pool_apply(q->pool, q->port, &cfg->pfc, cfg->buffer, cfg->rate,
+		       psched_mtu(qdisc_dev(sch)));
+}
+
+/* Install a validated configuration on a live qdisc. */
 static void dcb_install(struct Qdisc *sch, const struct dcb_cfg *cfg)
 {
 	sch_tree_lock(sch);
 	dcb_commit(sch, cfg);
 	sch_tree_unlock(sch);
+	dcb_commit_pool(sch, cfg);
 }
 
 static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
@@ -306,6 +401,8 @@ static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
 	if (!cfg)
 		return -ENOMEM;
 	err = dcb_parse(opt, cfg, false, extack);
+	if (!err)
+		err = dcb_check(sch, cfg, extack);
 	if (!err)
 		dcb_install(sch, cfg);
 	kfree(cfg);
@@ -324,6 +421,7 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 	 * private area comes zeroed, so the band queues are empty lists.
 	 */
 	qdisc_watchdog_init(&q->watchdog, sch);
+	spin_lock_init(&q->rx_lock);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
 		gnet_stats_basic_sync_init(&q->band[i].bstats);
 
@@ -336,7 +434,14 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 
 	err = dcb_parse(opt, cfg, true, extack);
 	if (!err)
+		err = dcb_pool_join(sch, cfg->pool, &q->pool, &q->port, extack);
+	if (!err)
+		err = dcb_check(sch, cfg, extack);
+	if (!err) {
 		dcb_commit(sch, cfg);
+		dcb_commit_pool(sch, cfg);
+		err = dcb_pool_activate(q->pool, q->port);
+	}
 	kfree(cfg);
 	return err;
 }
@@ -433,8 +538,20 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (selected && INET_ECN_set_ce(skb))
+	switch (dcb_pool_charge(q->pool, skb, b - q->band, len)) {
+	case DCB_ADMIT_OK:
+		break;
+	case DCB_ADMIT_HEADROOM:
+		b->st.drops_headroom++;
+		return qdisc_drop(skb, sch, to_free);
+	case DCB_ADMIT_FULL:
+		b->st.drops_tail++;
+		return qdisc_drop(skb, sch, to_free);
+	}
+	if (selected && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
+		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, false);
+	}
 
 	__qdisc_enqueue_tail(skb, &b->q);
 	sch->q.qlen++;
@@ -506,26 +623,90 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	return dcb_enqueue_one(skb, sch, b, ect, to_free);
 }
 
-static struct dcb_band *dcb_head_band(struct dcb_sched *q)
+/*
+ * The backlogged band that may send first: strict priority among those
+ * the peer has not paused.  *@wake: when the first paused one expires.
+ */
+static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 {
+	struct dcb_band *b;
+	u64 until, now = 0;
 	int i;
 
-	for (i = TC_DCB_NUM_BANDS - 1; i >= 0; i--)
-		if (q->band[i].q.qlen)
-			return &q->band[i];
+	for (i = TC_DCB_NUM_BANDS - 1; i >= 0; i--) {
+		b = &q->band[i];
+		if (!b->q.qlen)
+			continue;
+		until = READ_ONCE(b->paused_until);
+		if (until) {
+			if (!now)
+				now = ktime_get_ns();
+			if (until > now) {
+				b->held = true;
+				*wake = min(*wake, until);
+				continue;
+			}
+		}
+		if (b->held) {
+			/* NP-ECN: what waited through the pause goes
+			 * unmarked
+			 */
+			b->held = false;
+			b->np_pn = b->q.qlen;
+		}
+		return b;
+	}
 	return NULL;
+}
+
+/* Take the head packet of @b off the queue, with all the accounting. */
+static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb = __qdisc_dequeue_head(&b->q);
+	unsigned int len;
+
+	if (!skb)
+		return NULL;
+	len = qdisc_pkt_len(skb);
+	sch->q.qlen--;
+	b->backlog -= len;
+	sch->qstats.backlog -= len;
+	dcb_pool_credit(q->pool, skb, len);
+	return skb;
+}
+
+/* NP-ECN (PCN): mark what leaves a still backlogged band after the
+ * packets that waited through the last pause.
+ */
+static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
+		       struct sk_buff *skb)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	if (b->np_pn) {
+		b->np_pn--;
+		b->st.np_unmarked++;
+	} else if (b->q.qlen && INET_ECN_set_ce(skb)) {
+		b->st.ecn_marked++;
+		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, true);
+	}
 }
 
 static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct dcb_band *b = dcb_head_band(q);
+	u64 now, wake = U64_MAX;
+	struct dcb_band *b;
 	struct sk_buff *skb;
 	unsigned int len;
-	u64 now;
 
-	if (!b)
+	b = dcb_head_band(q, &wake);
+	if (!b) {
+		if (wake != U64_MAX)
+			qdisc_watchdog_schedule_ns(&q->watchdog, wake);
 		return NULL;
+	}
 
 	if (q->cfg.rate) {
 		now = ktime_get_ns();
@@ -539,11 +720,10 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 		q->t_next = max(q->t_next, now - min(now, q->burst_ns));
 	}
 
-	skb = __qdisc_dequeue_head(&b->q);
+	skb = dcb_band_pop(sch, b);
 	len = qdisc_pkt_len(skb);
-	sch->q.qlen--;
-	b->backlog -= len;
-	sch->qstats.backlog -= len;
+	if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
+		dcb_np_ecn(sch, b, skb);
 	b->st.deq_packets++;
 	b->st.deq_bytes += len;
 	_bstats_update(&b->bstats, len, 1);
@@ -554,17 +734,26 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 	return skb;
 }
 
-static void dcb_reset(struct Qdisc *sch)
+/* Drop every queued packet, returning its pool charge. */
+static void dcb_purge(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
+	struct sk_buff *skb;
 	unsigned int i;
 
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		__qdisc_reset_queue(&q->band[i].q);
-		q->band[i].backlog = 0;
+		while ((skb = dcb_band_pop(sch, &q->band[i])))
+			rtnl_kfree_skbs(skb, skb);
+		q->band[i].held = false;
+		q->band[i].np_pn = 0;
 	}
-	sch->qstats.backlog = 0;
-	sch->q.qlen = 0;
+}
+
+static void dcb_reset(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	dcb_purge(sch);
 	q->t_next = 0;
 	qdisc_watchdog_cancel(&q->watchdog);
 }
@@ -572,11 +761,11 @@ static void dcb_reset(struct Qdisc *sch)
 static void dcb_destroy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	unsigned int i;
 
 	qdisc_watchdog_cancel(&q->watchdog);
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-		__qdisc_reset_queue(&q->band[i].q);
+	if (q->pool)
+		dcb_purge(sch);
+	dcb_pool_leave(q->pool, q->port);
 }
 
 /* ------------------------------------------------------------------ */
@@ -589,6 +778,28 @@ static int dcb_put_band(struct sk_buff *skb, const struct dcb_band_cfg *bc)
 	if (bc->ecn_own &&
 	    nla_put(skb, TCA_DCB_BAND_ECN, sizeof(bc->ecn), &bc->ecn))
 		return -EMSGSIZE;
+	return 0;
+}
+
+/* PFC as in force: the port's settings with the defaults resolved. */
+static int dcb_put_pfc(struct sk_buff *skb, const struct dcb_sched *q)
+{
+	struct dcb_pfc_cfg pfc = q->cfg.pfc;
+	struct nlattr *nest;
+
+	if (q->port)
+		dcb_port_pfc(q->port, &pfc);
+	nest = nla_nest_start(skb, TCA_DCB_PFC);
+	if (!nest ||
+	    nla_put_u8(skb, TCA_DCB_PFC_PRIO_MASK, pfc.mask) ||
+	    nla_put_u32(skb, TCA_DCB_PFC_XOFF, pfc.xoff) ||
+	    nla_put_u32(skb, TCA_DCB_PFC_XON, pfc.xon) ||
+	    nla_put_u32(skb, TCA_DCB_PFC_BETA, pfc.beta) ||
+	    nla_put_u32(skb, TCA_DCB_PFC_HEADROOM, pfc.headroom) ||
+	    nla_put_u16(skb, TCA_DCB_PFC_QUANTA, pfc.quanta) ||
+	    nla_put_u32(skb, TCA_DCB_PFC_DELAY, pfc.delay_us))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
 	return 0;
 }
 
@@ -626,6 +837,10 @@ static int dcb_dump(struct Qdisc *sch, struct sk_buff *skb)
 		nla_nest_end(skb, band);
 	}
 	nla_nest_end(skb, bands);
+	if (nla_put_u32(skb, TCA_DCB_POOL, cfg->pool) ||
+	    nla_put_u32(skb, TCA_DCB_BUFFER, dcb_pool_size(q->pool)) ||
+	    dcb_put_pfc(skb, q))
+		goto nla_put_failure;
 	return nla_nest_end(skb, opts);
 
 nla_put_failure:
@@ -633,25 +848,56 @@ nla_put_failure:
 	return -EMSGSIZE;
 }
 
-static void dcb_fill_stats(const struct dcb_band *b, struct tc_dcb_stats *st)
+/* Time band @b has been held by the peer's PAUSEs, in us; rx_lock held. */
+static u64 dcb_paused_us(const struct dcb_band *b, u64 now)
 {
+	u64 ns = b->paused_ns;
+
+	if (b->paused_until)
+		ns += min(now, b->paused_until) - b->pause_start;
+	return div_u64(ns, NSEC_PER_USEC);
+}
+
+static void dcb_fill_stats(struct dcb_sched *q, unsigned int band,
+			   struct tc_dcb_stats *st)
+{
+	const struct dcb_band *b = &q->band[band];
+	struct dcb_port_stats ps;
+
 	*st = b->st;
 	st->backlog_bytes = b->backlog;
 	st->backlog_packets = b->q.qlen;
+
+	spin_lock_bh(&q->rx_lock);
+	st->paused_us = dcb_paused_us(b, ktime_get_ns());
+	spin_unlock_bh(&q->rx_lock);
+
+	if (!q->port)
+		return;
+	dcb_port_stats(q->pool, q->port, band, &ps);
+	st->pause_tx = ps.pause_tx;
+	st->resume_tx = ps.resume_tx;
+	st->in_bytes = ps.in_bytes;
+	st->in_peak = ps.in_peak;
+	st->in_headroom = ps.in_headroom;
+	st->in_drops = ps.in_drops;
+	st->xoff = ps.xoff;
 }
 
+/* Totals: sums, except peaks and thresholds (maxima). */
 static void dcb_stats_add(struct tc_dcb_stats *sum,
 			  const struct tc_dcb_stats *st)
 {
-	sum->enq_packets += st->enq_packets;
-	sum->enq_bytes += st->enq_bytes;
-	sum->deq_packets += st->deq_packets;
-	sum->deq_bytes += st->deq_bytes;
-	sum->backlog_bytes += st->backlog_bytes;
-	sum->backlog_packets += st->backlog_packets;
-	sum->ecn_marked += st->ecn_marked;
-	sum->drops_tail += st->drops_tail;
-	sum->drops_wred += st->drops_wred;
+	const u64 *from = (const u64 *)st;
+	u64 peak = sum->in_peak, xoff = sum->xoff;
+	u64 *to = (u64 *)sum;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*st) % sizeof(u64));
+	for (i = 0; i < sizeof(*st) / sizeof(u64); i++)
+		to[i] += from[i];
+	sum->in_peak = max(peak, st->in_peak);
+	sum->xoff = max(xoff, st->xoff);
 }
 
 static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -665,10 +911,14 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xs->nbands = TC_DCB_NUM_BANDS;
 	xs->rate = q->cfg.rate;
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		dcb_fill_stats(&q->band[i], &xs->band[i]);
+		dcb_fill_stats(q, i, &xs->band[i]);
 		dcb_stats_add(&xs->total, &xs->band[i]);
 	}
 	xs->total.backlog_peak = q->backlog_peak;
+	dcb_pool_stats(q->pool, &xs->pool);
+	spin_lock_bh(&q->rx_lock);
+	xs->pfc_malformed = q->pfc_malformed;
+	spin_unlock_bh(&q->rx_lock);
 	return gnet_stats_copy_app(d, xs, sizeof(*xs));
 }
 
@@ -759,11 +1009,12 @@ static int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 	struct gnet_stats_queue qs = {
 		.qlen = b->q.qlen,
 		.backlog = b->backlog,
-		.drops = b->st.drops_tail + b->st.drops_wred,
+		.drops = b->st.drops_tail + b->st.drops_wred +
+			 b->st.drops_headroom,
 	};
 	struct tc_dcb_stats st;
 
-	dcb_fill_stats(b, &st);
+	dcb_fill_stats(q, cl - 1, &st);
 	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
 		return -1;
@@ -780,6 +1031,66 @@ static void dcb_walk(struct Qdisc *sch, struct qdisc_walker *arg)
 		if (!tc_qdisc_stats_dump(sch, i + 1, arg))
 			break;
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* PAUSE frames received by the device (dcb_pfc.c parses them)        */
+
+static struct Qdisc_ops dcb_qdisc_ops;
+
+struct Qdisc *dcb_root_qdisc(struct net_device *dev)
+{
+	struct Qdisc *sch = rcu_dereference(dev->qdisc);
+
+	return sch && sch->ops == &dcb_qdisc_ops ? sch : NULL;
+}
+
+void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
+			const u16 *quanta)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	u64 rate = READ_ONCE(q->cfg.rate) ?: DCB_UNSHAPED_RATE;
+	u64 until, now = ktime_get_ns();
+	struct dcb_band *b;
+	unsigned int i;
+
+	spin_lock(&q->rx_lock);
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!((pause_mask | resume_mask) & BIT(i)))
+			continue;
+		b = &q->band[i];
+		until = b->paused_until;
+		if (until && until <= now) {		/* expired meanwhile */
+			b->paused_ns += until - b->pause_start;
+			until = 0;
+		}
+		if (resume_mask & BIT(i)) {
+			b->st.resume_rx++;
+			if (until)
+				b->paused_ns += now - b->pause_start;
+			until = 0;
+		} else {
+			b->st.pause_rx++;
+			if (!until)
+				b->pause_start = now;
+			/* quanta of 512 bit times = 64 byte times */
+			until = now + div64_u64((u64)quanta[i] * 64 *
+						NSEC_PER_SEC, rate);
+		}
+		WRITE_ONCE(b->paused_until, until);
+	}
+	spin_unlock(&q->rx_lock);
+	if (resume_mask)
+		__netif_schedule(sch);
+}
+
+void dcb_pause_malformed(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	spin_lock(&q->rx_lock);
+	q->pfc_malformed++;
+	spin_unlock(&q->rx_lock);
 }
 
 static const struct Qdisc_class_ops dcb_class_ops = {
@@ -809,16 +1120,22 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 
 static int __init dcb_module_init(void)
 {
-	return register_qdisc(&dcb_qdisc_ops);
+	int err = register_qdisc(&dcb_qdisc_ops);
+
+	if (err)
+		return err;
+	return dcb_pfc_init();
 }
 
 static void __exit dcb_module_exit(void)
 {
+	dcb_pfc_exit();
 	unregister_qdisc(&dcb_qdisc_ops);
+	rcu_barrier();		/* ports and pools freed with kfree_rcu() */
 }
 
 module_init(dcb_module_init);
 module_exit(dcb_module_exit);
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("DCB lab switch port: strict priority, shaping, ECN/WRED");
+MODULE_DESCRIPTION("DCB lab switch port: strict priority, shaping, ECN/WRED, PFC");
 MODULE_ALIAS("sch_dcb");

@@ -1,0 +1,710 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sch_dcb: the switch's shared buffer pool and priority flow control.
+ *
+ * A pool (one per network namespace and pool id) is the buffer of one
+ * emulated switch.  Each sch_dcb root qdisc of the pool is a port.  A
+ * packet queued on any qdisc of the pool is charged to the pool and to
+ * (its ingress port, band), the ingress port being the pool's port whose
+ * device received it (skb->skb_iif).  Charges are returned when the
+ * packet leaves the queue, whichever way.
+ *
+ * When the bytes charged to a lossless (port, band) exceed XOFF, the port
+ * sends an 802.1Qbb PFC frame out of its device pausing the band; packets
+ * arriving while paused go to the (port, band) headroom; below XON the
+ * port resumes the band (quanta 0).  PAUSEs are refreshed at half their
+ * lifetime while the band stays above XON.  Frames are sent from a
+ * tasklet (never from the datapath, which holds another qdisc's lock)
+ * straight to the driver, so they never wait behind paused data.
+ *
+ * Frames received on a device whose root qdisc is sch_dcb pause and
+ * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
+ *
+ * Locking: the pool list and membership under dcb_pools_mutex; charges,
+ * thresholds and counters under pool->lock, always taken inside the
+ * egress qdisc's lock (never the reverse).  Ports are found by ifindex in
+ * an xarray under RCU and freed with kfree_rcu() once their qdisc is gone
+ * and no queued packet is charged to them any more.
+ *
+ * Copyright (c) 2026 DCB lab
+ */
+
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/xarray.h>
+#include <linux/mutex.h>
+#include <net/net_namespace.h>
+#include <net/netlink.h>
+
+#include "dcb.h"
+
+#define CREATE_TRACE_POINTS
+#include "dcb_trace.h"
+
+#define DCB_PFC_OPCODE		0x0101	/* 802.1Qbb per-priority PAUSE */
+#define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
+#define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
+#define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
+
+/* MAC control frame after the Ethernet header. */
+struct dcb_pfc_hdr {
+	__be16	opcode;
+	__be16	vector;		/* 802.3x: the pause time itself */
+	__be16	time[TC_DCB_NUM_BANDS];
+} __packed;
+
+static const u8 dcb_pfc_dst[ETH_ALEN] __aligned(2) = {
+	0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
+};
+
+struct dcb_port_band {
+	u64	bytes;		/* charged: shared + headroom */
+	u64	peak;
+	u64	headroom;	/* of bytes, in the headroom */
+	u64	in_drops;
+	u64	pause_tx;
+	u64	resume_tx;
+	bool	paused;		/* we have paused the peer */
+};
+
+struct dcb_port {
+	struct dcb_pool		*pool;
+	struct net_device	*dev;
+	int			ifindex;
+	bool			dead;		/* qdisc gone */
+	u32			charged;	/* queued packets charged here */
+	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
+	u32			mtu;
+	u64			reserve;	/* counted in pool->reserved */
+	u64			pause_ns;	/* lifetime of our PAUSE */
+	u8			changed;	/* bands to announce */
+	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
+	struct tasklet_struct	tx;
+	struct hrtimer		refresh;
+	struct rcu_head		rcu;
+};
+
+struct dcb_pool {
+	struct list_head	node;
+	possible_net_t		net;
+	u32			id;
+	unsigned int		members;	/* qdiscs */
+	unsigned int		nports;
+	spinlock_t		lock;
+	u64			size;		/* 0 = unlimited */
+	u64			reserved;	/* headroom of all ports */
+	u64			used;
+	u64			peak;
+	u64			headroom_used;
+	u64			drops_full;
+	struct xarray		ports;		/* ifindex -> dcb_port */
+	struct rcu_head		rcu;
+};
+
+static LIST_HEAD(dcb_pools);
+static DEFINE_MUTEX(dcb_pools_mutex);
+
+/* ------------------------------------------------------------------ */
+/* Thresholds (pool->lock held)                                        */
+
+static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
+{
+	return (u64)pfc->headroom * hweight8(pfc->mask);
+}
+
+/* XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4). */
+static u64 dcb_xoff(const struct dcb_pool *pool, const struct dcb_port *p)
+{
+	u64 free;
+
+	if (!p->pfc.beta)
+		return p->pfc.xoff;
+	free = pool->size - min(pool->size, pool->reserved + pool->used);
+	return div_u64(free * p->pfc.beta, 8);
+}
+
+static u64 dcb_xon(const struct dcb_pool *pool, const struct dcb_port *p)
+{
+	u64 xoff;
+
+	if (!p->pfc.beta && p->pfc.xon)
+		return p->pfc.xon;
+	xoff = dcb_xoff(pool, p);
+	return xoff - min_t(u64, xoff, 2 * p->mtu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Sending PFC frames                                                  */
+
+static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
+			u16 quanta)
+{
+	struct dcb_pfc_hdr *pfc;
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	unsigned int i;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DCB_PFC_FRAME_LEN, GFP_ATOMIC);
+	if (!skb)
+		return -ENOMEM;
+	skb_reserve(skb, LL_RESERVED_SPACE(dev));
+	skb_reset_mac_header(skb);
+	eth = skb_put_zero(skb, DCB_PFC_FRAME_LEN);
+	ether_addr_copy(eth->h_dest, dcb_pfc_dst);
+	ether_addr_copy(eth->h_source, dev->dev_addr);
+	eth->h_proto = htons(ETH_P_PAUSE);
+	pfc = (struct dcb_pfc_hdr *)(eth + 1);
+	pfc->opcode = htons(DCB_PFC_OPCODE);
+	pfc->vector = htons(pause | resume);
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+		if (pause & BIT(i))
+			pfc->time[i] = htons(quanta);
+	skb_set_network_header(skb, ETH_HLEN);
+	skb->protocol = htons(ETH_P_PAUSE);
+	skb->priority = TC_PRIO_CONTROL;
+	skb->dev = dev;
+
+	trace_dcb_pfc_tx(dev, pause, resume, quanta);
+	return dev_direct_xmit(skb, 0) == NETDEV_TX_OK ? 0 : -ENOBUFS;
+}
+
+/*
+ * Announce the paused bands (new ones and refreshes) and the bands that
+ * have just resumed, in one frame; re-arm the refresh.
+ */
+static void dcb_port_tx(struct tasklet_struct *t)
+{
+	struct dcb_port *p = from_tasklet(p, t, tx);
+	struct dcb_pool *pool = p->pool;
+	u8 pause = 0, resume, changed;
+	unsigned int i;
+	u16 quanta;
+	int err;
+
+	spin_lock_bh(&pool->lock);
+	if (p->dead) {
+		spin_unlock_bh(&pool->lock);
+		return;
+	}
+	changed = p->changed;
+	p->changed = 0;
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+		if (p->band[i].paused)
+			pause |= BIT(i);
+	resume = changed & ~pause;
+	quanta = p->pfc.quanta;
+	spin_unlock_bh(&pool->lock);
+
+	if (!pause && !resume)
+		return;
+
+	rcu_read_lock();
+	err = dcb_send_pfc(p->dev, pause, resume, quanta);
+	rcu_read_unlock();
+
+	spin_lock_bh(&pool->lock);
+	if (err) {
+		p->changed |= changed;
+	} else {
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+			p->band[i].pause_tx += !!(pause & BIT(i));
+			p->band[i].resume_tx += !!(resume & BIT(i));
+		}
+	}
+	if (!p->dead && (pause || p->changed))
+		hrtimer_start(&p->refresh,
+			      ns_to_ktime(err ? DCB_RETRY_NS : p->pause_ns / 2),
+			      HRTIMER_MODE_REL_SOFT);
+	spin_unlock_bh(&pool->lock);
+}
+
+static enum hrtimer_restart dcb_port_refresh(struct hrtimer *timer)
+{
+	struct dcb_port *p = container_of(timer, struct dcb_port, refresh);
+
+	tasklet_schedule(&p->tx);
+	return HRTIMER_NORESTART;
+}
+
+/* Band @band of @p changed state; pool->lock held. */
+static void dcb_port_announce(struct dcb_port *p, unsigned int band)
+{
+	p->changed |= BIT(band);
+	if (!p->dead)
+		tasklet_schedule(&p->tx);
+}
+
+/* ------------------------------------------------------------------ */
+/* Datapath                                                            */
+
+enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
+			       unsigned int band, unsigned int len)
+{
+	struct dcb_skb_cb *cb = dcb_cb(skb);
+	struct dcb_port *p = NULL;
+	struct dcb_port_band *pb;
+	bool full;
+
+	if (skb->skb_iif)
+		p = xa_load(&pool->ports, skb->skb_iif);
+
+	spin_lock(&pool->lock);
+	if (p && p->dead)
+		p = NULL;
+	full = pool->size &&
+	       pool->used - pool->headroom_used + len >
+	       pool->size - min(pool->size, pool->reserved);
+	cb->port = p;
+	cb->band = band;
+	cb->headroom = false;
+
+	if (p && (p->pfc.mask & BIT(band))) {
+		pb = &p->band[band];
+		if (!pb->paused &&
+		    (full || pb->bytes + len > dcb_xoff(pool, p))) {
+			pb->paused = true;
+			dcb_port_announce(p, band);
+		}
+		if (pb->paused) {
+			if (pb->headroom + len > p->pfc.headroom) {
+				pb->in_drops++;
+				spin_unlock(&pool->lock);
+				return DCB_ADMIT_HEADROOM;
+			}
+			pb->headroom += len;
+			pool->headroom_used += len;
+			cb->headroom = true;
+		}
+	} else if (full) {
+		pool->drops_full++;
+		spin_unlock(&pool->lock);
+		return DCB_ADMIT_FULL;
+	}
+
+	pool->used += len;
+	pool->peak = max(pool->peak, pool->used);
+	if (p) {
+		pb = &p->band[band];
+		pb->bytes += len;
+		pb->peak = max(pb->peak, pb->bytes);
+		p->charged++;
+	}
+	spin_unlock(&pool->lock);
+	return DCB_ADMIT_OK;
+}
+
+void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
+		     unsigned int len)
+{
+	struct dcb_skb_cb *cb = dcb_cb(skb);
+	struct dcb_port *p = cb->port;
+	struct dcb_port_band *pb;
+	bool release = false;
+
+	spin_lock(&pool->lock);
+	pool->used -= len;
+	if (cb->headroom)
+		pool->headroom_used -= len;
+	if (p) {
+		pb = &p->band[cb->band];
+		pb->bytes -= len;
+		if (cb->headroom)
+			pb->headroom -= len;
+		if (pb->paused && !p->dead &&
+		    (!pb->bytes || pb->bytes < dcb_xon(pool, p))) {
+			pb->paused = false;
+			dcb_port_announce(p, cb->band);
+		}
+		release = !--p->charged && p->dead;
+	}
+	spin_unlock(&pool->lock);
+	if (release)
+		kfree_rcu(p, rcu);
+}
+
+/* ------------------------------------------------------------------ */
+/* Configuration                                                       */
+
+u32 dcb_pool_id(const struct dcb_pool *pool)
+{
+	return pool->id;
+}
+
+u64 dcb_pool_size(const struct dcb_pool *pool)
+{
+	return READ_ONCE(pool->size);
+}
+
+/* The port's PFC settings, defaults resolved (RTNL held). */
+void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc)
+{
+	*pfc = port->pfc;
+}
+
+/* Resolve the defaults of @pfc for a port of @rate bytes/s. */
+static void dcb_pfc_resolve(struct dcb_pfc_cfg *pfc, u64 rate,
+			    unsigned int mtu)
+{
+	u64 inflight;
+
+	if (!pfc->delay_us)
+		pfc->delay_us = TC_DCB_PFC_DELAY_DEFAULT;
+	inflight = div_u64(rate * pfc->delay_us, USEC_PER_SEC);
+	if (!pfc->headroom)
+		pfc->headroom = min_t(u64, U32_MAX, 2 * mtu + inflight);
+	if (!pfc->quanta)
+		pfc->quanta = TC_DCB_PFC_QUANTA_DEFAULT;
+}
+
+int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
+		   const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		   unsigned int mtu, struct netlink_ext_ack *extack)
+{
+	struct dcb_pfc_cfg pfc = *cfg;
+	u64 reserved, size, inflight;
+	struct dcb_port *cur;
+
+	dcb_pfc_resolve(&pfc, rate, mtu);
+	if (pfc.mask && !port) {
+		NL_SET_ERR_MSG(extack, "pfc: only a root qdisc is a switch port");
+		return -EINVAL;
+	}
+	if (pfc.mask) {
+		if (!pfc.beta && !pfc.xoff) {
+			NL_SET_ERR_MSG(extack,
+				       "pfc: xoff (static) or beta (dynamic) is required");
+			return -EINVAL;
+		}
+		if (pfc.beta && (pfc.xoff || pfc.xon)) {
+			NL_SET_ERR_MSG(extack,
+				       "pfc: xoff/xon are static thresholds, beta the dynamic one");
+			return -EINVAL;
+		}
+		if (pfc.xon && pfc.xon >= pfc.xoff) {
+			NL_SET_ERR_MSG(extack, "pfc: xon must be below xoff");
+			return -EINVAL;
+		}
+		inflight = div_u64(rate * pfc.delay_us, USEC_PER_SEC);
+		if (pfc.headroom < mtu + inflight) {
+			NL_SET_ERR_MSG(extack,
+				       "pfc: headroom below one MTU plus the bytes in flight at the port's rate over delay");
+			return -EINVAL;
+		}
+	}
+
+	mutex_lock(&dcb_pools_mutex);
+	reserved = pool->reserved;
+	if (port) {
+		/* a replacement takes over the reservation of the port in
+		 * place, which still counts until then
+		 */
+		cur = xa_load(&pool->ports, port->ifindex);
+		if (cur && cur != port)
+			reserved -= cur->reserve;
+		reserved += dcb_port_reserve(&pfc) - port->reserve;
+	}
+	size = buffer ? buffer : pool->size;
+	mutex_unlock(&dcb_pools_mutex);
+	if (size && size < reserved) {
+		NL_SET_ERR_MSG(extack,
+			       "buffer: pool smaller than the headroom its ports reserve");
+		return -EINVAL;
+	}
+	if (pfc.mask && pfc.beta && !size) {
+		NL_SET_ERR_MSG(extack, "pfc: beta needs a pool size (buffer)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
+		    const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		    unsigned int mtu)
+{
+	u64 pause_rate = rate ? rate : DCB_UNSHAPED_RATE;
+	struct dcb_pfc_cfg pfc = *cfg;
+	unsigned int i;
+
+	dcb_pfc_resolve(&pfc, rate, mtu);
+	mutex_lock(&dcb_pools_mutex);
+	spin_lock_bh(&pool->lock);
+	if (buffer)
+		pool->size = buffer;
+	if (port) {
+		pool->reserved -= port->reserve;
+		port->reserve = dcb_port_reserve(&pfc);
+		pool->reserved += port->reserve;
+		port->pfc = pfc;
+		port->mtu = mtu;
+		/* quanta * 512 bit times = quanta * 64 byte times */
+		port->pause_ns = div64_u64((u64)pfc.quanta * 64 * NSEC_PER_SEC,
+					   pause_rate);
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+			struct dcb_port_band *pb = &port->band[i];
+
+			if (pb->paused && (!(pfc.mask & BIT(i)) ||
+					   pb->bytes < dcb_xon(pool, port))) {
+				pb->paused = false;
+				dcb_port_announce(port, i);
+			}
+		}
+	}
+	spin_unlock_bh(&pool->lock);
+	mutex_unlock(&dcb_pools_mutex);
+}
+
+static struct dcb_port *dcb_port_create(struct dcb_pool *pool,
+					struct net_device *dev)
+{
+	struct dcb_port *p;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return NULL;
+	p->pool = pool;
+	p->dev = dev;
+	p->ifindex = dev->ifindex;
+	p->mtu = dev->mtu;
+	tasklet_setup(&p->tx, dcb_port_tx);
+	hrtimer_init(&p->refresh, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	p->refresh.function = dcb_port_refresh;
+	return p;
+}
+
+/*
+ * Join (creating it if needed) pool @id of the qdisc's namespace; a root
+ * qdisc also gets a port, which dcb_pool_activate() makes the pool's port
+ * of its device once the qdisc is configured.
+ */
+int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
+		  struct dcb_port **portp, struct netlink_ext_ack *extack)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct net *net = dev_net(dev);
+	struct dcb_port *port = NULL;
+	struct dcb_pool *pool;
+	int err;
+
+	mutex_lock(&dcb_pools_mutex);
+	list_for_each_entry(pool, &dcb_pools, node)
+		if (net_eq(read_pnet(&pool->net), net) && pool->id == id)
+			goto found;
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
+	if (!pool) {
+		err = -ENOMEM;
+		goto unlock;
+	}
+	write_pnet(&pool->net, net);
+	pool->id = id;
+	spin_lock_init(&pool->lock);
+	xa_init(&pool->ports);
+	list_add(&pool->node, &dcb_pools);
+found:
+	if (sch->parent == TC_H_ROOT) {
+		port = dcb_port_create(pool, dev);
+		if (!port) {
+			err = -ENOMEM;
+			goto put;
+		}
+		pool->nports++;
+	}
+	pool->members++;
+	mutex_unlock(&dcb_pools_mutex);
+	*poolp = pool;
+	*portp = port;
+	return 0;
+
+put:
+	if (!pool->members) {
+		list_del(&pool->node);
+		kfree(pool);
+	}
+unlock:
+	mutex_unlock(&dcb_pools_mutex);
+	NL_SET_ERR_MSG(extack, "dcb: cannot join the buffer pool");
+	return err;
+}
+
+/*
+ * @port starts receiving the charges of its device's packets, in place
+ * of the port of the qdisc being replaced, whose headroom reservation it
+ * takes over.
+ */
+int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
+{
+	struct dcb_port *old;
+	int err;
+
+	if (!port)
+		return 0;
+	mutex_lock(&dcb_pools_mutex);
+	old = xa_store(&pool->ports, port->ifindex, port, GFP_KERNEL);
+	err = xa_err(old);
+	if (!err && old) {
+		spin_lock_bh(&pool->lock);
+		pool->reserved -= old->reserve;
+		old->reserve = 0;
+		spin_unlock_bh(&pool->lock);
+	}
+	mutex_unlock(&dcb_pools_mutex);
+	return err;
+}
+
+/*
+ * The qdisc of @port is going away (its queues already purged and
+ * credited).  Resume what the port had paused, stop its timers; the port
+ * itself lives on while packets queued elsewhere are charged to it.
+ */
+void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
+{
+	bool release = false;
+	u8 resume = 0;
+	unsigned int i;
+
+	if (!pool)
+		return;
+	mutex_lock(&dcb_pools_mutex);
+	if (port) {
+		xa_cmpxchg(&pool->ports, port->ifindex, port, NULL, GFP_KERNEL);
+		spin_lock_bh(&pool->lock);
+		port->dead = true;
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+			if (port->band[i].paused)
+				resume |= BIT(i);
+			port->band[i].paused = false;
+		}
+		pool->reserved -= port->reserve;
+		port->reserve = 0;
+		release = !port->charged;
+		spin_unlock_bh(&pool->lock);
+		hrtimer_cancel(&port->refresh);
+		tasklet_kill(&port->tx);
+		if (resume && netif_running(port->dev)) {
+			rcu_read_lock();
+			dcb_send_pfc(port->dev, 0, resume, 0);
+			rcu_read_unlock();
+		}
+		pool->nports--;
+		if (release)
+			kfree_rcu(port, rcu);
+	}
+	if (!--pool->members) {
+		list_del(&pool->node);
+		xa_destroy(&pool->ports);
+		kfree_rcu(pool, rcu);
+	}
+	mutex_unlock(&dcb_pools_mutex);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics                                                          */
+
+void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps)
+{
+	spin_lock_bh(&pool->lock);
+	ps->id = pool->id;
+	ps->ports = pool->nports;
+	ps->size = pool->size;
+	ps->reserved = pool->reserved;
+	ps->used = pool->used;
+	ps->peak = pool->peak;
+	ps->headroom_used = pool->headroom_used;
+	ps->drops_full = pool->drops_full;
+	spin_unlock_bh(&pool->lock);
+}
+
+void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
+		    unsigned int band, struct dcb_port_stats *st)
+{
+	const struct dcb_port_band *pb = &port->band[band];
+
+	spin_lock_bh(&pool->lock);
+	st->pause_tx = pb->pause_tx;
+	st->resume_tx = pb->resume_tx;
+	st->in_bytes = pb->bytes;
+	st->in_peak = pb->peak;
+	st->in_headroom = pb->headroom;
+	st->in_drops = pb->in_drops;
+	st->xoff = port->pfc.mask & BIT(band) ? dcb_xoff(pool, port) : 0;
+	spin_unlock_bh(&pool->lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Receiving PAUSE frames                                              */
+
+static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
+			 struct packet_type *pt, struct net_device *orig_dev)
+{
+	u16 quanta[TC_DCB_NUM_BANDS] = {};
+	const struct dcb_pfc_hdr *hdr;
+	u8 pause = 0, resume = 0;
+	struct Qdisc *sch;
+	unsigned int i;
+	u16 vector;
+
+	sch = dcb_root_qdisc(dev);
+	if (!sch)
+		goto out;
+	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
+	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
+		goto bad;
+	hdr = (const struct dcb_pfc_hdr *)skb->data;
+	switch (ntohs(hdr->opcode)) {
+	case DCB_PAUSE_OPCODE:
+		/* 802.3x: every band, the time in place of the vector */
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			quanta[i] = ntohs(hdr->vector);
+		vector = 0xff;
+		break;
+	case DCB_PFC_OPCODE:
+		if (!pskb_may_pull(skb, sizeof(*hdr)))
+			goto bad;
+		hdr = (const struct dcb_pfc_hdr *)skb->data;
+		vector = ntohs(hdr->vector);
+		if (vector & 0xff00)
+			goto bad;	/* reserved bits must be zero */
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			quanta[i] = ntohs(hdr->time[i]);
+		break;
+	default:
+		goto bad;
+	}
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!(vector & BIT(i)))
+			continue;
+		if (quanta[i])
+			pause |= BIT(i);
+		else
+			resume |= BIT(i);
+	}
+	trace_dcb_pfc_rx(dev, pause, resume,
+			 pause ? quanta[__ffs(pause)] : 0);
+	dcb_pause_received(sch, pause, resume, quanta);
+	goto out;
+bad:
+	dcb_pause_malformed(sch);
+out:
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
+}
+
+static struct packet_type dcb_pause_pt __read_mostly = {
+	.type	= cpu_to_be16(ETH_P_PAUSE),
+	.func	= dcb_pause_rcv,
+};
+
+int dcb_pfc_init(void)
+{
+	dev_add_pack(&dcb_pause_pt);
+	return 0;
+}
+
+void dcb_pfc_exit(void)
+{
+	dev_remove_pack(&dcb_pause_pt);
+}
