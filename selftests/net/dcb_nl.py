@@ -9,7 +9,8 @@ validation (error code and extack message).
 
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
 dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
-bands [{index, limit, ecn, ecn_default}].  (class): limit, ecn,
+bands [{index, limit, ecn, ecn_default}], pool, buffer,
+pfc {mask, xoff, xon, beta, headroom, quanta, delay}.  (class): limit, ecn,
 ecn_default, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
 Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
 import json
@@ -27,6 +28,10 @@ NLA_F_NESTED = 0x8000
 (RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
 BAND = 1
 B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT = 1, 2, 3, 4
+POOL, BUFFER, PFC = 10, 11, 12
+PFC_FIELDS = (("mask", 1, "=B"), ("xoff", 2, "=I"), ("xon", 3, "=I"),
+              ("beta", 4, "=I"), ("headroom", 5, "=I"), ("quanta", 6, "=H"),
+              ("delay", 7, "=I"))
 
 
 def attr(kind, payload):
@@ -64,6 +69,13 @@ def qdisc_attrs(o):
         out += attr(DSCP_MAP, bytes(o["dscp_map"]))
     if "ecn" in o:
         out += attr(ECN, ecn(o["ecn"]))
+    for key, kind in (("pool", POOL), ("buffer", BUFFER)):
+        if key in o:
+            out += attr(kind, struct.pack("=I", o[key]))
+    if "pfc" in o:
+        out += attr(PFC | NLA_F_NESTED,
+                    b"".join(attr(kind, struct.pack(fmt, o["pfc"][key]))
+                             for key, kind, fmt in PFC_FIELDS if key in o["pfc"]))
     if "bands" in o:
         out += attr(BANDS | NLA_F_NESTED,
                     b"".join(attr(BAND | NLA_F_NESTED, band_attrs(b)) for b in o["bands"]))
