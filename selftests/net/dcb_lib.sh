@@ -113,3 +113,189 @@ udp_flow()
 		-t "$5" -l "${6:-1000}" -J >"${7:-$TMPD/client-$2.json}" 2>&1 &
 	FLOW_PID=$!
 }
+
+# ------------------------------------------------------------------ PFC
+# Readers for any sch_dcb of the topology (NODE DEV), for the PFC tests.
+# A missing key is a failure of the whole test (the plugin or module not
+# reporting a counter must never read as 0).
+
+# die_top MSG: fail the test from inside $(...): report, then stop the
+# test's main shell (its TERM trap runs the cleanup).
+die_top()
+{
+	echo "FAIL: $*" >&2
+	kill -TERM $$ 2>/dev/null
+	exit 1
+}
+
+# pfc_json NODE DEV: `tc -j -s qdisc show` object of DEV's root sch_dcb.
+pfc_json()
+{
+	local j
+	j=$(topo_tc "$1" -j -s qdisc show dev "$2" |
+		jq -c '.[] | select(.kind == "dcb" and .root == true)' | head -n1)
+	[ -n "$j" ] || die_top "no root sch_dcb on $1:$2"
+	echo "$j"
+}
+
+# pfc_get JSON KEY [BAND]: KEY of the totals (BAND empty), of band BAND,
+# or of the pool (KEY pool.X).  Fails when the key is missing.
+pfc_get()
+{
+	local j=$1 key=$2 band=${3:-} v
+	case $key in
+	pool.*)
+		v=$(jq -r --arg k "${key#pool.}" \
+			'if (.pool | type) == "object" and (.pool | has($k)) then .pool[$k] else "MISSING" end' <<<"$j");;
+	*)
+		if [ -z "$band" ]; then
+			v=$(jq -r --arg k "$key" 'if has($k) then .[$k] else "MISSING" end' <<<"$j")
+		else
+			v=$(jq -r --arg k "$key" --argjson b "$band" \
+				'[.bands[]? | select(.band == $b)] | if length == 0 then "MISSING"
+				 elif (.[0] | has($k)) then .[0][$k] else "MISSING" end' <<<"$j")
+		fi;;
+	esac
+	[ "$v" != MISSING ] && [ "$v" != null ] ||
+		die_top "sch_dcb statistics lack '$key'${band:+ of band $band}"
+	echo "$v"
+}
+
+# pfc_stat NODE DEV KEY [BAND]: one counter of NODE's DEV (see pfc_get).
+pfc_stat() { pfc_get "$(pfc_json "$1" "$2")" "$3" "${4:-}"; }
+
+# pfc_sum KEY [BAND] -- NODE...: sum of KEY over every port of the NODEs.
+pfc_sum()
+{
+	local key=$1 band='' n d s=0 v
+	shift
+	[ "${1:-}" = -- ] || { band=$1; shift; }
+	[ "${1:-}" = -- ] && shift
+	for n in "$@"; do
+		for d in $(topo_ports "$n"); do
+			v=$(pfc_stat "$n" "$d" "$key" "$band")
+			s=$((s + v))
+		done
+	done
+	echo "$s"
+}
+
+# Every drop counter a lossless run must leave at 0.
+PFC_DROP_KEYS="drops_tail drops_wred drops_headroom in_drops"
+
+# softnet_drops: packets dropped by the per-CPU backlogs (all CPUs; the
+# counter is not per namespace).
+softnet_drops()
+{
+	local s=0 x
+	for x in $(awk '{ print $2 }' /proc/net/softnet_stat); do
+		s=$((s + 16#$x))
+	done
+	echo "$s"
+}
+
+# pfc_drop_report NODE...: one line "WHAT=N ..." listing every drop counter
+# of every port of the NODEs (qdisc keys of PFC_DROP_KEYS, pool.drops_full,
+# the devices' rx_dropped and tx_dropped) plus softnet; sum in DROPS_SUM is
+# computed by pfc_drops_total.
+pfc_drop_report()
+{
+	local n d k j ns
+	for n in "$@"; do
+		ns=$(topo_ns "$n")
+		for d in $(topo_ports "$n"); do
+			j=$(pfc_json "$n" "$d")
+			for k in $PFC_DROP_KEYS pool.drops_full; do
+				printf '%s:%s:%s=%s ' "$n" "$d" "$k" "$(pfc_get "$j" "$k")"
+			done
+			for k in rx_dropped tx_dropped; do
+				printf '%s:%s:%s=%s ' "$n" "$d" "$k" \
+					"$(ip netns exec "$ns" cat "/sys/class/net/$d/statistics/$k")"
+			done
+		done
+	done
+	printf 'softnet=%s\n' "$(softnet_drops)"
+}
+
+# pfc_drops_delta REPORT1 REPORT2: the entries that grew, "what=+N ...",
+# and in PFC_DROPS the total growth.
+pfc_drops_delta()
+{
+	local out
+	out=$(awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); v[kv[1]] = kv[2] }
+		n = split(b, x, " "); t = 0
+		for (i = 1; i <= n; i++) { split(x[i], kv, "=")
+			d = kv[2] - v[kv[1]]; if (d != 0) { printf "%s=+%d ", kv[1], d; t += d } }
+		printf "TOTAL=%d\n", t }')
+	PFC_DROPS=${out##*TOTAL=}
+	PFC_DROPS_WHAT=${out% TOTAL=*}
+	[ "$PFC_DROPS_WHAT" != "$out" ] || PFC_DROPS_WHAT=
+}
+
+# pfc_trace_on: enable the sch_dcb tracepoints (tracefs), cleared at exit.
+pfc_trace_on()
+{
+	local t=/sys/kernel/tracing
+	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
+		t=/sys/kernel/debug/tracing
+	[ -d $t/events/sch_dcb ] || return 1
+	TRACEFS=$t
+	echo 0 >$t/tracing_on
+	echo >$t/trace
+	echo 1 >$t/events/sch_dcb/enable || return 1
+	echo 1 >$t/tracing_on
+	at_exit 'echo 0 >"$TRACEFS/events/sch_dcb/enable"; echo 0 >"$TRACEFS/tracing_on"'
+}
+
+# pfc_sender NODE DST PORT TOS COUNT [LEN]: a blocking-socket UDP sender
+# sending COUNT datagrams back to back (the host's shaped sch_dcb sets the
+# pace; a PAUSE blocks the socket), in the background (pid in FLOW_PID,
+# the number sent in $TMPD/sent-NODE-PORT).
+pfc_sender()
+{
+	ip netns exec "$(topo_ns "$1")" timeout 300 /usr/bin/python3 \
+		"$TOP/selftests/net/udp_send.py" "$2" "$3" --count "$5" \
+		--interval 0 --tos "$4" --len "${6:-1000}" >"$TMPD/sent-$1-$3" 2>&1 &
+	FLOW_PID=$!
+}
+
+# pfc_sink NODE PORT: count UDP datagrams arriving at NODE:PORT until
+# $TMPD/stop-PORT exists (count in $TMPD/count-PORT); pid in SINK_PID.
+pfc_sink()
+{
+	ip netns exec "$(topo_ns "$1")" /usr/bin/python3 \
+		"$TOP/selftests/net/udp_count.py" "$2" "$TMPD/stop-$2" \
+		>"$TMPD/count-$2" 2>&1 &
+	SINK_PID=$!
+	wait_for --timeout 20 udp_bound "$1" "$2" || fail "UDP sink on $1:$2 did not start"
+}
+
+udp_bound() { topo_exec "$1" ss -lunH "sport = :$2" | grep -q .; }
+
+# iface_rx_bytes NODE DEV / iface_tx_packets NODE DEV: device counters.
+iface_stat() { ip netns exec "$(topo_ns "$1")" cat "/sys/class/net/$2/statistics/$3"; }
+
+# tc_sink NODE PORT...: consume UDP datagrams to the PORTs at NODE's eth0
+# ingress (clsact + flower, counted per port, then dropped: a receiving
+# application that never falls behind; nothing answers with ICMP).
+tc_sink()
+{
+	local n=$1 p; shift
+	topo_tc "$n" qdisc add dev eth0 clsact 2>/dev/null
+	for p in "$@"; do
+		topo_tc "$n" filter add dev eth0 ingress pref 10 protocol ip \
+			flower ip_proto udp dst_port "$p" action drop ||
+			fail "tc flower sink on $n port $p"
+	done
+}
+
+# tc_sink_pkts NODE PORT: datagrams the sink on NODE took for PORT so far.
+tc_sink_pkts()
+{
+	local v
+	v=$(topo_tc "$1" -s -j filter show dev eth0 ingress | jq -r --argjson p "$2" \
+		'[.[] | select(.options.keys.dst_port? == $p) | .options.actions[0].stats.packets] | first // "MISSING"')
+	[ "$v" != MISSING ] || die_top "no sink counter for $1 port $2"
+	echo "$v"
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 240
+#
+# Lossless incast (DCQCN paper section 2.2): 8 senders at line rate into one
+# shaped switch port.  Every switch port and every host NIC is a sch_dcb
+# shaped to the same line rate; data rides DSCP 24 (band 3), PFC on band 3.
+#  - PFC on: no drop anywhere (every qdisc drop counter, pool drops, the
+#    veths' rx/tx_dropped, softnet), every datagram sent is received, the
+#    switch sent PAUSE frames and the senders spent time paused;
+#  - the frames on the wire (tcpdump at a sender, decoded by tshark) are
+#    802.1Qbb PFC: dst 01:80:c2:00:00:01, ethertype 0x8808, opcode 0x0101,
+#    class-enable vector 0x0008, quanta 0x1234 (PAUSE) or 0 (RESUME), as
+#    many as the switch port counted;
+#  - PFC off, same buffer: drops.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq tcpdump tshark
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+N=8
+RATE=10mbit
+QUANTA=0x1234
+TOS=0x60		# DSCP 24 -> band 3
+LEN=1000
+PKTS=${PFC40_PKTS:-700}	# per sender, PFC on: 8 x 700 x 1042 B at 10 Mb/s = 4.7 s
+BUF=256kb
+SWOPTS="rate $RATE dscp-map 0:7 buffer $BUF"
+PFC="pfc prio-pfc 3 xoff 16kb quanta $QUANTA"
+# hosts: shaped NIC that obeys PAUSE; limit above the socket send buffer
+HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
+
+topo_init "p40$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw || fail "switch"
+topo_host r && topo_link r sw >/dev/null || fail "receiver"
+for i in $(seq $N); do
+	topo_host "s$i" && topo_link "s$i" sw >/dev/null || fail "sender s$i"
+done
+topo_routes || fail "routes"
+RIP=$(topo_ip4 r)
+SENDERS=$(for i in $(seq $N); do echo "s$i"; done)
+ALL="sw r $SENDERS"
+
+# shellcheck disable=SC2086
+topo_dcb_all host $HOSTOPTS || fail "host qdiscs"
+
+# run_incast PKTS: all senders at once into r:7000; sets SENT RECEIVED and
+# the drop report before/after (D0 D1).
+run_incast()
+{
+	local pkts=$1 i pids=() s
+	rm -f "$TMPD/stop-7000"
+	pfc_sink r 7000
+	D0=$(pfc_drop_report $ALL)
+	for i in $(seq $N); do
+		pfc_sender "s$i" "$RIP" 7000 $TOS "$pkts" $LEN
+		pids+=("$FLOW_PID")
+	done
+	for i in "${pids[@]}"; do wait "$i" || fail "a sender failed: $(cat "$TMPD"/sent-* | head -n3)"; done
+	# everything queued anywhere has left
+	wait_for --timeout 60 pool_empty_all $ALL || fail "queues did not drain"
+	touch "$TMPD/stop-7000"
+	wait "$SINK_PID"
+	D1=$(pfc_drop_report $ALL)
+	SENT=0
+	for i in $(seq $N); do
+		s=$(cat "$TMPD/sent-s$i-7000")
+		SENT=$((SENT + s))
+	done
+	RECEIVED=$(cat "$TMPD/count-7000")
+}
+
+pool_empty_all()
+{
+	local n d
+	for n in "$@"; do
+		for d in $(topo_ports "$n"); do
+			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
+		done
+	done
+}
+
+# ------------------------------------------------------------ PFC on
+# shellcheck disable=SC2086
+topo_dcb_node sw $SWOPTS $PFC || fail "tc: $SWOPTS $PFC"
+S1PORT=$(topo_port sw s1)
+log "switch: $SWOPTS $PFC"
+log "pool: $(pfc_json sw "$S1PORT" | jq -c .pool)"
+
+# capture what s1 receives of ethertype 0x8808
+topo_exec s1 tcpdump -i eth0 -n -U -w "$TMPD/pfc.pcap" ether proto 0x8808 \
+	2>"$TMPD/tcpdump.err" &
+cap_pid=$!
+wait_for --timeout 30 grep -q "listening on" "$TMPD/tcpdump.err" ||
+	fail "tcpdump did not start: $(cat "$TMPD/tcpdump.err")"
+p0=$(pfc_stat sw "$S1PORT" pause_tx 3)
+r0=$(pfc_stat sw "$S1PORT" resume_tx 3)
+paused0=$(pfc_sum paused_us 3 -- $SENDERS)
+
+log "PFC on: $N senders x $PKTS datagrams at line rate"
+run_incast "$PKTS"
+kill "$cap_pid"; wait "$cap_pid" 2>/dev/null
+p1=$(pfc_stat sw "$S1PORT" pause_tx 3)
+r1=$(pfc_stat sw "$S1PORT" resume_tx 3)
+pfc_drops_delta "$D0" "$D1"
+log "sent $SENT received $RECEIVED; drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
+pause_sw=$(pfc_sum pause_tx 3 -- sw)
+pause_rx=$(pfc_sum pause_rx 3 -- $SENDERS)
+paused1=$(pfc_sum paused_us 3 -- $SENDERS)
+hr=$(pfc_sum drops_headroom -- sw)
+peak=$(pfc_stat sw "$(topo_port sw r)" backlog_peak)
+log "switch PAUSE sent $pause_sw, senders PAUSE received $pause_rx, paused $((paused1 - paused0)) us; r-port peak $peak B; headroom drops $hr"
+for i in $(seq $N); do
+	log "  s$i: sent $(cat "$TMPD/sent-s$i-7000"), switch port pause_tx $(pfc_stat sw "$(topo_port sw "s$i")" pause_tx 3)" \
+		"in_peak $(pfc_stat sw "$(topo_port sw "s$i")" in_peak 3) xoff $(pfc_stat sw "$(topo_port sw "s$i")" xoff 3)," \
+		"host paused_us $(pfc_stat "s$i" eth0 paused_us 3)"
+done
+
+assert_ge "$SENT" $((N * PKTS)) "datagrams sent"
+assert_le "$PFC_DROPS" 0 "drops anywhere with PFC on (${PFC_DROPS_WHAT:-none})"
+assert_ge "$RECEIVED" "$SENT" "datagrams received with PFC on"
+assert_ge "$pause_sw" 1 "PAUSE frames sent by the switch"
+assert_ge "$pause_rx" 1 "PAUSE frames received by the senders"
+assert_ge "$((paused1 - paused0))" 1 "time the senders spent paused (us)"
+
+# ------------------------------------------------------------ the wire
+tshark -r "$TMPD/pfc.pcap" -T fields -E separator=' ' -e eth.dst -e eth.type \
+	-e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c3 \
+	2>"$TMPD/tshark.err" >"$TMPD/pfc.txt" || fail "tshark: $(cat "$TMPD/tshark.err")"
+nframes=$(wc -l <"$TMPD/pfc.txt")
+log "tshark: $nframes frames, first: $(head -n1 "$TMPD/pfc.txt")"
+bad=$(awk '!($1 == "01:80:c2:00:00:01" && $2 == "0x8808" && $3 == "0x0101" &&
+	$4 == "0x0008" && ($5 == 4660 || $5 == 0))' "$TMPD/pfc.txt")
+[ -z "$bad" ] || fail "frames not decoded as PFC band 3 quanta $QUANTA/0: $(head -n3 <<<"$bad")"
+npause=$(awk '$5 == 4660' "$TMPD/pfc.txt" | wc -l)
+nresume=$(awk '$5 == 0' "$TMPD/pfc.txt" | wc -l)
+log "on the wire: $npause PAUSE (quanta 0x1234), $nresume RESUME; port counted $((p1 - p0)) and $((r1 - r0))"
+assert_ge "$npause" 1 "PFC PAUSE frames decoded by tshark"
+assert_ge "$npause" $((p1 - p0)) "PAUSE frames on the wire vs pause_tx"
+assert_le "$npause" $((p1 - p0)) "PAUSE frames on the wire vs pause_tx"
+assert_ge "$nresume" $((r1 - r0)) "RESUME frames on the wire vs resume_tx"
+assert_le "$nresume" $((r1 - r0)) "RESUME frames on the wire vs resume_tx"
+
+# ------------------------------------------------------------ PFC off
+# shellcheck disable=SC2086
+topo_dcb_node sw $SWOPTS pfc off || fail "tc: $SWOPTS pfc off"
+log "PFC off (same $BUF buffer): $N senders x 300 datagrams"
+run_incast 300
+pfc_drops_delta "$D0" "$D1"
+log "sent $SENT received $RECEIVED; drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
+assert_ge "$PFC_DROPS" 1 "drops with PFC off"
+assert_le "$RECEIVED" $((SENT - 1)) "datagrams received with PFC off"
+exit 0

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 240
+#
+# PAUSE spreads hop by hop (a congestion tree) and hurts a victim flow
+# (DCQCN paper Fig. 4, PCN Fig. 1):
+#
+#   s1 s2 s3  v                 s4 s5
+#    \  |  | /                   | /
+#       sw1 ------------------- sw2 ---- r     (congested: sw2 -> r)
+#                                 \
+#                                  vr          (victim's receiver)
+#
+# s1..s5 send at line rate to r; v sends to vr and never crosses the
+# congested port sw2 -> r.  All links 10 Mb/s, PFC on band 3 everywhere.
+#  - counters at each hop: sw2 pauses sw1 (sw2's port toward sw1 pause_tx,
+#    sw1's port toward sw2 pause_rx and paused_us), sw1 then pauses its
+#    hosts (sw1's host ports pause_tx, the hosts' NICs pause_rx), including
+#    the victim's sender v;
+#  - no drop anywhere;
+#  - the victim's throughput during the incast is below 70% of its
+#    throughput alone (measured before, same run).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+RATE=10mbit
+TOS=0x60		# DSCP 24 -> band 3
+WIN=${PFC41_WINDOW:-3}	# seconds per measurement window
+SWOPTS="rate $RATE dscp-map 0:7 buffer 256kb pfc prio-pfc 3 xoff 16kb"
+HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
+
+topo_init "p41$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw1 && topo_switch sw2 || fail "switches"
+topo_link sw1 sw2 >/dev/null || fail "sw1-sw2"
+for h in s1 s2 s3 v; do topo_host $h && topo_link $h sw1 >/dev/null || fail "$h"; done
+for h in s4 s5 r vr; do topo_host $h && topo_link $h sw2 >/dev/null || fail "$h"; done
+topo_routes || fail "routes"
+# shellcheck disable=SC2086
+topo_dcb_all switch $SWOPTS || fail "tc: $SWOPTS"
+# shellcheck disable=SC2086
+topo_dcb_all host $HOSTOPTS || fail "tc: $HOSTOPTS"
+RIP=$(topo_ip4 r)
+VRIP=$(topo_ip4 vr)
+ALL="sw1 sw2 s1 s2 s3 s4 s5 v r vr"
+topo_exec v ping -c1 -W5 "$VRIP" >/dev/null || fail "no path v -> vr"
+topo_exec s1 ping -c1 -W5 "$RIP" >/dev/null || fail "no path s1 -> r"
+
+rx_bytes() { iface_stat vr eth0 rx_bytes; }
+# victim_rate SECONDS: vr's received bits/s over SECONDS
+victim_rate()
+{
+	local b0 b1 t0 t1
+	b0=$(rx_bytes); t0=$(date +%s.%N)
+	sleep "$1"
+	b1=$(rx_bytes); t1=$(date +%s.%N)
+	awk -v b=$((b1 - b0)) -v a="$t0" -v z="$t1" 'BEGIN { printf "%.0f", 8 * b / (z - a) }'
+}
+all_drained()
+{
+	local n d
+	for n in $ALL; do
+		for d in $(topo_ports "$n"); do
+			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
+		done
+	done
+}
+flowing() { [ "$(rx_bytes)" -ge $(($1 + 100000)) ]; }
+
+D0=$(pfc_drop_report $ALL)
+tc_sink vr 7001
+tc_sink r 7000
+# the victim alone (line rate: limited by its own shaped NIC)
+pfc_sender v "$VRIP" 7001 $TOS 100000
+vpid=$FLOW_PID
+b=$(rx_bytes)
+wait_for --timeout 20 flowing "$b" || fail "victim flow does not arrive"
+alone=$(victim_rate "$WIN")
+log "victim alone: $alone b/s"
+
+# the incast
+pids=()
+for h in s1 s2 s3 s4 s5; do
+	pfc_sender $h "$RIP" 7000 $TOS 100000
+	pids+=("$FLOW_PID")
+done
+up=$(topo_port sw2 sw1)
+paused_v() { [ "$(pfc_stat v eth0 pause_rx 3)" -ge 1 ]; }
+wait_for --timeout 30 paused_v || fail "the victim's sender was never paused" \
+	"(sw2->sw1 pause_tx $(pfc_stat sw2 "$up" pause_tx 3))"
+during=$(victim_rate "$WIN")
+log "victim during the incast: $during b/s"
+kill "${pids[@]}" "$vpid" 2>/dev/null
+wait_for --timeout 60 all_drained || fail "queues did not drain"
+D1=$(pfc_drop_report $ALL)
+
+
+# hop by hop
+down=$(topo_port sw1 sw2)
+log "sw2 port toward sw1: pause_tx $(pfc_stat sw2 "$up" pause_tx 3) in_peak $(pfc_stat sw2 "$up" in_peak 3)"
+log "sw1 port toward sw2: pause_rx $(pfc_stat sw1 "$down" pause_rx 3) paused_us $(pfc_stat sw1 "$down" paused_us 3) backlog_peak $(pfc_stat sw1 "$down" backlog_peak)"
+for h in s1 s2 s3 v s4 s5; do
+	sw=sw1; case $h in s4|s5) sw=sw2;; esac
+	log "  $h: $sw port pause_tx $(pfc_stat $sw "$(topo_port $sw $h)" pause_tx 3)," \
+		"NIC pause_rx $(pfc_stat $h eth0 pause_rx 3) paused_us $(pfc_stat $h eth0 paused_us 3)"
+done
+assert_ge "$(pfc_stat sw2 "$up" pause_tx 3)" 1 "sw2 paused sw1 (pause_tx toward sw1)"
+assert_ge "$(pfc_stat sw1 "$down" pause_rx 3)" 1 "sw1's port toward sw2 received PAUSE"
+assert_ge "$(pfc_stat sw1 "$down" paused_us 3)" 1 "sw1's port toward sw2 was paused (us)"
+for h in s1 s2 s3 v; do
+	assert_ge "$(pfc_stat sw1 "$(topo_port sw1 $h)" pause_tx 3)" 1 "sw1 paused $h"
+	assert_ge "$(pfc_stat $h eth0 paused_us 3)" 1 "$h was paused (us)"
+done
+for h in s4 s5; do
+	assert_ge "$(pfc_stat sw2 "$(topo_port sw2 $h)" pause_tx 3)" 1 "sw2 paused $h"
+done
+assert_le "$(pfc_stat vr eth0 pause_rx 3)" 0 "the victim's receiver was not paused"
+
+pfc_drops_delta "$D0" "$D1"
+assert_le "$PFC_DROPS" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
+
+assert_ge "$alone" 8000000 "victim alone near line rate (b/s)"
+ratio=$(awk -v a="$alone" -v d="$during" 'BEGIN { printf "%.3f", d / a }')
+log "victim throughput during / alone = $ratio"
+assert_le "$ratio" 0.7 "victim's throughput during the incast relative to alone"
+exit 0

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 200
+#
+# PFC unfairness (DCQCN paper Fig. 3): PFC pauses ingress ports, not flows.
+#
+#   h1 ------- sw1 ---- r         (congested: sw1 -> r)
+#               |
+#   h2 h3 h4 - sw2
+#
+# h1 is alone on its ingress port of sw1; h2..h4 share sw1's ingress port
+# from sw2.  All at line rate to r, PFC only (no ECN), 10 Mb/s links.
+# sw1 serves its two ingress ports about equally, so h1 gets about half of
+# the bottleneck and h2..h4 a sixth each: h1 >= 1.5x each of the others.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+RATE=10mbit
+TOS=0x60		# DSCP 24 -> band 3, not ECT
+WIN=${PFC42_WINDOW:-6}	# seconds of measurement
+SWOPTS="rate $RATE dscp-map 0:7 buffer 256kb ecn off pfc prio-pfc 3 xoff 16kb"
+HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
+
+topo_init "p42$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw1 && topo_switch sw2 || fail "switches"
+topo_host r && topo_link r sw1 >/dev/null || fail "r"
+topo_host h1 && topo_link h1 sw1 >/dev/null || fail "h1"
+topo_link sw2 sw1 >/dev/null || fail "sw2-sw1"
+for h in h2 h3 h4; do topo_host $h && topo_link $h sw2 >/dev/null || fail "$h"; done
+topo_routes || fail "routes"
+# shellcheck disable=SC2086
+topo_dcb_all switch $SWOPTS || fail "tc: $SWOPTS"
+# shellcheck disable=SC2086
+topo_dcb_all host $HOSTOPTS || fail "tc: $HOSTOPTS"
+RIP=$(topo_ip4 r)
+for h in h1 h2 h3 h4; do
+	topo_exec $h ping -c1 -W5 "$RIP" >/dev/null || fail "no path $h -> r"
+done
+D0=$(pfc_drop_report sw1 sw2 h1 h2 h3 h4 r)
+
+pool_empty()
+{
+	local n d
+	for n in sw1 sw2 h1 h2 h3 h4; do
+		for d in $(topo_ports "$n"); do
+			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
+		done
+	done
+}
+
+# one UDP port per sender, counted (and consumed) at r's ingress
+tc_sink r 7001 7002 7003 7004
+pids=()
+for i in 1 2 3 4; do
+	pfc_sender "h$i" "$RIP" $((7000 + i)) $TOS 100000
+	pids+=("$FLOW_PID")
+done
+# congestion established: sw1 paused both of its ingress ports
+p1=$(topo_port sw1 h1); p2=$(topo_port sw1 sw2)
+both_paused() {
+	[ "$(pfc_stat sw1 "$p1" pause_tx 3)" -ge 1 ] &&
+	[ "$(pfc_stat sw1 "$p2" pause_tx 3)" -ge 1 ]
+}
+wait_for --timeout 30 both_paused || fail "sw1 did not pause both ingress ports" \
+	"(pause_tx $(pfc_stat sw1 "$p1" pause_tx 3) and $(pfc_stat sw1 "$p2" pause_tx 3))"
+declare -A c0 c
+for i in 1 2 3 4; do c0[$i]=$(tc_sink_pkts r $((7000 + i))); done
+sleep "$WIN"
+for i in 1 2 3 4; do c[$i]=$(( $(tc_sink_pkts r $((7000 + i))) - c0[$i] )); done
+kill "${pids[@]}" 2>/dev/null
+for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
+wait_for --timeout 60 pool_empty || fail "queues did not drain"
+D1=$(pfc_drop_report sw1 sw2 h1 h2 h3 h4 r)
+pfc_drops_delta "$D0" "$D1"
+
+log "ingress ports of sw1: h1 pause_tx $(pfc_stat sw1 "$p1" pause_tx 3), sw2 pause_tx $(pfc_stat sw1 "$p2" pause_tx 3)"
+tot=0
+for i in 1 2 3 4; do
+	log "h$i: ${c[$i]} datagrams received in ${WIN} s" \
+		"($(awk -v n="${c[$i]}" -v w="$WIN" 'BEGIN { printf "%.2f", n * 1042 * 8 / w / 1e6 }') Mb/s on the wire)"
+	tot=$((tot + c[$i]))
+done
+assert_le "$PFC_DROPS" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
+assert_ge "$tot" $((WIN * 1000)) "bottleneck busy during the window (datagrams)"
+for i in 2 3 4; do
+	ratio=$(awk -v a="${c[1]}" -v b="${c[$i]}" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 99 }')
+	assert_ge "$ratio" 1.5 "h1 / h$i received"
+done
+exit 0

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 240
+#
+# NP-ECN (PCN paper section 3) and the dynamic PFC threshold (DCQCN paper
+# section 2.2).
+#
+#   s1 ---- sw1 ---- sw2 ---- r       (congested: sw2 -> r)
+#                   /   \
+#                  s2    s3
+#
+# All links 10 Mb/s, data ECT(0) on DSCP 24 (band 3), PFC on band 3.
+# 1. NP-ECN on every switch port.  s2 and s3 saturate sw2 -> r at line
+#    rate; s1 sends 2 Mb/s.  sw2 pauses sw1 (small XOFF on that ingress
+#    port), so sw1's port toward sw2 is paused but not saturated: it marks
+#    no packet.  sw2's port toward r is saturated: every ECT packet that
+#    leaves it is marked, except those let go unmarked after a RESUME
+#    (np_unmarked; that port is never paused, so about none):
+#    ecn_marked = deq_packets - np_unmarked (within 1%).
+# 2. Dynamic threshold: sw2 with `beta 4` and a 200 KB pool.  (s1 at line
+#    rate into sw1's port toward sw2, now 5 Mb/s, fills sw1's pool.)  The xoff
+#    reported for band 3 of an ingress port is 4 * (B - R - s) / 8 with
+#    B, R, s from the pool statistics of the same dump: (B - R) / 2 with
+#    the pool empty, smaller (below 75% of that) while s2, s3 fill the
+#    pool.  sw1 (static xoff 16 KB) reports 16384 all along.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+RATE=10mbit
+ECT=0x62		# DSCP 24 (band 3), ECT(0)
+WIN=${PFC43_WINDOW:-4}
+BASE="rate $RATE dscp-map 0:7 buffer 256kb ecn np-ecn"
+HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
+
+topo_init "p43$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw1 && topo_switch sw2 || fail "switches"
+topo_host s1 && topo_link s1 sw1 >/dev/null || fail "s1"
+topo_link sw1 sw2 >/dev/null || fail "sw1-sw2"
+for h in r s2 s3; do topo_host $h && topo_link $h sw2 >/dev/null || fail "$h"; done
+topo_routes || fail "routes"
+RIP=$(topo_ip4 r)
+UP=$(topo_port sw1 sw2)		# sw1's port toward sw2 (paused, not saturated)
+DOWN=$(topo_port sw2 r)		# sw2's port toward r (saturated)
+FROM1=$(topo_port sw2 sw1)	# sw2's ingress port from sw1
+FROM2=$(topo_port sw2 s2)
+
+config_static()
+{
+	# shellcheck disable=SC2086
+	{ topo_dcb_node sw1 $BASE pfc prio-pfc 3 xoff 16kb &&
+	  topo_qdisc sw2 "$FROM1" dcb $BASE pfc prio-pfc 3 xoff 6kb &&
+	  topo_qdisc sw2 "$FROM2" dcb $BASE pfc prio-pfc 3 xoff 64kb &&
+	  topo_qdisc sw2 "$(topo_port sw2 s3)" dcb $BASE pfc prio-pfc 3 xoff 64kb &&
+	  topo_qdisc sw2 "$DOWN" dcb $BASE pfc prio-pfc 3 xoff 64kb; } ||
+		fail "tc: static PFC configuration"
+}
+config_static
+# shellcheck disable=SC2086
+topo_dcb_all host $HOSTOPTS || fail "tc: $HOSTOPTS"
+tc_sink r 7001 7002 7003
+for h in s1 s2 s3; do
+	topo_exec $h ping -c1 -W5 "$RIP" >/dev/null || fail "no path $h -> r"
+done
+
+drained()
+{
+	local n d
+	for n in sw1 sw2 s1 s2 s3; do
+		for d in $(topo_ports "$n"); do
+			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
+		done
+	done
+}
+
+# start_flows [paced|full]: s1 at 2 Mb/s (default) or at line rate
+start_flows()
+{
+	PIDS=()
+	if [ "${1:-paced}" = full ]; then
+		pfc_sender s1 "$RIP" 7001 $ECT 100000; PIDS+=("$FLOW_PID")
+	else
+	# s1: 2 Mb/s on the wire (1042-byte frames every 4.2 ms)
+	ip netns exec "$(topo_ns s1)" timeout 300 /usr/bin/python3 \
+		"$TOP/selftests/net/udp_send.py" "$RIP" 7001 --count 100000 \
+		--interval 0.0042 --tos $ECT --len 1000 >/dev/null 2>&1 &
+	PIDS+=($!)
+	fi
+	pfc_sender s2 "$RIP" 7002 $ECT 100000; PIDS+=("$FLOW_PID")
+	pfc_sender s3 "$RIP" 7003 $ECT 100000; PIDS+=("$FLOW_PID")
+}
+
+stop_flows()
+{
+	kill "${PIDS[@]}" 2>/dev/null
+	wait "${PIDS[@]}" 2>/dev/null
+	wait_for --timeout 60 drained || fail "queues did not drain"
+}
+
+# ------------------------------------------------------------ NP-ECN
+start_flows
+up_paused() { [ "$(pfc_stat sw1 "$UP" pause_rx 3)" -ge 1 ]; }
+wait_for --timeout 30 up_paused || fail "sw2 never paused sw1" \
+	"(sw2 port from sw1: in_peak $(pfc_stat sw2 "$FROM1" in_peak 3), pause_tx $(pfc_stat sw2 "$FROM1" pause_tx 3))"
+u0=$(pfc_json sw1 "$UP"); d0=$(pfc_json sw2 "$DOWN")
+sleep "$WIN"
+u1=$(pfc_json sw1 "$UP"); d1=$(pfc_json sw2 "$DOWN")
+stop_flows
+
+delta() { echo $(( $(pfc_get "$2" "$3" 3) - $(pfc_get "$1" "$3" 3) )); }
+u_deq=$(delta "$u0" "$u1" deq_packets)
+u_mark=$(delta "$u0" "$u1" ecn_marked)
+u_pause=$(delta "$u0" "$u1" pause_rx)
+u_pus=$(delta "$u0" "$u1" paused_us)
+u_npu=$(delta "$u0" "$u1" np_unmarked)
+d_deq=$(delta "$d0" "$d1" deq_packets)
+d_mark=$(delta "$d0" "$d1" ecn_marked)
+d_npu=$(delta "$d0" "$d1" np_unmarked)
+d_pause=$(delta "$d0" "$d1" pause_rx)
+log "paused port sw1->sw2 over ${WIN}s: deq $u_deq, marked $u_mark, PAUSE rx $u_pause, paused $u_pus us, np_unmarked $u_npu, peak $(pfc_get "$u1" backlog_peak 3) B"
+log "saturated port sw2->r over ${WIN}s: deq $d_deq, marked $d_mark, np_unmarked $d_npu, PAUSE rx $d_pause, backlog $(pfc_get "$d1" backlog_bytes 3) B"
+assert_ge "$u_pause" 1 "PAUSE frames received by sw1's port toward sw2 in the window"
+assert_ge "$u_pus" 1 "time sw1's port toward sw2 was paused in the window (us)"
+assert_ge "$u_deq" 100 "packets through sw1's paused port"
+assert_le "$u_mark" 0 "ECT packets marked by the paused, unsaturated port"
+assert_ge "$d_deq" $((WIN * 800)) "packets through the saturated port"
+assert_ge "$(pfc_get "$d1" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"
+assert_within_pct "$d_mark" $((d_deq - d_npu)) 1 "marked by the saturated port vs deq - np_unmarked"
+
+# ------------------------------------------------------------ dynamic XOFF
+BETA=4
+# shellcheck disable=SC2086
+topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 200kb ecn off pfc prio-pfc 3 beta $BETA ||
+	fail "tc: dynamic threshold"
+j=$(pfc_json sw2 "$FROM2")
+B=$(pfc_get "$j" pool.size); R=$(pfc_get "$j" pool.reserved); S=$(pfc_get "$j" pool.used)
+x_empty=$(pfc_get "$j" xoff 3)
+log "pool empty: size $B reserved $R used $S, xoff $x_empty"
+assert_le "$S" 0 "pool empty before the flows"
+assert_within_pct "$x_empty" $((BETA * (B - R) / 8)) 1 "dynamic xoff with the pool empty = beta*(B-R)/8"
+x_static0=$(pfc_stat sw1 "$(topo_port sw1 s1)" xoff 3)
+assert_ge "$x_static0" 16384 "static xoff of sw1"
+assert_le "$x_static0" 16384 "static xoff of sw1"
+
+# sw1's port toward sw2 at half rate: s1 at line rate fills sw1's pool
+# shellcheck disable=SC2086
+topo_qdisc sw1 "$UP" dcb rate 5mbit dscp-map 0:7 buffer 256kb pfc prio-pfc 3 xoff 16kb ||
+	fail "tc: sw1 port toward sw2 at 5mbit"
+start_flows full
+x_min=$x_empty
+sw1_used_max=0
+for k in $(seq 12); do
+	sleep 0.25
+	j=$(pfc_json sw2 "$FROM2")
+	S=$(pfc_get "$j" pool.used); x=$(pfc_get "$j" xoff 3)
+	B=$(pfc_get "$j" pool.size); R=$(pfc_get "$j" pool.reserved)
+	exp=$((BETA * (B - R - S) / 8))
+	[ "$exp" -ge 0 ] || exp=0
+	js=$(pfc_json sw1 "$(topo_port sw1 s1)")
+	xs=$(pfc_get "$js" xoff 3); us=$(pfc_get "$js" pool.used)
+	log "  sample $k: sw2 pool used $S, xoff $x (formula $exp); sw1 pool used $us, static xoff $xs"
+	# one MTU of slack: the pool moves between the two reads in the kernel
+	d=$((x - exp)); [ $d -ge 0 ] || d=$((-d))
+	assert_le "$d" 1514 "dynamic xoff vs beta*(B-R-s)/8 (sample $k)"
+	[ "$xs" = 16384 ] || fail "static xoff of sw1 changed to $xs (pool used $us)"
+	[ "$x" -lt "$x_min" ] && x_min=$x
+	[ "$us" -gt "$sw1_used_max" ] && sw1_used_max=$us
+done
+stop_flows
+log "dynamic xoff: $x_empty empty, $x_min lowest while filling; sw1 pool used up to $sw1_used_max with static xoff 16384"
+assert_le "$x_min" $((x_empty * 3 / 4)) "dynamic xoff shrinks as the pool fills"
+assert_ge "$sw1_used_max" 1 "sw1's pool was in use while its xoff stayed 16384"
+exit 0

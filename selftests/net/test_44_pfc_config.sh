@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 180
+#
+# PFC configuration and robustness:
+#  - refused with a message, configuration unchanged: xon >= xoff, headroom
+#    below one MTU plus rate * delay, a pool smaller than the headroom its
+#    ports reserve (one port, and a second port joining the pool), unknown
+#    bands in prio-pfc, beta without a buffer;
+#  - accepted: the same options made valid (the refusals are about the
+#    values, not the syntax);
+#  - malformed PAUSE frames (scapy from the neighbour: truncated, wrong
+#    opcode, wrong destination) are counted in pfc_malformed and pause
+#    nothing; a valid PAUSE then a RESUME (positive control) are counted
+#    in pause_rx / resume_rx of band 3 and hold the band for a while.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+/usr/bin/python3 -c 'import scapy' 2>/dev/null || skip "python3-scapy missing"
+load_dcb
+
+topo_init "p44$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw || fail "switch"
+topo_host s1 && topo_link s1 sw >/dev/null || fail "s1"
+topo_host s2 && topo_link s2 sw >/dev/null || fail "s2"
+topo_routes || fail "routes"
+P1=$(topo_port sw s1)
+P2=$(topo_port sw s2)
+
+REF="rate 10mbit dscp-map 0:7 buffer 64kb pfc prio-pfc 3 xoff 16kb"
+# shellcheck disable=SC2086
+topo_qdisc sw "$P1" dcb $REF || fail "tc: $REF"
+opts() { topo_tc sw -j qdisc show dev "$1" | jq -cS '.[] | select(.kind == "dcb") | .options'; }
+ref1=$(opts "$P1")
+log "reference: $ref1"
+
+# refused DEV ARGS: `tc qdisc replace` must fail with a message and leave
+# DEV's configuration as it was.
+refused()
+{
+	local dev=$1 before out; shift
+	before=$(opts "$dev")
+	out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1) &&
+		fail "accepted: $*"
+	[ -n "$out" ] || fail "refused without a message: $*"
+	[ "$(opts "$dev")" = "$before" ] || fail "configuration changed by refused: $*"
+	log "refused ($*): $(head -n1 <<<"$out")"
+}
+accepted()
+{
+	local dev=$1 out; shift
+	out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1) ||
+		fail "refused: $* ($out)"
+	log "accepted: $*"
+}
+
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 10kb
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb
+# 10 Mb/s * 1 ms = 1250 B in flight, plus one MTU: 2750 B at least
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000
+# 100 Mb/s * 1 ms = 12500 B, plus one MTU
+refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
+# 2 bands x 8 KB of headroom > a 10 KB pool
+refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb
+refused "$P1" rate 10mbit pfc prio-pfc 3 beta 4
+refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
+
+accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb
+accepted "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 15000 delay 1ms
+accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
+accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4
+# a second port joining the 20 KB pool: 8 KB + 16 KB of reserve > 20 KB
+accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
+log "pool: $(pfc_json sw "$P1" | jq -c .pool)"
+refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb
+accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
+assert_ge "$(pfc_stat sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
+assert_ge "$(pfc_stat sw "$P1" pool.ports)" 2 "ports in the pool"
+
+# ------------------------------------------------------------ PAUSE frames
+# shellcheck disable=SC2086
+topo_qdisc sw "$P1" dcb $REF || fail "tc: $REF"
+SMAC=$(topo_exec s1 cat /sys/class/net/eth0/address)
+cat >"$TMPD/frames.py" <<'EOF'
+import struct, sys, time
+from scapy.all import sendp, Raw
+src = bytes.fromhex(sys.argv[2].replace(":", ""))
+pfc_dst = bytes.fromhex("0180c2000001")
+
+def frame(dst, opcode, cev, times, pad=True):
+    b = dst + src + struct.pack("!HHH", 0x8808, opcode, cev)
+    b += b"".join(struct.pack("!H", t) for t in times)
+    if pad and len(b) < 60:
+        b += b"\0" * (60 - len(b))
+    return b
+
+t3 = [0, 0, 0, 0x1000, 0, 0, 0, 0]
+frames = {
+    "truncated": frame(pfc_dst, 0x0101, 0x0008, [], pad=False),
+    "opcode": frame(pfc_dst, 0x0102, 0x0008, t3),
+    "dst": frame(bytes.fromhex("0180c2000002"), 0x0101, 0x0008, t3),
+    "pause": frame(pfc_dst, 0x0101, 0x0008, t3),
+    "resume": frame(pfc_dst, 0x0101, 0x0008, [0] * 8),
+}
+for name in sys.argv[3].split(","):
+    sendp(Raw(frames[name]), iface=sys.argv[1], verbose=False)
+    time.sleep(0.05)
+EOF
+frames() { topo_exec s1 /usr/bin/python3 "$TMPD/frames.py" eth0 "$SMAC" "$1" || fail "scapy: $1"; }
+j0=$(pfc_json sw "$P1")
+frames truncated,opcode,dst
+mal_seen() { [ "$(pfc_stat sw "$P1" pfc_malformed)" -ge $(($(pfc_get "$j0" pfc_malformed) + 3)) ]; }
+wait_for --timeout 10 mal_seen
+j1=$(pfc_json sw "$P1")
+mal=$(( $(pfc_get "$j1" pfc_malformed) - $(pfc_get "$j0" pfc_malformed) ))
+prx=$(( $(pfc_get "$j1" pause_rx) - $(pfc_get "$j0" pause_rx) ))
+rrx=$(( $(pfc_get "$j1" resume_rx) - $(pfc_get "$j0" resume_rx) ))
+pus=$(( $(pfc_get "$j1" paused_us) - $(pfc_get "$j0" paused_us) ))
+log "3 malformed frames: pfc_malformed +$mal, pause_rx +$prx, resume_rx +$rrx, paused_us +$pus"
+assert_ge "$mal" 3 "malformed PAUSE frames counted"
+assert_le "$mal" 3 "malformed PAUSE frames counted"
+assert_le "$prx" 0 "PAUSE received from malformed frames"
+assert_le "$rrx" 0 "RESUME received from malformed frames"
+assert_le "$pus" 0 "time paused by malformed frames (us)"
+
+# positive control: the same sender, a valid PAUSE then a RESUME
+frames pause,resume
+res_seen() { [ "$(pfc_stat sw "$P1" resume_rx 3)" -ge $(($(pfc_get "$j1" resume_rx 3) + 1)) ]; }
+wait_for --timeout 10 res_seen
+j2=$(pfc_json sw "$P1")
+prx=$(( $(pfc_get "$j2" pause_rx 3) - $(pfc_get "$j1" pause_rx 3) ))
+rrx=$(( $(pfc_get "$j2" resume_rx 3) - $(pfc_get "$j1" resume_rx 3) ))
+pus=$(( $(pfc_get "$j2" paused_us 3) - $(pfc_get "$j1" paused_us 3) ))
+mal=$(( $(pfc_get "$j2" pfc_malformed) - $(pfc_get "$j1" pfc_malformed) ))
+log "valid PAUSE + RESUME: band 3 pause_rx +$prx resume_rx +$rrx paused_us +$pus, malformed +$mal"
+assert_ge "$prx" 1 "valid PAUSE counted in pause_rx of band 3"
+assert_ge "$rrx" 1 "valid RESUME counted in resume_rx of band 3"
+assert_ge "$pus" 1 "band 3 held between PAUSE and RESUME (us)"
+assert_le "$mal" 0 "valid frames counted as malformed"
+assert_le "$(pfc_stat sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
+exit 0
