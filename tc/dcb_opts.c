@@ -124,6 +124,20 @@ static const struct unit size_units[] = {
 	{ NULL,		0 },
 };
 
+/* Time units, in microseconds per unit (tc get_time() semantics). */
+static const struct unit time_units[] = {
+	{ "s",		1e6 },
+	{ "sec",	1e6 },
+	{ "secs",	1e6 },
+	{ "ms",		1e3 },
+	{ "msec",	1e3 },
+	{ "msecs",	1e3 },
+	{ "us",		1. },
+	{ "usec",	1. },
+	{ "usecs",	1. },
+	{ NULL,		0 },
+};
+
 static int unit_scale(const struct unit *u, const char *suffix, double dflt,
 		      double *scale)
 {
@@ -160,19 +174,78 @@ int dcb_get_rate(const char *str, uint64_t *bytes_per_sec)
 	return 0;
 }
 
-int dcb_get_size(const char *str, uint32_t *bytes)
+/* "<number><unit>" to a u32 in the units' base unit */
+static int get_u32_units(const char *str, const struct unit *units,
+			 uint32_t *out)
 {
 	const char *suffix;
 	double v, scale;
 
 	suffix = split_number(str, &v);
-	if (!suffix || unit_scale(size_units, suffix, 1., &scale))
+	if (!suffix || unit_scale(units, suffix, 1., &scale))
 		return -1;
 	v = to_integer(v * scale);
 	if (v > (double)UINT32_MAX)
 		return -1;
-	*bytes = (uint32_t)v;
+	*out = (uint32_t)v;
 	return 0;
+}
+
+int dcb_get_size(const char *str, uint32_t *bytes)
+{
+	return get_u32_units(str, size_units, bytes);
+}
+
+int dcb_get_time(const char *str, uint32_t *usec)
+{
+	return get_u32_units(str, time_units, usec);
+}
+
+int dcb_get_band_list(const char *str, uint8_t *mask, char *err,
+		      size_t errlen)
+{
+	const char *p = str;
+	uint8_t m = 0;
+
+	if (str && strcmp(str, "all") == 0) {
+		*mask = 0xff;
+		return 0;
+	}
+	if (!str || !*str)
+		goto bad;
+	for (;;) {
+		char num[8];
+		size_t n = strcspn(p, ",");
+		uint64_t band;
+
+		if (!n || n >= sizeof(num))
+			goto bad;
+		memcpy(num, p, n);
+		num[n] = '\0';
+		if (dcb_get_uint(num, UINT64_MAX, &band))
+			goto bad;
+		if (band >= TC_DCB_NUM_BANDS) {
+			seterr(err, errlen, "band %s out of range (0..%d) in \"%s\"",
+			       num, TC_DCB_NUM_BANDS - 1, str);
+			return -1;
+		}
+		if (m & (1u << band)) {
+			seterr(err, errlen, "band %s listed twice in \"%s\"",
+			       num, str);
+			return -1;
+		}
+		m |= (uint8_t)(1u << band);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	*mask = m;
+	return 0;
+bad:
+	seterr(err, errlen,
+	       "invalid band list \"%s\" (expected bands 0..%d separated by commas, e.g. 3,6, or all)",
+	       str ? str : "", TC_DCB_NUM_BANDS - 1);
+	return -1;
 }
 
 int dcb_get_prob(const char *str, uint32_t *fixed)
@@ -256,6 +329,38 @@ char *dcb_fmt_prob(uint32_t fixed, char *buf, size_t len)
 	return buf;
 }
 
+char *dcb_fmt_time(uint32_t usec, char *buf, size_t len)
+{
+	if (usec && usec % 1000000u == 0)
+		snprintf(buf, len, "%us", usec / 1000000u);
+	else if (usec && usec % 1000u == 0)
+		snprintf(buf, len, "%ums", usec / 1000u);
+	else
+		snprintf(buf, len, "%uus", usec);
+	return buf;
+}
+
+char *dcb_fmt_band_list(uint8_t mask, char *buf, size_t len)
+{
+	const char *sep = "";
+	size_t pos = 0;
+	unsigned int n;
+
+	if (len)
+		buf[0] = '\0';
+	if (mask == 0xff) {
+		snprintf(buf, len, "all");
+		return buf;
+	}
+	for (n = 0; n < TC_DCB_NUM_BANDS && pos < len; n++) {
+		if (!(mask & (1u << n)))
+			continue;
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%u", sep, n);
+		sep = ",";
+	}
+	return buf;
+}
+
 static const char *const ecn_mode_names[] = {
 	[TC_DCB_ECN_OFF]	= "off",
 	[TC_DCB_ECN_RED]	= "red",
@@ -294,6 +399,112 @@ bool dcb_dscp_map_is_default(const uint8_t *map)
 		if (map[d] != dcb_default_band(d))
 			return false;
 	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* PFC fields                                                          */
+/* ------------------------------------------------------------------ */
+
+#define PFC_FIELD(kw, key, t, m, k, lo, hi, hx)				\
+	{ kw, key, t, offsetof(struct dcb_pfc, m),			\
+	  sizeof(((struct dcb_pfc *)0)->m), k, lo, hi, hx }
+/* Order = order of the text form ("pfc prio-pfc 3 xoff 60Kb ...") */
+const struct dcb_pfc_field dcb_pfc_fields[] = {
+	PFC_FIELD("prio-pfc", "prio_pfc", TCA_DCB_PFC_PRIO_MASK, prio_mask,
+		  DCB_PFC_MASK, 0, 0xff, false),
+	PFC_FIELD("xoff", "xoff", TCA_DCB_PFC_XOFF, xoff,
+		  DCB_PFC_SIZE, 1, UINT32_MAX, false),
+	PFC_FIELD("xon", "xon", TCA_DCB_PFC_XON, xon,
+		  DCB_PFC_SIZE, 0, UINT32_MAX, false),
+	PFC_FIELD("beta", "beta", TCA_DCB_PFC_BETA, beta,
+		  DCB_PFC_NUM, 1, 1000, false),
+	PFC_FIELD("headroom", "headroom", TCA_DCB_PFC_HEADROOM, headroom,
+		  DCB_PFC_SIZE, 0, UINT32_MAX, false),
+	PFC_FIELD("quanta", "quanta", TCA_DCB_PFC_QUANTA, quanta,
+		  DCB_PFC_NUM, 1, 0xffff, true),
+	PFC_FIELD("delay", "delay_us", TCA_DCB_PFC_DELAY, delay,
+		  DCB_PFC_TIME, 0, UINT32_MAX, false),
+};
+#undef PFC_FIELD
+const size_t dcb_pfc_nfields =
+	sizeof(dcb_pfc_fields) / sizeof(dcb_pfc_fields[0]);
+
+/* An unsigned member of 1, 2 or 4 bytes at base + off */
+static uint32_t get_member(const void *base, size_t off, size_t size)
+{
+	const uint8_t *p = (const uint8_t *)base + off;
+	uint16_t u16;
+	uint32_t u32;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&u16, p, sizeof(u16));
+		return u16;
+	case 4:
+		memcpy(&u32, p, sizeof(u32));
+		return u32;
+	}
+	return 0;
+}
+
+static void set_member(void *base, size_t off, size_t size, uint32_t v)
+{
+	uint8_t *p = (uint8_t *)base + off;
+	uint16_t u16 = (uint16_t)v;
+
+	switch (size) {
+	case 1:
+		*p = (uint8_t)v;
+		break;
+	case 2:
+		memcpy(p, &u16, sizeof(u16));
+		break;
+	case 4:
+		memcpy(p, &v, sizeof(v));
+		break;
+	}
+}
+
+uint32_t dcb_pfc_get(const struct dcb_pfc *p, size_t field)
+{
+	return get_member(p, dcb_pfc_fields[field].off,
+			  dcb_pfc_fields[field].size);
+}
+
+static int pfc_field_index(const char *kw)
+{
+	size_t i;
+
+	for (i = 0; kw && i < dcb_pfc_nfields; i++)
+		if (strcmp(kw, dcb_pfc_fields[i].name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* decimal, or "0x" hex when hex; min..max */
+static int get_num(const char *str, bool hex, uint32_t min, uint32_t max,
+		   uint32_t *out)
+{
+	uint64_t v;
+
+	if (hex && str && str[0] == '0' && (str[1] == 'x' || str[1] == 'X')) {
+		char *end;
+
+		if (!isxdigit((unsigned char)str[2]))
+			return -1;
+		errno = 0;
+		v = strtoull(str + 2, &end, 16);
+		if (errno || *end)
+			return -1;
+	} else if (dcb_get_uint(str, UINT64_MAX, &v)) {
+		return -1;
+	}
+	if (v < min || v > max)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -355,15 +566,155 @@ static int take_size(struct cursor *c, const char *what, uint32_t *out)
 	return 0;
 }
 
+static int take_uint(struct cursor *c, const char *what, const char *unit,
+		     uint32_t *out)
+{
+	const char *v = value_of(c);
+	uint64_t n;
+
+	if (!v)
+		return -1;
+	if (dcb_get_uint(v, UINT32_MAX, &n)) {
+		seterr(c->err, c->errlen,
+		       "invalid %s \"%s\" (expected %s, 0..%u)", what, v, unit,
+		       UINT32_MAX);
+		return -1;
+	}
+	*out = (uint32_t)n;
+	return 0;
+}
+
 static int dup_err(struct cursor *c, const char *what)
 {
 	seterr(c->err, c->errlen, "duplicate \"%s\"", what);
 	return -1;
 }
 
+/* The value of PFC field f; c->i at its keyword. */
+static int take_pfc_value(struct cursor *c, const struct dcb_pfc_field *f,
+			  struct dcb_pfc *p)
+{
+	const char *v = value_of(c);
+	char why[DCB_ERRLEN];
+	uint32_t val = 0;
+	uint8_t mask;
+
+	if (!v)
+		return -1;
+	switch (f->kind) {
+	case DCB_PFC_MASK:
+		if (dcb_get_band_list(v, &mask, why, sizeof(why))) {
+			seterr(c->err, c->errlen, "%s: %s", f->name, why);
+			return -1;
+		}
+		val = mask;
+		break;
+	case DCB_PFC_SIZE:
+		if (dcb_get_size(v, &val) || val < f->min) {
+			seterr(c->err, c->errlen,
+			       "invalid %s \"%s\" (expected a size%s: bytes, or with unit b, kb, mb, gb)",
+			       f->name, v, f->min ? " above 0" : "");
+			return -1;
+		}
+		break;
+	case DCB_PFC_NUM:
+		if (get_num(v, f->hex, f->min, f->max, &val)) {
+			seterr(c->err, c->errlen,
+			       "invalid %s \"%s\" (expected %u..%u%s)", f->name, v,
+			       f->min, f->max, f->hex ? ", decimal or 0x hex" : "");
+			return -1;
+		}
+		break;
+	case DCB_PFC_TIME:
+		if (dcb_get_time(v, &val)) {
+			seterr(c->err, c->errlen,
+			       "invalid %s \"%s\" (expected a time with unit us, ms or s, e.g. 500us, 1ms; bare number = us)",
+			       f->name, v);
+			return -1;
+		}
+		break;
+	}
+	set_member(p, f->off, f->size, val);
+	return 0;
+}
+
+#define PFC_GIVEN(type)	(1u << (type))
+
+/* The rules between the PFC fields given (bit mask of attribute types) */
+static int check_pfc(struct cursor *c, struct dcb_pfc *p, uint32_t given)
+{
+	bool xoff = given & PFC_GIVEN(TCA_DCB_PFC_XOFF);
+	bool beta = given & PFC_GIVEN(TCA_DCB_PFC_BETA);
+
+	if (!(given & PFC_GIVEN(TCA_DCB_PFC_PRIO_MASK)))
+		p->prio_mask = 0xff;
+	if (xoff && beta) {
+		seterr(c->err, c->errlen,
+		       "pfc: \"xoff\" and \"beta\" are mutually exclusive (xoff for a static threshold, beta for the dynamic one)");
+		return -1;
+	}
+	if ((given & PFC_GIVEN(TCA_DCB_PFC_XON)) && !xoff) {
+		seterr(c->err, c->errlen,
+		       "pfc: \"xon\" requires \"xoff\" (with beta, XON is always XOFF - 2 MTU)");
+		return -1;
+	}
+	if (!xoff && !beta) {
+		seterr(c->err, c->errlen,
+		       "pfc: needs \"xoff SIZE\" (static threshold) or \"beta N\" (dynamic threshold), or use \"pfc off\"");
+		return -1;
+	}
+	if ((given & PFC_GIVEN(TCA_DCB_PFC_XON)) && p->xon >= p->xoff) {
+		seterr(c->err, c->errlen,
+		       "pfc: xon (%u) must be below xoff (%u)", p->xon, p->xoff);
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * "ecn off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE
- *  | np-ecn [kmin SIZE] [kmax SIZE] [pmax PROB] | default"
+ * "pfc off | pfc [prio-pfc LIST] [xoff SIZE] [xon SIZE] [beta N]
+ *  [headroom SIZE] [quanta N] [delay TIME]"; c->i at "pfc".
+ */
+static int parse_pfc(struct cursor *c, struct dcb_pfc *p)
+{
+	uint32_t given = 0;
+
+	memset(p, 0, sizeof(*p));
+	c->i++;
+	if (peek(c) && strcmp(peek(c), "off") == 0) {
+		c->i++;
+		if (pfc_field_index(peek(c)) >= 0) {
+			seterr(c->err, c->errlen,
+			       "\"pfc off\" takes no \"%s\"", peek(c));
+			return -1;
+		}
+		return 0;
+	}
+	while (more(c)) {
+		int i = pfc_field_index(peek(c));
+		const struct dcb_pfc_field *f;
+
+		if (i < 0)
+			break;
+		f = &dcb_pfc_fields[i];
+		if (given & PFC_GIVEN(f->type))
+			return dup_err(c, f->name);
+		if (take_pfc_value(c, f, p))
+			return -1;
+		given |= PFC_GIVEN(f->type);
+	}
+	return check_pfc(c, p, given);
+}
+
+static bool is_red_kw(const char *kw)
+{
+	return kw && (!strcmp(kw, "kmin") || !strcmp(kw, "kmax") ||
+		      !strcmp(kw, "pmax"));
+}
+
+/*
+ * "ecn off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn
+ *  | default"
  * c->i is at "ecn".
  */
 static int parse_ecn(struct cursor *c, bool allow_default,
@@ -404,18 +755,27 @@ static int parse_ecn(struct cursor *c, bool allow_default,
 		e->pmax = TC_DCB_PROB_ONE;
 		return 0;
 	}
-	if (strcmp(mode, "red") == 0)
-		e->mode = TC_DCB_ECN_RED;
-	else if (strcmp(mode, "np-ecn") == 0)
+	if (strcmp(mode, "np-ecn") == 0) {
+		/* the kernel ignores kmin, kmax and pmax of NP-ECN: send 0 */
 		e->mode = TC_DCB_ECN_NP_ECN;
-	else {
+		if (is_red_kw(peek(c))) {
+			seterr(c->err, c->errlen,
+			       "\"ecn np-ecn\" takes no \"%s\" (NP-ECN has no marking curve)",
+			       peek(c));
+			return -1;
+		}
+		return 0;
+	}
+	if (strcmp(mode, "red") == 0) {
+		e->mode = TC_DCB_ECN_RED;
+	} else {
 		seterr(c->err, c->errlen,
-		       "unknown ecn mode \"%s\" (expected off, red, step%s)",
+		       "unknown ecn mode \"%s\" (expected off, red, step, np-ecn%s)",
 		       mode, allow_default ? " or default" : "");
 		return -1;
 	}
 
-	while (more(c)) {
+	while (is_red_kw(peek(c))) {
 		const char *kw = peek(c);
 
 		if (strcmp(kw, "kmin") == 0) {
@@ -445,30 +805,26 @@ static int parse_ecn(struct cursor *c, bool allow_default,
 				return -1;
 			}
 			has_pmax = true;
-		} else {
-			break;
 		}
 	}
 
-	if (e->mode == TC_DCB_ECN_RED && !(has_kmin && has_kmax && has_pmax)) {
+	if (!(has_kmin && has_kmax && has_pmax)) {
 		seterr(c->err, c->errlen,
 		       "\"ecn red\" needs kmin, kmax and pmax (missing %s)",
 		       !has_kmin ? "kmin" : !has_kmax ? "kmax" : "pmax");
 		return -1;
 	}
-	if ((has_kmin && has_kmax) || e->mode == TC_DCB_ECN_RED) {
-		if (e->kmin > e->kmax) {
-			seterr(c->err, c->errlen,
-			       "kmin (%u) is greater than kmax (%u)",
-			       e->kmin, e->kmax);
-			return -1;
-		}
-		if (e->mode == TC_DCB_ECN_RED && e->kmin == e->kmax) {
-			seterr(c->err, c->errlen,
-			       "kmin and kmax are equal (%u): use \"ecn step k SIZE\" for a step",
-			       e->kmin);
-			return -1;
-		}
+	if (e->kmin > e->kmax) {
+		seterr(c->err, c->errlen,
+		       "kmin (%u) is greater than kmax (%u)",
+		       e->kmin, e->kmax);
+		return -1;
+	}
+	if (e->kmin == e->kmax) {
+		seterr(c->err, c->errlen,
+		       "kmin and kmax are equal (%u): use \"ecn step k SIZE\" for a step",
+		       e->kmin);
+		return -1;
 	}
 	return 0;
 }
@@ -650,12 +1006,15 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 			continue;
 		}
 		if (cur_band >= 0) {
-			bool qdisc_kw = !strcmp(kw, "rate") ||
-					!strcmp(kw, "overhead") ||
-					!strcmp(kw, "burst") ||
-					!strcmp(kw, "classify") ||
-					!strcmp(kw, "dscp-map");
+			static const char *const port_kw[] = {
+				"rate", "overhead", "burst", "classify",
+				"dscp-map", "pool", "buffer", "pfc",
+			};
+			bool qdisc_kw = false;
+			size_t k;
 
+			for (k = 0; k < sizeof(port_kw) / sizeof(port_kw[0]); k++)
+				qdisc_kw |= !strcmp(kw, port_kw[k]);
 			if (qdisc_kw)
 				seterr(err, errlen,
 				       "\"%s\" must come before the first \"band\"",
@@ -681,21 +1040,29 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 			}
 			o->has |= DCB_HAS_RATE;
 		} else if (strcmp(kw, "overhead") == 0) {
-			uint64_t n;
-
 			if (o->has & DCB_HAS_OVERHEAD)
 				return dup_err(&c, "overhead");
-			v = value_of(&c);
-			if (!v)
+			if (take_uint(&c, "overhead", "bytes", &o->overhead))
 				return DCB_PARSE_ERR;
-			if (dcb_get_uint(v, UINT32_MAX, &n)) {
-				seterr(err, errlen,
-				       "invalid overhead \"%s\" (expected bytes, 0..%u)",
-				       v, UINT32_MAX);
-				return DCB_PARSE_ERR;
-			}
-			o->overhead = (uint32_t)n;
 			o->has |= DCB_HAS_OVERHEAD;
+		} else if (strcmp(kw, "pool") == 0) {
+			if (o->has & DCB_HAS_POOL)
+				return dup_err(&c, "pool");
+			if (take_uint(&c, "pool", "a pool id", &o->pool))
+				return DCB_PARSE_ERR;
+			o->has |= DCB_HAS_POOL;
+		} else if (strcmp(kw, "buffer") == 0) {
+			if (o->has & DCB_HAS_BUFFER)
+				return dup_err(&c, "buffer");
+			if (take_size(&c, "buffer", &o->buffer))
+				return DCB_PARSE_ERR;
+			o->has |= DCB_HAS_BUFFER;
+		} else if (strcmp(kw, "pfc") == 0) {
+			if (o->has & DCB_HAS_PFC)
+				return dup_err(&c, "pfc");
+			if (parse_pfc(&c, &o->pfc))
+				return DCB_PARSE_ERR;
+			o->has |= DCB_HAS_PFC;
 		} else if (strcmp(kw, "burst") == 0) {
 			if (o->has & DCB_HAS_BURST)
 				return dup_err(&c, "burst");
@@ -845,6 +1212,38 @@ void dcb_nl_nest_end(struct dcb_nlbuf *b, size_t start)
 	memcpy(b->data + start, &nla, sizeof(nla));
 }
 
+/* Fixed-size qdisc attributes: where each goes and which DCB_HAS_ flag
+ * says it was present (sent when present, or always).
+ */
+struct dcb_field {
+	int		type;
+	size_t		off, size;
+	const char	*name;
+	uint32_t	has;
+	bool		always;
+};
+
+#define DCB_FIELD(t, m, n, h, a) \
+	{ t, offsetof(struct dcb_opts, m), sizeof(((struct dcb_opts *)0)->m), \
+	  n, h, a }
+static const struct dcb_field qdisc_fields[] = {
+	/* the rate is mandatory on input, so always sent */
+	DCB_FIELD(TCA_DCB_RATE64, rate, "rate", DCB_HAS_RATE, true),
+	DCB_FIELD(TCA_DCB_OVERHEAD, overhead, "overhead", DCB_HAS_OVERHEAD,
+		  false),
+	DCB_FIELD(TCA_DCB_BURST, burst, "burst", DCB_HAS_BURST, false),
+	DCB_FIELD(TCA_DCB_LIMIT, limit, "limit", DCB_HAS_LIMIT, false),
+	DCB_FIELD(TCA_DCB_CLASSIFY, classify, "classify", DCB_HAS_CLASSIFY,
+		  false),
+	DCB_FIELD(TCA_DCB_DSCP_MAP, dscp_map, "dscp-map", DCB_HAS_DSCP_MAP,
+		  false),
+	DCB_FIELD(TCA_DCB_ECN, ecn, "ecn", DCB_HAS_ECN, false),
+	DCB_FIELD(TCA_DCB_POOL, pool, "pool", DCB_HAS_POOL, false),
+	DCB_FIELD(TCA_DCB_BUFFER, buffer, "buffer", DCB_HAS_BUFFER, false),
+};
+#undef DCB_FIELD
+#define NQDISC_FIELDS (sizeof(qdisc_fields) / sizeof(qdisc_fields[0]))
+
 static void put_band_attrs(const struct dcb_band_opts *band,
 			   struct dcb_nlbuf *b)
 {
@@ -861,24 +1260,27 @@ int dcb_encode_qdisc(const struct dcb_opts *o, struct dcb_nlbuf *b)
 {
 	bool any_band = false;
 	unsigned int n;
+	size_t i;
 
-	/* the rate is always sent */
-	dcb_nl_put(b, TCA_DCB_RATE64, &o->rate, sizeof(o->rate));
-	if (o->has & DCB_HAS_OVERHEAD)
-		dcb_nl_put(b, TCA_DCB_OVERHEAD, &o->overhead,
-			   sizeof(o->overhead));
-	if (o->has & DCB_HAS_BURST)
-		dcb_nl_put(b, TCA_DCB_BURST, &o->burst, sizeof(o->burst));
-	if (o->has & DCB_HAS_LIMIT)
-		dcb_nl_put(b, TCA_DCB_LIMIT, &o->limit, sizeof(o->limit));
-	if (o->has & DCB_HAS_CLASSIFY)
-		dcb_nl_put(b, TCA_DCB_CLASSIFY, &o->classify,
-			   sizeof(o->classify));
-	if (o->has & DCB_HAS_DSCP_MAP)
-		dcb_nl_put(b, TCA_DCB_DSCP_MAP, o->dscp_map,
-			   sizeof(o->dscp_map));
-	if (o->has & DCB_HAS_ECN)
-		dcb_nl_put(b, TCA_DCB_ECN, &o->ecn, sizeof(o->ecn));
+	for (i = 0; i < NQDISC_FIELDS; i++) {
+		const struct dcb_field *f = &qdisc_fields[i];
+
+		if (f->always || (o->has & f->has))
+			dcb_nl_put(b, (uint16_t)f->type,
+				   (const char *)o + f->off, f->size);
+	}
+	/* PFC is replaced as a whole: every member, 0 = kernel default */
+	if (o->has & DCB_HAS_PFC) {
+		size_t nest = dcb_nl_nest_start(b, TCA_DCB_PFC);
+
+		for (i = 0; i < dcb_pfc_nfields; i++) {
+			const struct dcb_pfc_field *f = &dcb_pfc_fields[i];
+
+			dcb_nl_put(b, f->type, (const char *)&o->pfc + f->off,
+				   f->size);
+		}
+		dcb_nl_nest_end(b, nest);
+	}
 
 	for (n = 0; n < TC_DCB_NUM_BANDS; n++)
 		any_band |= o->band[n].present;
@@ -1004,27 +1406,27 @@ int dcb_decode_band(const void *data, size_t len, struct dcb_band_opts *b,
 	return 0;
 }
 
-/* Fixed-size qdisc attributes: where each goes and which DCB_HAS_ flag
- * says it was present.
- */
-struct dcb_field {
-	int		type;
-	size_t		off, size;
-	const char	*name;
-	uint32_t	has;
-};
+/* TCA_DCB_PFC: absent members are 0 (kernel default) */
+static int decode_pfc(const struct nlattr *nest, struct dcb_pfc *p,
+		      char *err, size_t errlen)
+{
+	const struct nlattr *tb[TCA_DCB_PFC_MAX + 1];
+	size_t i;
 
-#define DCB_FIELD(t, m, n, h) \
-	{ t, offsetof(struct dcb_opts, m), sizeof(((struct dcb_opts *)0)->m), n, h }
-static const struct dcb_field qdisc_fields[] = {
-	DCB_FIELD(TCA_DCB_RATE64, rate, "rate", DCB_HAS_RATE),
-	DCB_FIELD(TCA_DCB_OVERHEAD, overhead, "overhead", DCB_HAS_OVERHEAD),
-	DCB_FIELD(TCA_DCB_BURST, burst, "burst", DCB_HAS_BURST),
-	DCB_FIELD(TCA_DCB_LIMIT, limit, "limit", DCB_HAS_LIMIT),
-	DCB_FIELD(TCA_DCB_CLASSIFY, classify, "classify", DCB_HAS_CLASSIFY),
-	DCB_FIELD(TCA_DCB_DSCP_MAP, dscp_map, "dscp-map", DCB_HAS_DSCP_MAP),
-	DCB_FIELD(TCA_DCB_ECN, ecn, "ecn", DCB_HAS_ECN),
-};
+	memset(p, 0, sizeof(*p));
+	if (parse_attrs(adata(nest), alen(nest), tb, TCA_DCB_PFC_MAX, err,
+			errlen))
+		return -1;
+	for (i = 0; i < dcb_pfc_nfields; i++) {
+		const struct dcb_pfc_field *f = &dcb_pfc_fields[i];
+
+		if (tb[f->type] &&
+		    get_fixed(tb[f->type], (char *)p + f->off, f->size, f->name,
+			      err, errlen))
+			return -1;
+	}
+	return 0;
+}
 
 int dcb_decode_qdisc(const void *data, size_t len, struct dcb_opts *o,
 		     char *err, size_t errlen)
@@ -1036,7 +1438,7 @@ int dcb_decode_qdisc(const void *data, size_t len, struct dcb_opts *o,
 	if (parse_attrs(data, len, tb, TCA_DCB_MAX, err, errlen))
 		return -1;
 
-	for (i = 0; i < sizeof(qdisc_fields) / sizeof(qdisc_fields[0]); i++) {
+	for (i = 0; i < NQDISC_FIELDS; i++) {
 		const struct dcb_field *f = &qdisc_fields[i];
 
 		if (!tb[f->type])
@@ -1045,6 +1447,11 @@ int dcb_decode_qdisc(const void *data, size_t len, struct dcb_opts *o,
 			      f->name, err, errlen))
 			return -1;
 		o->has |= f->has;
+	}
+	if (tb[TCA_DCB_PFC]) {
+		if (decode_pfc(tb[TCA_DCB_PFC], &o->pfc, err, errlen))
+			return -1;
+		o->has |= DCB_HAS_PFC;
 	}
 	if (tb[TCA_DCB_BANDS]) {
 		const uint8_t *p = adata(tb[TCA_DCB_BANDS]);
@@ -1135,8 +1542,11 @@ static void sb_ecn(struct sbuf *s, const struct tc_dcb_ecn *e)
 		sb_add(s, "%secn step k %s", SEP(s),
 		       dcb_fmt_size(e->kmin, a, sizeof(a)));
 		break;
-	case TC_DCB_ECN_RED:
 	case TC_DCB_ECN_NP_ECN:
+		/* kmin, kmax, pmax are ignored by NP-ECN */
+		sb_add(s, "%secn np-ecn", SEP(s));
+		break;
+	case TC_DCB_ECN_RED:
 	default:
 		sb_add(s, "%secn %s kmin %s kmax %s pmax %s", SEP(s),
 		       dcb_ecn_mode_name(e->mode),
@@ -1180,6 +1590,39 @@ int dcb_format_band(const struct dcb_band_opts *b, bool all_fields,
 	return s.trunc ? -1 : 0;
 }
 
+/* "pfc prio-pfc LIST ..." with the members that are set; xoff/xon only
+ * for a static threshold (beta 0), as the parser wants them. */
+static void sb_pfc(struct sbuf *s, const struct dcb_pfc *p)
+{
+	size_t i;
+
+	sb_add(s, "%spfc", SEP(s));
+	for (i = 0; i < dcb_pfc_nfields; i++) {
+		const struct dcb_pfc_field *f = &dcb_pfc_fields[i];
+		uint32_t v = dcb_pfc_get(p, i);
+		char a[32];
+
+		if (!v || (p->beta && (f->type == TCA_DCB_PFC_XOFF ||
+				       f->type == TCA_DCB_PFC_XON)))
+			continue;
+		switch (f->kind) {
+		case DCB_PFC_MASK:
+			dcb_fmt_band_list((uint8_t)v, a, sizeof(a));
+			break;
+		case DCB_PFC_SIZE:
+			dcb_fmt_size(v, a, sizeof(a));
+			break;
+		case DCB_PFC_NUM:
+			snprintf(a, sizeof(a), "%u", v);
+			break;
+		case DCB_PFC_TIME:
+			dcb_fmt_time(v, a, sizeof(a));
+			break;
+		}
+		sb_add(s, " %s %s", f->name, a);
+	}
+}
+
 int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 {
 	struct sbuf s;
@@ -1210,6 +1653,12 @@ int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 	}
 	if (o->has & DCB_HAS_ECN)
 		sb_ecn(&s, &o->ecn);
+	if (o->has & DCB_HAS_POOL)
+		sb_add(&s, " pool %u", o->pool);
+	if ((o->has & DCB_HAS_BUFFER) && o->buffer)
+		sb_add(&s, " buffer %s", dcb_fmt_size(o->buffer, a, sizeof(a)));
+	if ((o->has & DCB_HAS_PFC) && o->pfc.prio_mask)
+		sb_pfc(&s, &o->pfc);
 	for (n = 0; n < TC_DCB_NUM_BANDS; n++) {
 		const struct dcb_band_opts *b = &o->band[n];
 
@@ -1226,7 +1675,10 @@ int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 /* statistics                                                          */
 /* ------------------------------------------------------------------ */
 
-#define FIELD(name) { #name, offsetof(struct tc_dcb_stats, name) }
+#define FIELD(name) \
+	{ #name, offsetof(struct tc_dcb_stats, name), 1, DCB_AGG_PORT }
+#define FIELD2(name, agg) \
+	{ #name, offsetof(struct tc_dcb_stats, name), 2, agg }
 const struct dcb_stats_field dcb_stats_fields[] = {
 	FIELD(enq_packets),
 	FIELD(enq_bytes),
@@ -1238,20 +1690,59 @@ const struct dcb_stats_field dcb_stats_fields[] = {
 	FIELD(ecn_marked),
 	FIELD(drops_tail),
 	FIELD(drops_wred),
+	FIELD2(drops_headroom, DCB_AGG_SUM),
+	FIELD2(pause_tx, DCB_AGG_SUM),
+	FIELD2(resume_tx, DCB_AGG_SUM),
+	FIELD2(pause_rx, DCB_AGG_SUM),
+	FIELD2(resume_rx, DCB_AGG_SUM),
+	FIELD2(paused_us, DCB_AGG_SUM),
+	FIELD2(in_bytes, DCB_AGG_SUM),
+	FIELD2(in_peak, DCB_AGG_MAX),
+	FIELD2(in_headroom, DCB_AGG_SUM),
+	FIELD2(in_drops, DCB_AGG_SUM),
+	FIELD2(xoff, DCB_AGG_MAX),
+	FIELD2(np_unmarked, DCB_AGG_SUM),
 };
 #undef FIELD
+#undef FIELD2
 const size_t dcb_stats_nfields =
 	sizeof(dcb_stats_fields) / sizeof(dcb_stats_fields[0]);
+
+#define PFIELD(name) \
+	{ #name, offsetof(struct tc_dcb_pool_stats, name), \
+	  sizeof(((struct tc_dcb_pool_stats *)0)->name) }
+const struct dcb_pool_field dcb_pool_fields[] = {
+	PFIELD(id),
+	PFIELD(ports),
+	PFIELD(size),
+	PFIELD(reserved),
+	PFIELD(used),
+	PFIELD(peak),
+	PFIELD(headroom_used),
+	PFIELD(drops_full),
+};
+#undef PFIELD
+const size_t dcb_pool_nfields =
+	sizeof(dcb_pool_fields) / sizeof(dcb_pool_fields[0]);
+
+/* Version 1 layout: struct tc_dcb_stats ended at drops_headroom. */
+#define DCB_STATS_V1_LEN	offsetof(struct tc_dcb_stats, drops_headroom)
+#define DCB_XSTATS_V1_LEN	(offsetof(struct tc_dcb_xstats, total) + \
+				 (TC_DCB_NUM_BANDS + 1) * DCB_STATS_V1_LEN)
 
 enum dcb_xstats_kind dcb_xstats_kind(const void *data, size_t len)
 {
 	struct tc_dcb_xstats x;
 
-	if (len >= sizeof(x)) {
+	if (len >= offsetof(struct tc_dcb_xstats, total)) {
 		memcpy(&x, data, sizeof(x.version) + sizeof(x.nbands));
-		if (x.version >= TC_DCB_XSTATS_VERSION && x.nbands >= 1 &&
-		    x.nbands <= 64)
+		/* the qdisc's: version 2 or later, at least as long */
+		if (len >= sizeof(x) && x.version >= TC_DCB_XSTATS_VERSION &&
+		    x.nbands >= 1 && x.nbands <= 64)
 			return DCB_XSTATS_QDISC;
+		if (len == DCB_XSTATS_V1_LEN && x.version == 1 &&
+		    x.nbands == TC_DCB_NUM_BANDS)
+			return DCB_XSTATS_OLD;
 	}
 	/* a class's TCA_STATS_APP is one struct tc_dcb_stats (or longer) */
 	if (len >= sizeof(struct tc_dcb_stats) && len < sizeof(x))
@@ -1268,15 +1759,63 @@ uint64_t dcb_stats_get(const struct tc_dcb_stats *s, size_t field)
 	return v;
 }
 
+static void stats_set(struct tc_dcb_stats *s, size_t field, uint64_t v)
+{
+	memcpy((uint8_t *)s + dcb_stats_fields[field].offset, &v, sizeof(v));
+}
+
+uint64_t dcb_pool_get(const struct tc_dcb_pool_stats *p, size_t field)
+{
+	const struct dcb_pool_field *f = &dcb_pool_fields[field];
+	uint32_t u32;
+	uint64_t v;
+
+	if (f->size == sizeof(u32)) {
+		memcpy(&u32, (const uint8_t *)p + f->offset, sizeof(u32));
+		return u32;
+	}
+	memcpy(&v, (const uint8_t *)p + f->offset, sizeof(v));
+	return v;
+}
+
+/* Something happened in the band: any counter but xoff (a setting in
+ * force on every lossless band, traffic or not) */
 bool dcb_stats_active(const struct tc_dcb_stats *s)
 {
-	return s->enq_packets || s->deq_packets || s->backlog_packets ||
-	       s->drops_tail || s->drops_wred;
+	size_t i;
+
+	for (i = 0; i < dcb_stats_nfields; i++)
+		if (dcb_stats_fields[i].offset !=
+		    offsetof(struct tc_dcb_stats, xoff) && dcb_stats_get(s, i))
+			return true;
+	return false;
+}
+
+void dcb_stats_total(const struct tc_dcb_stats *band, unsigned int nbands,
+		     struct tc_dcb_stats *total)
+{
+	unsigned int b;
+	size_t i;
+
+	for (i = 0; i < dcb_stats_nfields; i++) {
+		enum dcb_stats_agg agg = dcb_stats_fields[i].agg;
+		uint64_t t = 0;
+
+		if (agg == DCB_AGG_PORT)
+			continue;
+		for (b = 0; b < nbands; b++) {
+			uint64_t v = dcb_stats_get(&band[b], i);
+
+			t = agg == DCB_AGG_MAX ? (v > t ? v : t) : t + v;
+		}
+		stats_set(total, i, t);
+	}
 }
 
 int dcb_format_stats(const struct tc_dcb_stats *s, char *buf, size_t len)
 {
 	struct sbuf sb;
+	size_t i;
 
 	sb_init(&sb, buf, len);
 	sb_add(&sb, "enq %llup %llub deq %llup %llub backlog %llup %llub peak %llub ecn_marked %llu drops_tail %llu drops_wred %llu",
@@ -1290,5 +1829,27 @@ int dcb_format_stats(const struct tc_dcb_stats *s, char *buf, size_t len)
 	       (unsigned long long)s->ecn_marked,
 	       (unsigned long long)s->drops_tail,
 	       (unsigned long long)s->drops_wred);
+	/* the PFC / pool counters only where they say something */
+	for (i = 0; i < dcb_stats_nfields; i++) {
+		uint64_t v = dcb_stats_get(s, i);
+
+		if (dcb_stats_fields[i].version >= 2 && v)
+			sb_add(&sb, " %s %llu", dcb_stats_fields[i].name,
+			       (unsigned long long)v);
+	}
+	return sb.trunc ? -1 : 0;
+}
+
+int dcb_format_pool(const struct tc_dcb_pool_stats *p, char *buf,
+		    size_t len)
+{
+	struct sbuf sb;
+
+	sb_init(&sb, buf, len);
+	sb_add(&sb, "pool %u used %llu/%llu peak %llu headroom %llu drops_full %llu ports %u",
+	       p->id, (unsigned long long)p->used,
+	       (unsigned long long)p->size, (unsigned long long)p->peak,
+	       (unsigned long long)p->headroom_used,
+	       (unsigned long long)p->drops_full, p->ports);
 	return sb.trunc ? -1 : 0;
 }

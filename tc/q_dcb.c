@@ -15,7 +15,7 @@
 #include "dcb_opts.h"
 
 /* Upper bound handed to tc's addattr helpers; the largest dcb option set
- * is about 500 bytes, tc's request buffers are larger than this. */
+ * is about 600 bytes, tc's request buffers are larger than this. */
 #define DCB_NL_MAXLEN	2048
 
 static void dcb_usage(void)
@@ -23,15 +23,21 @@ static void dcb_usage(void)
 	fprintf(stderr,
 "Usage: ... dcb rate RATE [overhead BYTES] [burst SIZE] [limit SIZE]\n"
 "              [classify {dscp|prio}] [dscp-map {DSCP:BAND[,DSCP:BAND...]|default}]\n"
-"              [ecn ECN] [band N [limit SIZE] [ecn BAND_ECN]]...\n"
+"              [ecn ECN] [pool ID] [buffer SIZE] [pfc PFC]\n"
+"              [band N [limit SIZE] [ecn BAND_ECN]]...\n"
 "       ... class change ... classid MAJ:(N+1) dcb [limit SIZE] [ecn BAND_ECN]\n"
 "\n"
-"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE\n"
+"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn\n"
 "  BAND_ECN := ECN | default\n"
 "  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
 "  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"
 "  PROB     := 0..1 (e.g. 0.01) or a percentage (1%%)\n"
+"  PFC      := off | [prio-pfc {LIST|all}] {xoff SIZE [xon SIZE] | beta 1..1000}\n"
+"              [headroom SIZE] [quanta 1..65535] [delay TIME]\n"
+"  LIST     := band numbers 0..7 separated by commas (3,6); default all\n"
+"  TIME     := us, or with a unit: us, ms, s (e.g. 1ms)\n"
 "  N        := band 0..7 (class MAJ:N+1); DSCP := 0..63\n"
+"  ID       := shared buffer pool id, 0..4294967295 (default 0)\n"
 "  Options after the first \"band\" belong to a band (limit, ecn).\n");
 }
 
@@ -131,6 +137,32 @@ static void json_band(int index, const struct dcb_band_opts *b,
 		json_ecn("ecn", &b->ecn);
 }
 
+/* "pfc": {"prio_pfc": [3, 6], "xoff": .., ..., "delay_us": ..} */
+static void json_pfc(const struct dcb_pfc *p)
+{
+	unsigned int n;
+	size_t i;
+
+	open_json_object("pfc");
+	for (i = 0; i < dcb_pfc_nfields; i++) {
+		const struct dcb_pfc_field *pf = &dcb_pfc_fields[i];
+		uint32_t v = dcb_pfc_get(p, i);
+
+		if (pf->kind != DCB_PFC_MASK) {
+			print_color_uint(PRINT_JSON, COLOR_NONE, pf->json, NULL,
+					 v);
+			continue;
+		}
+		open_json_array(PRINT_JSON, pf->json);
+		for (n = 0; n < TC_DCB_NUM_BANDS; n++)
+			if (v & (1u << n))
+				print_color_uint(PRINT_JSON, COLOR_NONE, NULL,
+						 NULL, n);
+		close_json_array(PRINT_JSON, NULL);
+	}
+	close_json_object();
+}
+
 static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	char err[DCB_ERRLEN];
@@ -182,6 +214,13 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	}
 	if (o.has & DCB_HAS_ECN)
 		json_ecn("ecn", &o.ecn);
+	if (o.has & DCB_HAS_POOL)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "pool", NULL, o.pool);
+	if (o.has & DCB_HAS_BUFFER)
+		print_color_uint(PRINT_JSON, COLOR_NONE, "buffer", NULL,
+				 o.buffer);
+	if (o.has & DCB_HAS_PFC)
+		json_pfc(&o.pfc);
 
 	open_json_array(PRINT_JSON, "bands");
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
@@ -231,11 +270,22 @@ static void json_stats(const struct tc_dcb_stats *s)
 				NULL, dcb_stats_get(s, i));
 }
 
+static void json_pool(const struct tc_dcb_pool_stats *p)
+{
+	size_t i;
+
+	open_json_object("pool");
+	for (i = 0; i < dcb_pool_nfields; i++)
+		print_color_u64(PRINT_JSON, COLOR_NONE, dcb_pool_fields[i].name,
+				NULL, dcb_pool_get(p, i));
+	close_json_object();
+}
+
 static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 			    struct rtattr *xstats)
 {
 	const void *data;
-	char line[512];
+	char line[1024];
 	size_t len;
 
 	(void)qu;
@@ -258,6 +308,9 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 			print_color_u64(PRINT_JSON, COLOR_NONE, "rate_in_force",
 					NULL, x.rate * 8);
 			json_stats(&x.total);
+			json_pool(&x.pool);
+			print_color_u64(PRINT_JSON, COLOR_NONE, "pfc_malformed",
+					NULL, x.pfc_malformed);
 			open_json_array(PRINT_JSON, "bands");
 			for (i = 0; i < nb; i++) {
 				open_json_object(NULL);
@@ -274,6 +327,13 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 				   " total: rate %s", dcb_fmt_rate(x.rate, rate,
 								   sizeof(rate)));
 		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
+		dcb_format_pool(&x.pool, line, sizeof(line));
+		print_nl();
+		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
+		if (x.pfc_malformed)
+			print_color_u64(PRINT_FP, COLOR_NONE, NULL,
+					" pfc_malformed %llu",
+					x.pfc_malformed);
 		for (i = 0; i < nb; i++) {
 			if (!dcb_stats_active(&x.band[i]))
 				continue;
@@ -298,9 +358,18 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
 		return 0;
 	}
+	case DCB_XSTATS_OLD:
+		fprintf(stderr,
+			"dcb: xstats version 1 from an older sch_dcb module; this tc needs version %d\n",
+			TC_DCB_XSTATS_VERSION);
+		return -1;
 	case DCB_XSTATS_BAD:
 	default:
-		fprintf(stderr, "dcb: unexpected xstats (%zu bytes)\n", len);
+		fprintf(stderr,
+			"dcb: unexpected xstats (%zu bytes; version %d is %zu bytes for a qdisc, %zu for a class)\n",
+			len, TC_DCB_XSTATS_VERSION,
+			sizeof(struct tc_dcb_xstats),
+			sizeof(struct tc_dcb_stats));
 		return -1;
 	}
 }

@@ -42,15 +42,20 @@
 #include "pkt_sched_dcb.h"
 
 /*
- * CSV columns taken from struct tc_dcb_stats.  Adding a counter to the
- * output is one line here (the header and every row follow this table).
+ * CSV columns: u64 counters of struct tc_dcb_stats (the row's band, or
+ * the totals), or of struct tc_dcb_xstats (port-wide: the same value on
+ * every row of a sample).  Adding a counter to the output is one line
+ * here (the header and every row follow this table).  Scripts read the
+ * columns by header name: new ones go at the end.
  */
 struct column {
 	const char *name;
 	size_t off;
+	int port;	/* off is in struct tc_dcb_xstats */
 };
 
-#define COL(f) { #f, offsetof(struct tc_dcb_stats, f) }
+#define COL(f) { #f, offsetof(struct tc_dcb_stats, f), 0 }
+#define XCOL(name, f) { name, offsetof(struct tc_dcb_xstats, f), 1 }
 static const struct column columns[] = {
 	COL(backlog_bytes),
 	COL(backlog_packets),
@@ -61,6 +66,16 @@ static const struct column columns[] = {
 	COL(drops_tail),
 	COL(drops_wred),
 	COL(backlog_peak),	/* appended: not in the original column list */
+	/* xstats version 2: PFC and the shared buffer pool */
+	COL(drops_headroom),
+	COL(pause_tx),
+	COL(resume_tx),
+	COL(pause_rx),
+	COL(resume_rx),
+	COL(paused_us),
+	COL(in_bytes),
+	COL(xoff),
+	XCOL("pool_used", pool.used),
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -256,6 +271,7 @@ static void write_header(void)
 }
 
 static void write_row(const struct target *t, int band,
+		      const struct tc_dcb_xstats *xs,
 		      const struct tc_dcb_stats *st)
 {
 	size_t c;
@@ -267,9 +283,11 @@ static void write_row(const struct target *t, int band,
 	else
 		fprintf(out, "%d", band);
 	for (c = 0; c < NCOLUMNS; c++) {
+		const char *base = columns[c].port ? (const char *)xs :
+						     (const char *)st;
 		uint64_t v;
 
-		memcpy(&v, (const char *)st + columns[c].off, sizeof(v));
+		memcpy(&v, base + columns[c].off, sizeof(v));
 		fprintf(out, ",%" PRIu64, v);
 	}
 	fputc('\n', out);
@@ -278,7 +296,8 @@ static void write_row(const struct target *t, int band,
 static int band_has_traffic(const struct tc_dcb_stats *st)
 {
 	return st->enq_packets || st->drops_tail || st->drops_wred ||
-	       st->backlog_packets;
+	       st->backlog_packets || st->drops_headroom || st->pause_rx ||
+	       st->in_bytes;
 }
 
 static void warn_target(struct target *t, const char *what)
@@ -343,12 +362,13 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	memset(&xs, 0, sizeof(xs));
 	memcpy(&xs, nla_data(sb[TCA_STATS_APP]),
 	       len < (int)sizeof(xs) ? (size_t)len : sizeof(xs));
-	if (xs.version != TC_DCB_XSTATS_VERSION) {
+	/* later versions only append */
+	if (xs.version < TC_DCB_XSTATS_VERSION) {
 		char what[96];
 
 		snprintf(what, sizeof(what),
-			 "xstats version %u, dcbmon knows %u", xs.version,
-			 TC_DCB_XSTATS_VERSION);
+			 "xstats version %u, dcbmon needs %u or later (older sch_dcb module?)",
+			 xs.version, TC_DCB_XSTATS_VERSION);
 		warn_target(t, what);
 		return NL_OK;
 	}
@@ -363,12 +383,12 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	}
 	t->warned = 0;
 
-	write_row(t, -1, &xs.total);
+	write_row(t, -1, &xs, &xs.total);
 	for (b = 0; b < xs.nbands; b++) {
 		if (band_has_traffic(&xs.band[b]))
 			t->bands_seen |= 1u << b;
 		if (all_bands || (t->bands_seen & (1u << b)))
-			write_row(t, (int)b, &xs.band[b]);
+			write_row(t, (int)b, &xs, &xs.band[b]);
 	}
 	return NL_OK;
 }

@@ -10,6 +10,8 @@
  *        write RTM_NEWQDISC + RTM_NEWTCLASS messages, as the kernel would
  *        dump them for a dcb qdisc configured with OPTS, to FILE (for
  *        "tc -s monitor file FILE"; see test_tc_cli.sh)
+ *   test_tc_parse --gen-nlmsg-v1 FILE OPTS...
+ *        the same with the qdisc xstats of a version 1 module
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -160,6 +162,16 @@ static bool ecn_eq(const struct tc_dcb_ecn *a, const struct tc_dcb_ecn *b)
 	return !memcmp(a, b, sizeof(*a));
 }
 
+static bool pfc_eq(const struct dcb_pfc *a, const struct dcb_pfc *b)
+{
+	size_t i;
+
+	for (i = 0; i < dcb_pfc_nfields; i++)
+		if (dcb_pfc_get(a, i) != dcb_pfc_get(b, i))
+			return false;
+	return true;
+}
+
 /* Same configuration? A default dscp-map counts as absent. */
 static bool opts_eq(const struct dcb_opts *a, const struct dcb_opts *b)
 {
@@ -182,6 +194,12 @@ static bool opts_eq(const struct dcb_opts *a, const struct dcb_opts *b)
 		return false;
 	if ((a->has & DCB_HAS_ECN) && !ecn_eq(&a->ecn, &b->ecn))
 		return false;
+	if ((a->has & DCB_HAS_POOL) && a->pool != b->pool)
+		return false;
+	if ((a->has & DCB_HAS_BUFFER) && a->buffer != b->buffer)
+		return false;
+	if ((a->has & DCB_HAS_PFC) && !pfc_eq(&a->pfc, &b->pfc))
+		return false;
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		if (!band_eq(&a->band[i], &b->band[i]))
 			return false;
@@ -193,6 +211,95 @@ static bool opts_eq(const struct dcb_opts *a, const struct dcb_opts *b)
 }
 
 /* ---- value conversions -------------------------------------------------- */
+
+static void test_time_and_lists(void)
+{
+	static const struct { const char *s; uint32_t v; } times[] = {
+		{ "1ms", 1000 }, { "1000", 1000 }, { "500us", 500 },
+		{ "1s", 1000000 }, { "2sec", 2000000 }, { "3secs", 3000000 },
+		{ "1.5ms", 1500 }, { "10msec", 10000 }, { "7usec", 7 },
+		{ "7usecs", 7 }, { "2MS", 2000 }, { "0", 0 }, { "0.5s", 500000 },
+		{ "4294967295", 4294967295u },
+	};
+	static const char *const bad_times[] = {
+		"", "ms", "1m", "1h", "-1ms", "1 ms", "0x10", "4295s", "1mss",
+		"inf",
+	};
+	static const uint32_t time_samples[] = {
+		0, 1, 999, 1000, 1500, 1000000, 2500000, 4294967295u,
+	};
+	static const struct { const char *s; uint8_t m; } lists[] = {
+		{ "all", 0xff }, { "3", 0x08 }, { "3,6", 0x48 }, { "6,3", 0x48 },
+		{ "0,1,2,3,4,5,6,7", 0xff }, { "0", 0x01 }, { "7", 0x80 },
+	};
+	static const struct { const char *s; const char *msg; } bad_lists[] = {
+		{ "", "invalid band list" }, { "8", "band 8 out of range" },
+		{ "3,", "invalid band list" }, { ",3", "invalid band list" },
+		{ "3,,6", "invalid band list" }, { "3,3", "band 3 listed twice" },
+		{ "x", "invalid band list" }, { "-1", "invalid band list" },
+		{ "3;6", "invalid band list" }, { "ALL", "invalid band list" },
+		{ "100000000000", "invalid band list" },
+	};
+	static const uint8_t list_samples[] = { 0x01, 0x48, 0x80, 0xfe, 0xff };
+	char buf[64], err[DCB_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		uint32_t v = 12345;
+		int r = dcb_get_time(times[i].s, &v);
+
+		ok(r == 0 && v == times[i].v, "time \"%s\" = %u us (got %u)",
+		   times[i].s, times[i].v, v);
+	}
+	for (i = 0; i < sizeof(bad_times) / sizeof(bad_times[0]); i++) {
+		uint32_t v;
+
+		ok(dcb_get_time(bad_times[i], &v) != 0,
+		   "time \"%s\" rejected", bad_times[i]);
+	}
+	for (i = 0; i < sizeof(time_samples) / sizeof(time_samples[0]); i++) {
+		uint32_t back = 12345;
+
+		dcb_fmt_time(time_samples[i], buf, sizeof(buf));
+		ok(dcb_get_time(buf, &back) == 0 && back == time_samples[i],
+		   "time %u us prints as \"%s\" and parses back",
+		   time_samples[i], buf);
+	}
+	ok(!strcmp(dcb_fmt_time(1000, buf, sizeof(buf)), "1ms"),
+	   "1000 us prints as 1ms (%s)", buf);
+	ok(!strcmp(dcb_fmt_time(1500, buf, sizeof(buf)), "1500us"),
+	   "1500 us prints as 1500us (%s)", buf);
+	ok(!strcmp(dcb_fmt_time(2000000, buf, sizeof(buf)), "2s"),
+	   "2000000 us prints as 2s (%s)", buf);
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		uint8_t m = 0x5a;
+		int r = dcb_get_band_list(lists[i].s, &m, err, sizeof(err));
+
+		ok(r == 0 && m == lists[i].m, "band list \"%s\" = 0x%02x (got 0x%02x)",
+		   lists[i].s, lists[i].m, m);
+	}
+	for (i = 0; i < sizeof(bad_lists) / sizeof(bad_lists[0]); i++) {
+		uint8_t m;
+
+		err[0] = '\0';
+		ok(dcb_get_band_list(bad_lists[i].s, &m, err, sizeof(err)) != 0 &&
+		   strstr(err, bad_lists[i].msg),
+		   "band list \"%s\" rejected: %s (%s)", bad_lists[i].s,
+		   bad_lists[i].msg, err);
+	}
+	for (i = 0; i < sizeof(list_samples) / sizeof(list_samples[0]); i++) {
+		uint8_t back = 0;
+
+		dcb_fmt_band_list(list_samples[i], buf, sizeof(buf));
+		ok(dcb_get_band_list(buf, &back, err, sizeof(err)) == 0 &&
+		   back == list_samples[i],
+		   "band mask 0x%02x prints as \"%s\" and parses back",
+		   list_samples[i], buf);
+	}
+	ok(!strcmp(dcb_fmt_band_list(0x48, buf, sizeof(buf)), "3,6"),
+	   "band mask 0x48 prints as 3,6 (%s)", buf);
+}
 
 static void test_values(void)
 {
@@ -329,6 +436,8 @@ static void test_values(void)
 	   "pmax 0.01 prints as 0.01 (%s)", buf);
 	ok(!strcmp(dcb_fmt_prob(0xffffffffu, buf, sizeof(buf)), "1"),
 	   "pmax 1 prints as 1 (%s)", buf);
+
+	test_time_and_lists();
 }
 
 /* ---- valid command lines and the attributes they produce ---------------- */
@@ -522,6 +631,125 @@ static void test_valid(void)
 	ok(dcb_encode_qdisc(&o, &b) != 0, "encode into a too small buffer fails");
 }
 
+/* ---- pool, buffer, PFC, NP-ECN ------------------------------------------- */
+
+/* the PFC nest of an encoded qdisc: attributes found, values into *p */
+static int pfc_nest(const struct dcb_nlbuf *b, struct dcb_pfc *p, int *nattrs,
+		    bool *sizes_ok)
+{
+	const struct nlattr *nest = find(b->data, b->len, TCA_DCB_PFC);
+	size_t i;
+
+	memset(p, 0xee, sizeof(*p));
+	*nattrs = -1;
+	*sizes_ok = false;
+	if (!nest || !(nest->nla_type & NLA_F_NESTED))
+		return -1;
+	*nattrs = count_attrs(PAYLOAD(nest), PLEN(nest));
+	*sizes_ok = true;
+	for (i = 0; i < dcb_pfc_nfields; i++) {
+		const struct dcb_pfc_field *f = &dcb_pfc_fields[i];
+		const struct nlattr *a = find(PAYLOAD(nest), PLEN(nest), f->type);
+
+		if (!a || PLEN(a) != f->size) {
+			*sizes_ok = false;
+			continue;
+		}
+		memcpy((char *)p + f->off, PAYLOAD(a), f->size);
+	}
+	return 0;
+}
+
+static void test_pfc_valid(void)
+{
+	unsigned char mem[1024];
+	char err[DCB_ERRLEN];
+	struct dcb_band_opts cb;
+	struct dcb_nlbuf b;
+	struct dcb_opts o;
+	struct dcb_pfc p;
+	struct tc_dcb_ecn e;
+	const struct nlattr *a;
+	bool sizes_ok;
+	int n;
+
+	ok(parse_line("rate 1gbit pool 3 buffer 1mb pfc prio-pfc 3,6 xoff 60k "
+		      "xon 57k headroom 20k quanta 0xffff delay 1ms", &o, err) == 0,
+	   "pool/buffer/pfc line parses (%s)", err);
+	encode(&o, &b, mem, sizeof(mem));
+	a = find(b.data, b.len, TCA_DCB_POOL);
+	ok(a && PLEN(a) == 4 && get32(a) == 3, "POOL u32 3");
+	a = find(b.data, b.len, TCA_DCB_BUFFER);
+	ok(a && PLEN(a) == 4 && get32(a) == 1048576, "BUFFER u32 1048576");
+	pfc_nest(&b, &p, &n, &sizes_ok);
+	ok(n == 7 && sizes_ok, "PFC nest (NLA_F_NESTED) with all 7 attributes, "
+	   "u8 mask, u16 quanta, u32 others (%d)", n);
+	ok(p.prio_mask == 0x48 && p.xoff == 61440 && p.xon == 58368 &&
+	   p.beta == 0 && p.headroom == 20480 && p.quanta == 65535 &&
+	   p.delay == 1000,
+	   "PFC mask 0x48 xoff 61440 xon 58368 beta 0 headroom 20480 quanta 65535 delay 1000us");
+	ok(count_attrs(b.data, b.len) == 4, "RATE64, POOL, BUFFER, PFC only");
+
+	ok(parse_line("rate 1gbit pfc beta 8", &o, err) == 0,
+	   "pfc beta 8 parses (%s)", err);
+	encode(&o, &b, mem, sizeof(mem));
+	pfc_nest(&b, &p, &n, &sizes_ok);
+	ok(n == 7 && sizes_ok && p.prio_mask == 0xff && p.beta == 8 &&
+	   !p.xoff && !p.xon && !p.headroom && !p.quanta && !p.delay,
+	   "pfc beta 8: mask 0xff (default all), beta 8, the rest sent as 0");
+	ok(!find(b.data, b.len, TCA_DCB_POOL) && !find(b.data, b.len, TCA_DCB_BUFFER),
+	   "no POOL/BUFFER unless given");
+
+	ok(parse_line("rate 1gbit pfc off", &o, err) == 0, "pfc off parses (%s)",
+	   err);
+	encode(&o, &b, mem, sizeof(mem));
+	pfc_nest(&b, &p, &n, &sizes_ok);
+	ok(n == 7 && sizes_ok && !p.prio_mask && !p.xoff && !p.beta &&
+	   !p.quanta && !p.delay, "pfc off: whole nest, PRIO_MASK 0");
+
+	ok(parse_line("rate 1gbit pool 0", &o, err) == 0, "pool 0 parses");
+	encode(&o, &b, mem, sizeof(mem));
+	a = find(b.data, b.len, TCA_DCB_POOL);
+	ok(a && get32(a) == 0 && !find(b.data, b.len, TCA_DCB_PFC),
+	   "pool 0 given: POOL 0 sent, no PFC");
+	ok(parse_line("rate 1gbit buffer 0", &o, err) == 0 && (o.has & DCB_HAS_BUFFER) &&
+	   o.buffer == 0, "buffer 0 (unlimited) parses");
+
+	ok(parse_line("rate 1gbit pfc delay 500us quanta 100 prio-pfc 7,0 xoff 1500b "
+		      "band 3 limit 1k", &o, err) == 0 &&
+	   o.pfc.delay == 500 && o.pfc.quanta == 100 && o.pfc.prio_mask == 0x81 &&
+	   o.pfc.xoff == 1500 && o.band[3].has_limit,
+	   "pfc options in any order, then a band (%s)", err);
+	ok(parse_line("rate 1gbit pfc xoff 10k quanta 0x10 delay 2s", &o, err) == 0 &&
+	   o.pfc.quanta == 16 && o.pfc.delay == 2000000 && o.pfc.xon == 0,
+	   "quanta 0x10 = 16, delay 2s = 2000000us, xon optional");
+	ok(parse_line("rate 1gbit pfc xoff 10k xon 0", &o, err) == 0,
+	   "xon 0 (kernel default) is below xoff");
+	ok(parse_line("rate 1gbit pfc prio-pfc all beta 1000 headroom 0", &o, err) == 0 &&
+	   o.pfc.prio_mask == 0xff && o.pfc.beta == 1000,
+	   "prio-pfc all, beta 1000, headroom 0 (auto)");
+	ok(parse_line("rate 1gbit pfc beta 1 limit 1m", &o, err) == 0 &&
+	   o.pfc.beta == 1 && o.limit == 1048576,
+	   "port options go on after pfc");
+
+	/* NP-ECN */
+	ok(parse_line("rate 1gbit ecn np-ecn band 2 ecn np-ecn", &o, err) == 0,
+	   "ecn np-ecn for the port and a band (%s)", err);
+	encode(&o, &b, mem, sizeof(mem));
+	a = find(b.data, b.len, TCA_DCB_ECN);
+	memset(&e, 0xee, sizeof(e));
+	if (a)
+		memcpy(&e, PAYLOAD(a), sizeof(e));
+	ok(a && PLEN(a) == sizeof(e) && e.mode == TC_DCB_ECN_NP_ECN && !e.kmin &&
+	   !e.kmax && !e.pmax, "ECN {NP_ECN, 0, 0, 0}");
+	ok(o.band[2].ecn_state == DCB_BAND_ECN_SET &&
+	   o.band[2].ecn.mode == TC_DCB_ECN_NP_ECN && !o.band[2].ecn.kmin,
+	   "band 2 ecn np-ecn");
+	ok(parse_class_line("ecn np-ecn limit 10k", &cb, err) == 0 &&
+	   cb.ecn.mode == TC_DCB_ECN_NP_ECN && cb.limit == 10240,
+	   "class ecn np-ecn (%s)", err);
+}
+
 /* ---- invalid command lines ---------------------------------------------- */
 
 static void test_invalid(void)
@@ -593,6 +821,66 @@ static void test_invalid(void)
 		{ "rate 1gbit dscp-map a:b", "invalid dscp-map entry" },
 		{ "rate 1gbit dscp-map 1:-2", "invalid dscp-map entry" },
 		{ "rate 1gbit dscp-map 1:2:3", "invalid dscp-map entry" },
+		/* pool, buffer */
+		{ "rate 1gbit pool", "missing value after \"pool\"" },
+		{ "rate 1gbit pool x", "invalid pool \"x\" (expected a pool id" },
+		{ "rate 1gbit pool -1", "invalid pool" },
+		{ "rate 1gbit pool 4294967296", "invalid pool" },
+		{ "rate 1gbit pool 1k", "invalid pool" },
+		{ "rate 1gbit pool 1 pool 2", "duplicate \"pool\"" },
+		{ "rate 1gbit buffer", "missing value after \"buffer\"" },
+		{ "rate 1gbit buffer 1q", "invalid buffer \"1q\"" },
+		{ "rate 1gbit buffer 5g", "invalid buffer" },
+		{ "rate 1gbit buffer 1m buffer 2m", "duplicate \"buffer\"" },
+		{ "rate 1gbit band 3 limit 1k pool 1", "\"pool\" must come before the first \"band\"" },
+		{ "rate 1gbit band 3 limit 1k buffer 1m", "\"buffer\" must come before the first \"band\"" },
+		{ "rate 1gbit band 3 limit 1k pfc off", "\"pfc\" must come before the first \"band\"" },
+		/* pfc */
+		{ "rate 1gbit pfc", "pfc: needs \"xoff SIZE\" (static threshold) or \"beta N\"" },
+		{ "rate 1gbit pfc prio-pfc 3", "pfc: needs \"xoff SIZE\"" },
+		{ "rate 1gbit pfc headroom 10k quanta 5 delay 1ms", "pfc: needs" },
+		{ "rate 1gbit pfc off pfc off", "duplicate \"pfc\"" },
+		{ "rate 1gbit pfc xoff 1k pfc off", "duplicate \"pfc\"" },
+		{ "rate 1gbit pfc off xoff 1k", "\"pfc off\" takes no \"xoff\"" },
+		{ "rate 1gbit pfc prio-pfc", "missing value after \"prio-pfc\"" },
+		{ "rate 1gbit pfc prio-pfc 8 xoff 10k", "prio-pfc: band 8 out of range (0..7)" },
+		{ "rate 1gbit pfc prio-pfc 3,9 xoff 10k", "band 9 out of range" },
+		{ "rate 1gbit pfc prio-pfc 3,3 xoff 10k", "prio-pfc: band 3 listed twice" },
+		{ "rate 1gbit pfc prio-pfc 3, xoff 10k", "prio-pfc: invalid band list \"3,\"" },
+		{ "rate 1gbit pfc prio-pfc none xoff 10k", "invalid band list" },
+		{ "rate 1gbit pfc prio-pfc 3 prio-pfc 4 xoff 1k", "duplicate \"prio-pfc\"" },
+		{ "rate 1gbit pfc xon 5k", "pfc: \"xon\" requires \"xoff\"" },
+		{ "rate 1gbit pfc beta 8 xon 5k", "pfc: \"xon\" requires \"xoff\"" },
+		{ "rate 1gbit pfc xoff 10k xon 10k", "pfc: xon (10240) must be below xoff (10240)" },
+		{ "rate 1gbit pfc xon 20k xoff 10k", "xon (20480) must be below xoff (10240)" },
+		{ "rate 1gbit pfc xoff 10k beta 8", "pfc: \"xoff\" and \"beta\" are mutually exclusive (xoff for a static threshold, beta for the dynamic one)" },
+		{ "rate 1gbit pfc beta 8 xoff 10k xon 5k", "mutually exclusive" },
+		{ "rate 1gbit pfc xoff", "missing value after \"xoff\"" },
+		{ "rate 1gbit pfc xoff 0", "invalid xoff \"0\" (expected a size above 0" },
+		{ "rate 1gbit pfc xoff 1q", "invalid xoff \"1q\"" },
+		{ "rate 1gbit pfc xoff 1k xoff 2k", "duplicate \"xoff\"" },
+		{ "rate 1gbit pfc xoff 10k xon x", "invalid xon \"x\"" },
+		{ "rate 1gbit pfc xoff 10k headroom 5g", "invalid headroom" },
+		{ "rate 1gbit pfc beta 0", "invalid beta \"0\" (expected 1..1000)" },
+		{ "rate 1gbit pfc beta 1001", "invalid beta \"1001\" (expected 1..1000)" },
+		{ "rate 1gbit pfc beta 0x10", "invalid beta \"0x10\"" },
+		{ "rate 1gbit pfc beta 1.5", "invalid beta" },
+		{ "rate 1gbit pfc xoff 1k quanta 0", "invalid quanta \"0\" (expected 1..65535, decimal or 0x hex)" },
+		{ "rate 1gbit pfc xoff 1k quanta 65536", "invalid quanta \"65536\"" },
+		{ "rate 1gbit pfc xoff 1k quanta 0x10000", "invalid quanta" },
+		{ "rate 1gbit pfc xoff 1k quanta 0x", "invalid quanta" },
+		{ "rate 1gbit pfc xoff 1k quanta 0x0", "invalid quanta" },
+		{ "rate 1gbit pfc xoff 1k quanta -1", "invalid quanta" },
+		{ "rate 1gbit pfc xoff 1k quanta 1k", "invalid quanta" },
+		{ "rate 1gbit pfc xoff 1k delay 1h", "invalid delay \"1h\" (expected a time" },
+		{ "rate 1gbit pfc xoff 1k delay 1m", "invalid delay" },
+		{ "rate 1gbit pfc xoff 1k delay -1ms", "invalid delay" },
+		{ "rate 1gbit pfc xoff 1k delay 5000s", "invalid delay" },
+		{ "rate 1gbit pfc xoff 1k delay", "missing value after \"delay\"" },
+		/* np-ecn has no curve */
+		{ "rate 1gbit ecn np-ecn kmin 10k", "\"ecn np-ecn\" takes no \"kmin\"" },
+		{ "rate 1gbit band 1 ecn np-ecn pmax 1", "\"ecn np-ecn\" takes no \"pmax\"" },
+		{ "rate 1gbit ecn bogus", "expected off, red, step, np-ecn)" },
 	};
 	static const struct { const char *line; const char *msg; } cbad[] = {
 		{ "foo", "unknown class option \"foo\"" },
@@ -605,6 +893,10 @@ static void test_invalid(void)
 		{ "ecn off ecn default", "duplicate \"ecn\"" },
 		{ "rate 1gbit", "unknown class option \"rate\"" },
 		{ "band 3 limit 1k", "unknown class option \"band\"" },
+		{ "ecn np-ecn kmax 1k", "\"ecn np-ecn\" takes no \"kmax\"" },
+		{ "pfc off", "unknown class option \"pfc\"" },
+		{ "pool 1", "unknown class option \"pool\"" },
+		{ "ecn bogus", "expected off, red, step, np-ecn or default" },
 	};
 	char err[DCB_ERRLEN];
 	struct dcb_band_opts cb;
@@ -646,7 +938,16 @@ static void test_roundtrip(void)
 		"rate 1gbit ecn red kmin 1k kmax 2k pmax 1%",
 		"rate 1gbit ecn step k 20k",
 		"rate 1gbit ecn off",
-		"rate 25gbit ecn np-ecn kmin 10k kmax 20k pmax 0.2",
+		"rate 25gbit ecn np-ecn",
+		"rate 25gbit ecn step k 20k band 3 ecn np-ecn band 4 ecn np-ecn limit 1m",
+		"rate 1gbit pool 3 buffer 1mb pfc prio-pfc 3,6 xoff 60k xon 57k "
+			"headroom 20k quanta 65535 delay 1ms",
+		"rate 1gbit pool 0 pfc beta 8 band 3 ecn np-ecn",
+		"rate 1gbit pfc prio-pfc all xoff 1500 quanta 0x100 delay 1500us",
+		"rate 1gbit pfc xoff 100k delay 2s limit 4m",
+		"rate 1gbit buffer 12345 pfc prio-pfc 0,7 beta 1000 headroom 1",
+		"rate 1gbit pool 4294967295 buffer 4294967295 pfc prio-pfc 5 xoff 4294967295 "
+			"xon 4294967294 headroom 4294967295 quanta 1 delay 4294967295",
 		"rate 1gbit ecn step k 100k band 0 limit 10k band 3 limit 64k "
 			"ecn red kmin 10k kmax 20k pmax 0.5 band 7 ecn off",
 		"rate 100gbit overhead 4 burst 1g limit 4294967295 classify dscp "
@@ -693,6 +994,35 @@ static void test_roundtrip(void)
 		   "dscp-map 46:7 ecn red kmin 30Kb kmax 90Kb pmax 0.1 "
 		   "band 3 limit 64Kb ecn step k 20Kb"),
 	   "canonical text: \"%s\"", text);
+	{
+		static const struct { const char *in, *out; } canon[] = {
+			{ "rate 1gbit pool 3 buffer 1mb pfc prio-pfc 6,3 xoff 60k "
+			  "xon 57k headroom 20k quanta 0xffff delay 1000",
+			  "rate 1Gbit pool 3 buffer 1Mb pfc prio-pfc 3,6 xoff 60Kb "
+			  "xon 57Kb headroom 20Kb quanta 65535 delay 1ms" },
+			{ "rate 1gbit pfc beta 8",
+			  "rate 1Gbit pfc prio-pfc all beta 8" },
+			{ "rate 1gbit ecn np-ecn band 1 ecn np-ecn",
+			  "rate 1Gbit ecn np-ecn band 1 ecn np-ecn" },
+			/* not printed: pfc off, buffer 0 (unlimited) */
+			{ "rate 1gbit pool 2 buffer 0 pfc off", "rate 1Gbit pool 2" },
+		};
+		size_t k;
+
+		for (k = 0; k < sizeof(canon) / sizeof(canon[0]); k++) {
+			text[0] = '\0';
+			if (parse_line(canon[k].in, &o, err) == 0) {
+				dcb_nl_init(&b, mem, sizeof(mem));
+				dcb_encode_qdisc(&o, &b);
+				dcb_decode_qdisc(b.data, b.len, &d, err,
+						 sizeof(err));
+				dcb_format_qdisc(&d, text, sizeof(text));
+			}
+			ok(!strcmp(text, canon[k].out),
+			   "canonical text of \"%s\": \"%s\" (got \"%s\")",
+			   canon[k].in, canon[k].out, text);
+		}
+	}
 
 	/* class text states the whole class config */
 	{
@@ -715,6 +1045,92 @@ static void test_roundtrip(void)
 }
 
 /* ---- decoding a kernel-style dump --------------------------------------- */
+
+/* pool, buffer and a PFC nest as a kernel could dump them */
+static void test_decode_pfc_dump(void)
+{
+	struct tc_dcb_ecn e = { TC_DCB_ECN_NP_ECN, 1000, 2000, 3 };
+	unsigned char mem[1024];
+	char err[DCB_ERRLEN], text[1024];
+	uint64_t rate = 125000000;
+	uint32_t u32, beta = 8;
+	uint16_t u16 = 100;
+	uint8_t u8 = 0x48;
+	struct dcb_nlbuf b;
+	struct dcb_opts o;
+	size_t pfc;
+
+	/* only some PFC members; an unknown one; np-ecn with stray values */
+	dcb_nl_init(&b, mem, sizeof(mem));
+	dcb_nl_put(&b, TCA_DCB_RATE64, &rate, sizeof(rate));
+	dcb_nl_put(&b, TCA_DCB_ECN, &e, sizeof(e));
+	u32 = 7;
+	dcb_nl_put(&b, TCA_DCB_POOL, &u32, 4);
+	u32 = 0;
+	dcb_nl_put(&b, TCA_DCB_BUFFER, &u32, 4);
+	pfc = dcb_nl_nest_start(&b, TCA_DCB_PFC);
+	dcb_nl_put(&b, TCA_DCB_PFC_PRIO_MASK, &u8, 1);
+	dcb_nl_put(&b, TCA_DCB_PFC_BETA, &beta, 4);
+	u32 = 61440;	/* a kernel reporting xoff too: beta wins in text */
+	dcb_nl_put(&b, TCA_DCB_PFC_XOFF, &u32, 4);
+	dcb_nl_put(&b, TCA_DCB_PFC_QUANTA, &u16, 2);
+	dcb_nl_put(&b, 77, "junk", 4);
+	dcb_nl_nest_end(&b, pfc);
+	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) == 0 &&
+	   (o.has & (DCB_HAS_POOL | DCB_HAS_BUFFER | DCB_HAS_PFC)) ==
+	   (DCB_HAS_POOL | DCB_HAS_BUFFER | DCB_HAS_PFC),
+	   "dump with pool, buffer, pfc decodes (%s)", err);
+	ok(o.pool == 7 && o.buffer == 0 && o.pfc.prio_mask == 0x48 &&
+	   o.pfc.beta == 8 && o.pfc.quanta == 100 && o.pfc.xon == 0 &&
+	   o.pfc.delay == 0, "absent PFC members decode as 0");
+	dcb_format_qdisc(&o, text, sizeof(text));
+	ok(!strcmp(text, "rate 1Gbit ecn np-ecn pool 7 pfc prio-pfc 3,6 beta 8 quanta 100"),
+	   "pfc dump prints as \"%s\"", text);
+	{
+		struct dcb_opts r;
+
+		ok(parse_line(text, &r, err) == 0, "... and parses (%s)", err);
+	}
+
+	/* pfc off is not printed */
+	dcb_nl_init(&b, mem, sizeof(mem));
+	dcb_nl_put(&b, TCA_DCB_RATE64, &rate, sizeof(rate));
+	pfc = dcb_nl_nest_start(&b, TCA_DCB_PFC);
+	u8 = 0;
+	dcb_nl_put(&b, TCA_DCB_PFC_PRIO_MASK, &u8, 1);
+	dcb_nl_put(&b, TCA_DCB_PFC_XOFF, &u32, 4);
+	dcb_nl_nest_end(&b, pfc);
+	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) == 0 &&
+	   (o.has & DCB_HAS_PFC) && !o.pfc.prio_mask,
+	   "pfc off dump decodes (%s)", err);
+	dcb_format_qdisc(&o, text, sizeof(text));
+	ok(!strcmp(text, "rate 1Gbit"), "pfc off not printed (\"%s\")", text);
+
+	/* short members are reported */
+	dcb_nl_init(&b, mem, sizeof(mem));
+	pfc = dcb_nl_nest_start(&b, TCA_DCB_PFC);
+	dcb_nl_put(&b, TCA_DCB_PFC_XOFF, &u16, 2);
+	dcb_nl_nest_end(&b, pfc);
+	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) != 0 &&
+	   strstr(err, "xoff too short"), "short PFC_XOFF rejected (%s)", err);
+	dcb_nl_init(&b, mem, sizeof(mem));
+	dcb_nl_put(&b, TCA_DCB_POOL, &u16, 2);
+	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) != 0 &&
+	   strstr(err, "pool too short"), "short POOL rejected (%s)", err);
+	dcb_nl_init(&b, mem, sizeof(mem));
+	pfc = dcb_nl_nest_start(&b, TCA_DCB_PFC);
+	u32 = 0xffff;
+	dcb_nl_put(&b, TCA_DCB_PFC_QUANTA, &u32, 4);	/* longer: prefix */
+	dcb_nl_nest_end(&b, pfc);
+	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) == 0 &&
+	   o.pfc.quanta == 0xffff, "longer PFC_QUANTA: known prefix read");
+	memset(mem, 0, 16);
+	mem[0] = 12;
+	mem[2] = TCA_DCB_PFC;
+	mem[4] = 200;	/* inner nla_len beyond the nest */
+	ok(dcb_decode_qdisc(mem, 12, &o, err, sizeof(err)) != 0,
+	   "malformed PFC nest rejected (%s)", err);
+}
 
 static void test_decode_dump(void)
 {
@@ -791,6 +1207,8 @@ static void test_decode_dump(void)
 	dcb_nl_nest_end(&b, bands);
 	ok(dcb_decode_qdisc(b.data, b.len, &o, err, sizeof(err)) != 0,
 	   "band entry without index rejected (%s)", err);
+
+	test_decode_pfc_dump();
 }
 
 /* ---- statistics ----------------------------------------------------------- */
@@ -815,7 +1233,45 @@ static void test_stats(void)
 	ok(dcb_xstats_kind(buf, sizeof(struct tc_dcb_stats) + 8) == DCB_XSTATS_CLASS,
 	   "longer class stats still a class's");
 	ok(dcb_xstats_kind(buf, 40) == DCB_XSTATS_BAD, "40 bytes is bad");
-	ok(dcb_stats_nfields == 10, "10 statistics fields");
+	ok(dcb_xstats_kind(buf, 80) == DCB_XSTATS_BAD,
+	   "80 bytes (version 1 class stats) is bad");
+	ok(dcb_xstats_kind(buf, sizeof(x) - 8) != DCB_XSTATS_QDISC,
+	   "qdisc xstats shorter than version 2 refused");
+	x.version = 1;
+	memcpy(buf, &x, 8);
+	ok(dcb_xstats_kind(buf, 16 + 9 * 80) == DCB_XSTATS_OLD,
+	   "version 1 qdisc xstats (736 bytes) recognised as old");
+	ok(dcb_xstats_kind(buf, sizeof(x)) != DCB_XSTATS_QDISC,
+	   "version 1 header is not version 2");
+	x.version = 3;
+	memcpy(buf, &x, 8);
+	ok(dcb_xstats_kind(buf, sizeof(buf)) == DCB_XSTATS_QDISC,
+	   "version 3 (longer) accepted");
+	x.version = TC_DCB_XSTATS_VERSION;
+	memcpy(buf, &x, 8);
+	ok(dcb_stats_nfields == 22, "22 statistics fields");
+	ok(dcb_pool_nfields == 8 && !strcmp(dcb_pool_fields[0].name, "id") &&
+	   !strcmp(dcb_pool_fields[7].name, "drops_full"), "8 pool fields");
+	{
+		static const char *const v2[] = {
+			"drops_headroom", "pause_tx", "resume_tx", "pause_rx",
+			"resume_rx", "paused_us", "in_bytes", "in_peak",
+			"in_headroom", "in_drops", "xoff", "np_unmarked",
+		};
+		struct tc_dcb_stats probe;
+		size_t k, bad = 0;
+
+		/* names, offsets and order match the struct */
+		for (k = 0; k < dcb_stats_nfields; k++) {
+			memset(&probe, 0, sizeof(probe));
+			((uint64_t *)&probe)[k] = k + 1;
+			bad += dcb_stats_get(&probe, k) != k + 1;
+			bad += dcb_stats_fields[k].version != (k < 10 ? 1u : 2u);
+			if (k >= 10)
+				bad += strcmp(dcb_stats_fields[k].name, v2[k - 10]) != 0;
+		}
+		ok(!bad, "field table: 10 version 1 + 12 version 2 fields in struct order");
+	}
 
 	memset(&s, 0, sizeof(s));
 	ok(!dcb_stats_active(&s), "idle band is inactive");
@@ -837,6 +1293,62 @@ static void test_stats(void)
 	ok(!strcmp(text, "enq 10p 15000b deq 9p 13500b backlog 1p 1500b peak 3000b "
 		   "ecn_marked 2 drops_tail 3 drops_wred 4"), "stats line \"%s\"",
 	   text);
+	s.pause_tx = 5;
+	s.paused_us = 1200;
+	s.xoff = 61440;
+	dcb_format_stats(&s, text, sizeof(text));
+	ok(!strcmp(text, "enq 10p 15000b deq 9p 13500b backlog 1p 1500b peak 3000b "
+		   "ecn_marked 2 drops_tail 3 drops_wred 4 pause_tx 5 paused_us 1200 "
+		   "xoff 61440"), "version 2 counters only when not 0: \"%s\"", text);
+	memset(&s, 0, sizeof(s));
+	s.xoff = 61440;
+	ok(!dcb_stats_active(&s), "band with only xoff in force is inactive");
+	s.in_bytes = 1500;
+	ok(dcb_stats_active(&s), "band with ingress bytes queued is active");
+	memset(&s, 0, sizeof(s));
+	s.pause_rx = 1;
+	ok(dcb_stats_active(&s), "band paused by the peer is active");
+
+	/* totals: sum, in_peak and xoff max; version 1 ones left alone */
+	{
+		struct tc_dcb_stats band[3], total;
+
+		memset(band, 0, sizeof(band));
+		memset(&total, 0, sizeof(total));
+		total.enq_packets = 99;
+		band[0].pause_tx = 1;
+		band[1].pause_tx = 2;
+		band[2].pause_tx = 4;
+		band[0].in_peak = 10;
+		band[1].in_peak = 30;
+		band[2].in_peak = 20;
+		band[0].xoff = 100;
+		band[2].xoff = 50;
+		band[1].in_bytes = 7;
+		band[2].in_bytes = 8;
+		band[0].enq_packets = 5;
+		dcb_stats_total(band, 3, &total);
+		ok(total.pause_tx == 7 && total.in_peak == 30 && total.xoff == 100 &&
+		   total.in_bytes == 15 && total.enq_packets == 99 &&
+		   total.np_unmarked == 0,
+		   "totals: pause_tx 7 (sum), in_peak 30 and xoff 100 (max), in_bytes 15");
+	}
+
+	/* pool line */
+	{
+		struct tc_dcb_pool_stats p = {
+			.id = 1, .ports = 3, .size = 1048576, .reserved = 61440,
+			.used = 30000, .peak = 90000, .headroom_used = 1500,
+			.drops_full = 2,
+		};
+
+		dcb_format_pool(&p, text, sizeof(text));
+		ok(!strcmp(text, "pool 1 used 30000/1048576 peak 90000 headroom 1500 "
+			   "drops_full 2 ports 3"), "pool line \"%s\"", text);
+		ok(dcb_pool_get(&p, 0) == 1 && dcb_pool_get(&p, 1) == 3 &&
+		   dcb_pool_get(&p, 4) == 30000 && dcb_pool_get(&p, 7) == 2,
+		   "pool field table matches struct tc_dcb_pool_stats");
+	}
 }
 
 /* ---- tools for test_tc_cli.sh -------------------------------------------- */
@@ -895,6 +1407,22 @@ static void fill_stats(struct tc_dcb_stats *s, uint64_t seed)
 	s->drops_wred = 2 * seed;
 }
 
+/* the version 2 (PFC) counters of a band; in_headroom stays 0 */
+static void fill_stats2(struct tc_dcb_stats *s, uint64_t seed)
+{
+	s->drops_headroom = 1 * seed;
+	s->pause_tx = 10 * seed;
+	s->resume_tx = 9 * seed;
+	s->pause_rx = 3 * seed;
+	s->resume_rx = 3 * seed;
+	s->paused_us = 500 * seed;
+	s->in_bytes = 1500 * seed;
+	s->in_peak = 45000 * seed;
+	s->in_drops = 1 * seed;
+	s->xoff = 61440;
+	s->np_unmarked = 7 * seed;
+}
+
 /* TCA_STATS2 with basic, queue and app (xstats) */
 static void put_stats2(unsigned char *msg, size_t *len, size_t cap,
 		       const void *app, size_t app_len)
@@ -921,9 +1449,10 @@ static void put_stats2(unsigned char *msg, size_t *len, size_t cap,
 
 /*
  * What the kernel should dump for a qdisc configured with argv: every
- * setting (defaults filled in), and a class (band 3) message.
+ * setting (defaults filled in), and a class (band 3) message.  With v1,
+ * the qdisc's xstats are those of a version 1 module.
  */
-static int gen_nlmsg(const char *path, int argc, char **argv)
+static int gen_nlmsg(const char *path, int argc, char **argv, bool v1)
 {
 	unsigned char msg[4096], opts[1024];
 	char err[DCB_ERRLEN];
@@ -948,8 +1477,14 @@ static int gen_nlmsg(const char *path, int argc, char **argv)
 		o.limit = 1048576;
 	if (!(o.has & DCB_HAS_ECN))
 		o.ecn.mode = TC_DCB_ECN_OFF;
+	if (!(o.has & DCB_HAS_POOL))
+		o.pool = 0;
+	if (!(o.has & DCB_HAS_BUFFER))
+		o.buffer = 0;
+	/* o.pfc is all 0 (off) unless given */
 	o.has |= DCB_HAS_OVERHEAD | DCB_HAS_BURST | DCB_HAS_LIMIT |
-		 DCB_HAS_CLASSIFY | DCB_HAS_DSCP_MAP | DCB_HAS_ECN;
+		 DCB_HAS_CLASSIFY | DCB_HAS_DSCP_MAP | DCB_HAS_ECN |
+		 DCB_HAS_POOL | DCB_HAS_BUFFER | DCB_HAS_PFC;
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
 		if (o.band[i].ecn_state == DCB_BAND_ECN_DEFAULT)
 			o.band[i].ecn_state = DCB_BAND_ECN_UNSET;
@@ -979,7 +1514,28 @@ static int gen_nlmsg(const char *path, int argc, char **argv)
 	fill_stats(&x.band[0], 1);
 	fill_stats(&x.band[3], 2);
 	fill_stats(&x.band[7], 3);
-	put_stats2(msg, &len, sizeof(msg), &x, sizeof(x));
+	fill_stats2(&x.band[3], 2);
+	dcb_stats_total(x.band, TC_DCB_NUM_BANDS, &x.total);
+	x.pool.id = o.pool;
+	x.pool.ports = 2;
+	x.pool.size = o.buffer;
+	x.pool.reserved = 40960;
+	x.pool.used = 90000;
+	x.pool.peak = 180000;
+	x.pool.headroom_used = 1500;
+	x.pool.drops_full = 3;
+	x.pfc_malformed = 4;
+	if (v1) {
+		/* version 1: 80-byte stats, no pool */
+		unsigned char old[16 + 9 * 80];
+
+		x.version = 1;
+		memset(old, 0, sizeof(old));
+		memcpy(old, &x, 16);
+		put_stats2(msg, &len, sizeof(msg), old, sizeof(old));
+	} else {
+		put_stats2(msg, &len, sizeof(msg), &x, sizeof(x));
+	}
 	msg_end(msg, len, f);
 
 	/* class 1:4 = band 3 */
@@ -997,6 +1553,7 @@ static int gen_nlmsg(const char *path, int argc, char **argv)
 	}
 	memset(&cs, 0, sizeof(cs));
 	fill_stats(&cs, 2);
+	fill_stats2(&cs, 2);
 	put_stats2(msg, &len, sizeof(msg), &cs, sizeof(cs));
 	msg_end(msg, len, f);
 
@@ -1023,11 +1580,14 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "--format"))
 		return format_args(argc - 2, argv + 2);
 	if (argc >= 3 && !strcmp(argv[1], "--gen-nlmsg"))
-		return gen_nlmsg(argv[2], argc - 3, argv + 3);
+		return gen_nlmsg(argv[2], argc - 3, argv + 3, false);
+	if (argc >= 3 && !strcmp(argv[1], "--gen-nlmsg-v1"))
+		return gen_nlmsg(argv[2], argc - 3, argv + 3, true);
 
 	printf("TAP version 13\n");
 	test_values();
 	test_valid();
+	test_pfc_valid();
 	test_invalid();
 	test_roundtrip();
 	test_decode_dump();
