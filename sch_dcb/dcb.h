@@ -35,7 +35,6 @@ struct dcb_pfc_cfg {
 struct dcb_skb_cb {
 	struct dcb_port	*port;		/* ingress port, or NULL */
 	u8		band;
-	bool		headroom;	/* charged to the port's headroom */
 };
 
 static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)

@@ -261,7 +261,6 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 	       pool->size - min(pool->size, pool->reserved);
 	cb->port = p;
 	cb->band = band;
-	cb->headroom = false;
 
 	if (p && (p->pfc.mask & BIT(band))) {
 		pb = &p->band[band];
@@ -278,7 +277,6 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			}
 			pb->headroom += len;
 			pool->headroom_used += len;
-			cb->headroom = true;
 		}
 	} else if (full) {
 		pool->drops_full++;
@@ -305,16 +303,19 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 	struct dcb_port *p = cb->port;
 	struct dcb_port_band *pb;
 	bool release = false;
+	u64 h;
 
 	spin_lock(&pool->lock);
 	pool->used -= len;
-	if (cb->headroom)
-		pool->headroom_used -= len;
 	if (p) {
+		/* as in switch ASICs, a departure empties the headroom
+		 * first: it holds what is above XOFF, not given packets
+		 */
 		pb = &p->band[cb->band];
+		h = min_t(u64, pb->headroom, len);
+		pb->headroom -= h;
+		pool->headroom_used -= h;
 		pb->bytes -= len;
-		if (cb->headroom)
-			pb->headroom -= len;
 		if (pb->paused && !p->dead &&
 		    (!pb->bytes || pb->bytes < dcb_xon(pool, p))) {
 			pb->paused = false;
