@@ -50,6 +50,7 @@
 #define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
 #define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
+#define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
 
 /* MAC control frame after the Ethernet header. */
 struct dcb_pfc_hdr {
@@ -218,7 +219,9 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	}
 	if (!p->dead && (pause || p->changed))
 		hrtimer_start(&p->refresh,
-			      ns_to_ktime(err ? DCB_RETRY_NS : p->pause_ns / 2),
+			      ns_to_ktime(err ? DCB_RETRY_NS :
+					  max_t(u64, p->pause_ns / 2,
+						DCB_REFRESH_MIN_NS)),
 			      HRTIMER_MODE_REL_SOFT);
 	spin_unlock_bh(&pool->lock);
 }
