@@ -649,10 +649,11 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 		}
 		if (b->held) {
 			/* NP-ECN: what waited through the pause goes
-			 * unmarked
+			 * unmarked; and a pause earns no shaping credit
 			 */
 			b->held = false;
 			b->np_pn = b->q.qlen;
+			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
 	}
