@@ -128,7 +128,68 @@ die_top()
 	exit 1
 }
 
-# pfc_json NODE DEV: `tc -j -s qdisc show` object of DEV's root sch_dcb.
+# Process start-up is slow in a TCG guest (jq alone takes about 0.5 s), so
+# the readers take one snapshot of several nodes with one tc and one ip
+# call per node and a single jq, into a bash associative array:
+#
+#   pfc_snap S sw1 h1          # S["sw1:swp2:pause_tx:3"], S["h1:eth0:xoff"],
+#   sv S sw1 swp2 pause_tx 3   # S["sw1:swp2:pool.used"], S["sw1:swp2:rx_dropped"]
+#
+# Keys: NODE:DEV:KEY (totals and pfc_malformed), NODE:DEV:KEY:BAND (bands),
+# NODE:DEV:pool.KEY (pool), NODE:DEV:rx_dropped / tx_dropped (device).
+
+# pfc_snap VAR NODE...: snapshot of the root sch_dcb qdiscs and the
+# devices of the NODEs into the global associative array VAR.
+pfc_snap()
+{
+	local var=$1 n doc='{' sep='' k v out
+	shift
+	for n in "$@"; do
+		doc+="$sep\"$n\":{\"q\":$(topo_tc "$n" -j -s qdisc show),"
+		doc+="\"l\":$(ip -n "$(topo_ns "$n")" -j -s link show)}"
+		sep=,
+	done
+	doc+='}'
+	# shellcheck disable=SC2016
+	out=$(jq -r 'to_entries[] | .key as $n | .value as $v |
+		($v.q[] | select(.kind == "dcb" and .root == true) | .dev as $d |
+			(to_entries[] | select(.value | type == "number") |
+				"\($n):\($d):\(.key)=\(.value)"),
+			(.pool // {} | to_entries[] | "\($n):\($d):pool.\(.key)=\(.value)"),
+			(.bands // [] | .[] | .band as $b | to_entries[] |
+				select(.key != "band") | "\($n):\($d):\(.key):\($b)=\(.value)")),
+		($v.l[] | "\($n):\(.ifname):rx_dropped=\(.stats64.rx.dropped)",
+			  "\($n):\(.ifname):tx_dropped=\(.stats64.tx.dropped)")' <<<"$doc") ||
+		die_top "cannot parse the statistics of $*"
+	declare -gA "$var"
+	local -n _snap=$var
+	_snap=()
+	while IFS='=' read -r k v; do
+		[ -n "$k" ] && _snap[$k]=$v
+	done <<<"$out"
+}
+
+# sv VAR NODE DEV KEY [BAND]: a value of snapshot VAR; a missing key fails
+# the test (never read as 0).
+sv()
+{
+	local -n _snap=$1
+	local k="$2:$3:$4${5:+:$5}"
+	[ -n "${_snap[$k]+x}" ] || die_top "sch_dcb statistics lack '$4'${5:+ of band $5} on $2:$3"
+	echo "${_snap[$k]}"
+}
+
+# pfc_stat NODE DEV KEY [BAND]: one value, fresh (a snapshot of NODE).
+pfc_stat()
+{
+	pfc_snap _PFC_ONE "$1"
+	sv _PFC_ONE "$@"
+}
+
+# pfc_json NODE DEV: `tc -j -s qdisc show` object of DEV's root sch_dcb, and
+# pfc_get JSON KEY [BAND]: KEY of its totals, of band BAND, or of the pool
+# (pool.KEY); fails when the key is missing.  (Two jq runs: prefer
+# pfc_snap/sv when reading several values.)
 pfc_json()
 {
 	local j
@@ -138,11 +199,10 @@ pfc_json()
 	echo "$j"
 }
 
-# pfc_get JSON KEY [BAND]: KEY of the totals (BAND empty), of band BAND,
-# or of the pool (KEY pool.X).  Fails when the key is missing.
 pfc_get()
 {
 	local j=$1 key=$2 band=${3:-} v
+	# shellcheck disable=SC2016
 	case $key in
 	pool.*)
 		v=$(jq -r --arg k "${key#pool.}" \
@@ -161,9 +221,6 @@ pfc_get()
 	echo "$v"
 }
 
-# pfc_stat NODE DEV KEY [BAND]: one counter of NODE's DEV (see pfc_get).
-pfc_stat() { pfc_get "$(pfc_json "$1" "$2")" "$3" "${4:-}"; }
-
 # pfc_sum KEY [BAND] -- NODE...: sum of KEY over every port of the NODEs.
 pfc_sum()
 {
@@ -171,9 +228,10 @@ pfc_sum()
 	shift
 	[ "${1:-}" = -- ] || { band=$1; shift; }
 	[ "${1:-}" = -- ] && shift
+	pfc_snap _PFC_SUM "$@"
 	for n in "$@"; do
 		for d in $(topo_ports "$n"); do
-			v=$(pfc_stat "$n" "$d" "$key" "$band")
+			v=$(sv _PFC_SUM "$n" "$d" "$key" "$band")
 			s=$((s + v))
 		done
 	done
@@ -188,33 +246,39 @@ PFC_DROP_KEYS="drops_tail drops_wred drops_headroom in_drops"
 softnet_drops()
 {
 	local s=0 x
-	for x in $(awk '{ print $2 }' /proc/net/softnet_stat); do
+	while read -r _ x _; do
 		s=$((s + 16#$x))
-	done
+	done </proc/net/softnet_stat
 	echo "$s"
 }
 
-# pfc_drop_report NODE...: one line "WHAT=N ..." listing every drop counter
-# of every port of the NODEs (qdisc keys of PFC_DROP_KEYS, pool.drops_full,
-# the devices' rx_dropped and tx_dropped) plus softnet; sum in DROPS_SUM is
-# computed by pfc_drops_total.
+# pfc_drop_report NODE...: one line "NODE:DEV:KEY=N ..." listing every drop
+# counter of every port of the NODEs (qdisc keys of PFC_DROP_KEYS and
+# pool.drops_full, the devices' rx_dropped and tx_dropped) plus softnet.
 pfc_drop_report()
 {
-	local n d k j ns
+	local n d k line=''
+	pfc_snap _PFC_DROP "$@"
 	for n in "$@"; do
-		ns=$(topo_ns "$n")
 		for d in $(topo_ports "$n"); do
-			j=$(pfc_json "$n" "$d")
-			for k in $PFC_DROP_KEYS pool.drops_full; do
-				printf '%s:%s:%s=%s ' "$n" "$d" "$k" "$(pfc_get "$j" "$k")"
-			done
-			for k in rx_dropped tx_dropped; do
-				printf '%s:%s:%s=%s ' "$n" "$d" "$k" \
-					"$(ip netns exec "$ns" cat "/sys/class/net/$d/statistics/$k")"
+			for k in $PFC_DROP_KEYS pool.drops_full rx_dropped tx_dropped; do
+				line+="$n:$d:$k=$(sv _PFC_DROP "$n" "$d" "$k") "
 			done
 		done
 	done
-	printf 'softnet=%s\n' "$(softnet_drops)"
+	echo "${line}softnet=$(softnet_drops)"
+}
+
+# pfc_all_drained NODE...: no packet queued on any port of the NODEs.
+pfc_all_drained()
+{
+	local n d
+	pfc_snap _PFC_DR "$@"
+	for n in "$@"; do
+		for d in $(topo_ports "$n"); do
+			[ "$(sv _PFC_DR "$n" "$d" backlog_bytes)" = 0 ] || return 1
+		done
+	done
 }
 
 # pfc_drops_delta REPORT1 REPORT2: the entries that grew, "what=+N ...",
@@ -222,6 +286,9 @@ pfc_drop_report()
 pfc_drops_delta()
 {
 	local out
+	case "$1 $2" in
+	*MISSING*) die_top "a drop counter is missing: $(tr ' ' '\n' <<<"$1 $2" | grep MISSING | head -n3 | tr '\n' ' ')";;
+	esac
 	out=$(awk -v a="$1" -v b="$2" 'BEGIN {
 		n = split(a, x, " "); for (i = 1; i <= n; i++) { split(x[i], kv, "="); v[kv[1]] = kv[2] }
 		n = split(b, x, " "); t = 0

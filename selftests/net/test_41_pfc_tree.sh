@@ -60,15 +60,6 @@ victim_rate()
 	b1=$(rx_bytes); t1=$(date +%s.%N)
 	awk -v b=$((b1 - b0)) -v a="$t0" -v z="$t1" 'BEGIN { printf "%.0f", 8 * b / (z - a) }'
 }
-all_drained()
-{
-	local n d
-	for n in $ALL; do
-		for d in $(topo_ports "$n"); do
-			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
-		done
-	done
-}
 flowing() { [ "$(rx_bytes)" -ge $(($1 + 100000)) ]; }
 
 D0=$(pfc_drop_report $ALL)
@@ -95,30 +86,32 @@ wait_for --timeout 30 paused_v || fail "the victim's sender was never paused" \
 during=$(victim_rate "$WIN")
 log "victim during the incast: $during b/s"
 kill "${pids[@]}" "$vpid" 2>/dev/null
-wait_for --timeout 60 all_drained || fail "queues did not drain"
+wait_for --timeout 60 pfc_all_drained $ALL || fail "queues did not drain"
 D1=$(pfc_drop_report $ALL)
 
 
 # hop by hop
+# shellcheck disable=SC2086
+pfc_snap S $ALL
 down=$(topo_port sw1 sw2)
-log "sw2 port toward sw1: pause_tx $(pfc_stat sw2 "$up" pause_tx 3) in_peak $(pfc_stat sw2 "$up" in_peak 3)"
-log "sw1 port toward sw2: pause_rx $(pfc_stat sw1 "$down" pause_rx 3) paused_us $(pfc_stat sw1 "$down" paused_us 3) backlog_peak $(pfc_stat sw1 "$down" backlog_peak)"
+log "sw2 port toward sw1: pause_tx $(sv S sw2 "$up" pause_tx 3) in_peak $(sv S sw2 "$up" in_peak 3)"
+log "sw1 port toward sw2: pause_rx $(sv S sw1 "$down" pause_rx 3) paused_us $(sv S sw1 "$down" paused_us 3) backlog_peak $(sv S sw1 "$down" backlog_peak)"
 for h in s1 s2 s3 v s4 s5; do
 	sw=sw1; case $h in s4|s5) sw=sw2;; esac
-	log "  $h: $sw port pause_tx $(pfc_stat $sw "$(topo_port $sw $h)" pause_tx 3)," \
-		"NIC pause_rx $(pfc_stat $h eth0 pause_rx 3) paused_us $(pfc_stat $h eth0 paused_us 3)"
+	log "  $h: $sw port pause_tx $(sv S $sw "$(topo_port $sw $h)" pause_tx 3)," \
+		"NIC pause_rx $(sv S $h eth0 pause_rx 3) paused_us $(sv S $h eth0 paused_us 3)"
 done
-assert_ge "$(pfc_stat sw2 "$up" pause_tx 3)" 1 "sw2 paused sw1 (pause_tx toward sw1)"
-assert_ge "$(pfc_stat sw1 "$down" pause_rx 3)" 1 "sw1's port toward sw2 received PAUSE"
-assert_ge "$(pfc_stat sw1 "$down" paused_us 3)" 1 "sw1's port toward sw2 was paused (us)"
+assert_ge "$(sv S sw2 "$up" pause_tx 3)" 1 "sw2 paused sw1 (pause_tx toward sw1)"
+assert_ge "$(sv S sw1 "$down" pause_rx 3)" 1 "sw1's port toward sw2 received PAUSE"
+assert_ge "$(sv S sw1 "$down" paused_us 3)" 1 "sw1's port toward sw2 was paused (us)"
 for h in s1 s2 s3 v; do
-	assert_ge "$(pfc_stat sw1 "$(topo_port sw1 $h)" pause_tx 3)" 1 "sw1 paused $h"
-	assert_ge "$(pfc_stat $h eth0 paused_us 3)" 1 "$h was paused (us)"
+	assert_ge "$(sv S sw1 "$(topo_port sw1 $h)" pause_tx 3)" 1 "sw1 paused $h"
+	assert_ge "$(sv S $h eth0 paused_us 3)" 1 "$h was paused (us)"
 done
 for h in s4 s5; do
-	assert_ge "$(pfc_stat sw2 "$(topo_port sw2 $h)" pause_tx 3)" 1 "sw2 paused $h"
+	assert_ge "$(sv S sw2 "$(topo_port sw2 $h)" pause_tx 3)" 1 "sw2 paused $h"
 done
-assert_le "$(pfc_stat vr eth0 pause_rx 3)" 0 "the victim's receiver was not paused"
+assert_le "$(sv S vr eth0 pause_rx 3)" 0 "the victim's receiver was not paused"
 
 pfc_drops_delta "$D0" "$D1"
 assert_le "$PFC_DROPS" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"

@@ -43,15 +43,6 @@ for h in h1 h2 h3 h4; do
 done
 D0=$(pfc_drop_report sw1 sw2 h1 h2 h3 h4 r)
 
-pool_empty()
-{
-	local n d
-	for n in sw1 sw2 h1 h2 h3 h4; do
-		for d in $(topo_ports "$n"); do
-			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
-		done
-	done
-}
 
 # one UDP port per sender, counted (and consumed) at r's ingress
 tc_sink r 7001 7002 7003 7004
@@ -74,7 +65,7 @@ sleep "$WIN"
 for i in 1 2 3 4; do c[$i]=$(( $(tc_sink_pkts r $((7000 + i))) - c0[$i] )); done
 kill "${pids[@]}" 2>/dev/null
 for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
-wait_for --timeout 60 pool_empty || fail "queues did not drain"
+wait_for --timeout 60 pfc_all_drained sw1 sw2 h1 h2 h3 h4 || fail "queues did not drain"
 D1=$(pfc_drop_report sw1 sw2 h1 h2 h3 h4 r)
 pfc_drops_delta "$D0" "$D1"
 

@@ -67,15 +67,6 @@ for h in s1 s2 s3; do
 	topo_exec $h ping -c1 -W5 "$RIP" >/dev/null || fail "no path $h -> r"
 done
 
-drained()
-{
-	local n d
-	for n in sw1 sw2 s1 s2 s3; do
-		for d in $(topo_ports "$n"); do
-			[ "$(pfc_stat "$n" "$d" backlog_bytes)" = 0 ] || return 1
-		done
-	done
-}
 
 # start_flows [paced|full]: s1 at 2 Mb/s (default) or at line rate
 start_flows()
@@ -98,7 +89,7 @@ stop_flows()
 {
 	kill "${PIDS[@]}" 2>/dev/null
 	wait "${PIDS[@]}" 2>/dev/null
-	wait_for --timeout 60 drained || fail "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained sw1 sw2 s1 s2 s3 || fail "queues did not drain"
 }
 
 # ------------------------------------------------------------ NP-ECN
@@ -106,29 +97,30 @@ start_flows
 up_paused() { [ "$(pfc_stat sw1 "$UP" pause_rx 3)" -ge 1 ]; }
 wait_for --timeout 30 up_paused || fail "sw2 never paused sw1" \
 	"(sw2 port from sw1: in_peak $(pfc_stat sw2 "$FROM1" in_peak 3), pause_tx $(pfc_stat sw2 "$FROM1" pause_tx 3))"
-u0=$(pfc_json sw1 "$UP"); d0=$(pfc_json sw2 "$DOWN")
+pfc_snap W0 sw1 sw2
 sleep "$WIN"
-u1=$(pfc_json sw1 "$UP"); d1=$(pfc_json sw2 "$DOWN")
+pfc_snap W1 sw1 sw2
 stop_flows
 
-delta() { echo $(( $(pfc_get "$2" "$3" 3) - $(pfc_get "$1" "$3" 3) )); }
-u_deq=$(delta "$u0" "$u1" deq_packets)
-u_mark=$(delta "$u0" "$u1" ecn_marked)
-u_pause=$(delta "$u0" "$u1" pause_rx)
-u_pus=$(delta "$u0" "$u1" paused_us)
-u_npu=$(delta "$u0" "$u1" np_unmarked)
-d_deq=$(delta "$d0" "$d1" deq_packets)
-d_mark=$(delta "$d0" "$d1" ecn_marked)
-d_npu=$(delta "$d0" "$d1" np_unmarked)
-d_pause=$(delta "$d0" "$d1" pause_rx)
-log "paused port sw1->sw2 over ${WIN}s: deq $u_deq, marked $u_mark, PAUSE rx $u_pause, paused $u_pus us, np_unmarked $u_npu, peak $(pfc_get "$u1" backlog_peak 3) B"
-log "saturated port sw2->r over ${WIN}s: deq $d_deq, marked $d_mark, np_unmarked $d_npu, PAUSE rx $d_pause, backlog $(pfc_get "$d1" backlog_bytes 3) B"
+# delta NODE DEV KEY: growth of KEY (band 3) over the window
+delta() { echo $(( $(sv W1 "$1" "$2" "$3" 3) - $(sv W0 "$1" "$2" "$3" 3) )); }
+u_deq=$(delta sw1 "$UP" deq_packets)
+u_mark=$(delta sw1 "$UP" ecn_marked)
+u_pause=$(delta sw1 "$UP" pause_rx)
+u_pus=$(delta sw1 "$UP" paused_us)
+u_npu=$(delta sw1 "$UP" np_unmarked)
+d_deq=$(delta sw2 "$DOWN" deq_packets)
+d_mark=$(delta sw2 "$DOWN" ecn_marked)
+d_npu=$(delta sw2 "$DOWN" np_unmarked)
+d_pause=$(delta sw2 "$DOWN" pause_rx)
+log "paused port sw1->sw2 over ${WIN}s: deq $u_deq, marked $u_mark, PAUSE rx $u_pause, paused $u_pus us, np_unmarked $u_npu, peak $(sv W1 sw1 "$UP" backlog_peak 3) B"
+log "saturated port sw2->r over ${WIN}s: deq $d_deq, marked $d_mark, np_unmarked $d_npu, PAUSE rx $d_pause, backlog $(sv W1 sw2 "$DOWN" backlog_bytes 3) B"
 assert_ge "$u_pause" 1 "PAUSE frames received by sw1's port toward sw2 in the window"
 assert_ge "$u_pus" 1 "time sw1's port toward sw2 was paused in the window (us)"
 assert_ge "$u_deq" 100 "packets through sw1's paused port"
 assert_le "$u_mark" 0 "ECT packets marked by the paused, unsaturated port"
 assert_ge "$d_deq" $((WIN * 800)) "packets through the saturated port"
-assert_ge "$(pfc_get "$d1" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"
+assert_ge "$(sv W1 sw2 "$DOWN" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"
 assert_within_pct "$d_mark" $((d_deq - d_npu)) 1 "marked by the saturated port vs deq - np_unmarked"
 
 # ------------------------------------------------------------ dynamic XOFF
@@ -136,13 +128,13 @@ BETA=4
 # shellcheck disable=SC2086
 topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 200kb ecn off pfc prio-pfc 3 beta $BETA ||
 	fail "tc: dynamic threshold"
-j=$(pfc_json sw2 "$FROM2")
-B=$(pfc_get "$j" pool.size); R=$(pfc_get "$j" pool.reserved); S=$(pfc_get "$j" pool.used)
-x_empty=$(pfc_get "$j" xoff 3)
+pfc_snap J sw1 sw2
+B=$(sv J sw2 "$FROM2" pool.size); R=$(sv J sw2 "$FROM2" pool.reserved)
+S=$(sv J sw2 "$FROM2" pool.used); x_empty=$(sv J sw2 "$FROM2" xoff 3)
 log "pool empty: size $B reserved $R used $S, xoff $x_empty"
 assert_le "$S" 0 "pool empty before the flows"
 assert_within_pct "$x_empty" $((BETA * (B - R) / 8)) 1 "dynamic xoff with the pool empty = beta*(B-R)/8"
-x_static0=$(pfc_stat sw1 "$(topo_port sw1 s1)" xoff 3)
+x_static0=$(sv J sw1 "$(topo_port sw1 s1)" xoff 3)
 assert_ge "$x_static0" 16384 "static xoff of sw1"
 assert_le "$x_static0" 16384 "static xoff of sw1"
 
@@ -153,15 +145,13 @@ topo_qdisc sw1 "$UP" dcb rate 5mbit dscp-map 0:7 buffer 256kb pfc prio-pfc 3 xof
 start_flows full
 x_min=$x_empty
 sw1_used_max=0
-for k in $(seq 12); do
-	sleep 0.25
-	j=$(pfc_json sw2 "$FROM2")
-	S=$(pfc_get "$j" pool.used); x=$(pfc_get "$j" xoff 3)
-	B=$(pfc_get "$j" pool.size); R=$(pfc_get "$j" pool.reserved)
+for k in $(seq 8); do
+	pfc_snap J sw1 sw2
+	S=$(sv J sw2 "$FROM2" pool.used); x=$(sv J sw2 "$FROM2" xoff 3)
+	B=$(sv J sw2 "$FROM2" pool.size); R=$(sv J sw2 "$FROM2" pool.reserved)
 	exp=$((BETA * (B - R - S) / 8))
 	[ "$exp" -ge 0 ] || exp=0
-	js=$(pfc_json sw1 "$(topo_port sw1 s1)")
-	xs=$(pfc_get "$js" xoff 3); us=$(pfc_get "$js" pool.used)
+	xs=$(sv J sw1 "$(topo_port sw1 s1)" xoff 3); us=$(sv J sw1 "$(topo_port sw1 s1)" pool.used)
 	log "  sample $k: sw2 pool used $S, xoff $x (formula $exp); sw1 pool used $us, static xoff $xs"
 	# one MTU of slack: the pool moves between the two reads in the kernel
 	d=$((x - exp)); [ $d -ge 0 ] || d=$((-d))

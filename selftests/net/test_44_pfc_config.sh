@@ -76,11 +76,13 @@ accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
 accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4
 # a second port joining the 20 KB pool: 8 KB + 16 KB of reserve > 20 KB
 accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
-log "pool: $(pfc_json sw "$P1" | jq -c .pool)"
+pfc_snap S sw
+log "pool: ports $(sv S sw "$P1" pool.ports) reserved $(sv S sw "$P1" pool.reserved) size $(sv S sw "$P1" pool.size)"
 refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb
 accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
-assert_ge "$(pfc_stat sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
-assert_ge "$(pfc_stat sw "$P1" pool.ports)" 2 "ports in the pool"
+pfc_snap S sw
+assert_ge "$(sv S sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
+assert_ge "$(sv S sw "$P1" pool.ports)" 2 "ports in the pool"
 
 # ------------------------------------------------------------ PAUSE frames
 # shellcheck disable=SC2086
@@ -112,15 +114,17 @@ for name in sys.argv[3].split(","):
     time.sleep(0.05)
 EOF
 frames() { topo_exec s1 /usr/bin/python3 "$TMPD/frames.py" eth0 "$SMAC" "$1" || fail "scapy: $1"; }
-j0=$(pfc_json sw "$P1")
+pfc_snap J0 sw
 frames truncated,opcode,dst
-mal_seen() { [ "$(pfc_stat sw "$P1" pfc_malformed)" -ge $(($(pfc_get "$j0" pfc_malformed) + 3)) ]; }
+mal_seen() { [ "$(pfc_stat sw "$P1" pfc_malformed)" -ge $(($(sv J0 sw "$P1" pfc_malformed) + 3)) ]; }
 wait_for --timeout 10 mal_seen
-j1=$(pfc_json sw "$P1")
-mal=$(( $(pfc_get "$j1" pfc_malformed) - $(pfc_get "$j0" pfc_malformed) ))
-prx=$(( $(pfc_get "$j1" pause_rx) - $(pfc_get "$j0" pause_rx) ))
-rrx=$(( $(pfc_get "$j1" resume_rx) - $(pfc_get "$j0" resume_rx) ))
-pus=$(( $(pfc_get "$j1" paused_us) - $(pfc_get "$j0" paused_us) ))
+pfc_snap J1 sw
+# dd J0 J1 KEY [BAND]: growth of KEY on the port between two snapshots
+dd() { echo $(( $(sv "$2" sw "$P1" "$3" "${4:-}") - $(sv "$1" sw "$P1" "$3" "${4:-}") )); }
+mal=$(dd J0 J1 pfc_malformed)
+prx=$(dd J0 J1 pause_rx)
+rrx=$(dd J0 J1 resume_rx)
+pus=$(dd J0 J1 paused_us)
 log "3 malformed frames: pfc_malformed +$mal, pause_rx +$prx, resume_rx +$rrx, paused_us +$pus"
 assert_ge "$mal" 3 "malformed PAUSE frames counted"
 assert_le "$mal" 3 "malformed PAUSE frames counted"
@@ -130,17 +134,17 @@ assert_le "$pus" 0 "time paused by malformed frames (us)"
 
 # positive control: the same sender, a valid PAUSE then a RESUME
 frames pause,resume
-res_seen() { [ "$(pfc_stat sw "$P1" resume_rx 3)" -ge $(($(pfc_get "$j1" resume_rx 3) + 1)) ]; }
+res_seen() { [ "$(pfc_stat sw "$P1" resume_rx 3)" -ge $(($(sv J1 sw "$P1" resume_rx 3) + 1)) ]; }
 wait_for --timeout 10 res_seen
-j2=$(pfc_json sw "$P1")
-prx=$(( $(pfc_get "$j2" pause_rx 3) - $(pfc_get "$j1" pause_rx 3) ))
-rrx=$(( $(pfc_get "$j2" resume_rx 3) - $(pfc_get "$j1" resume_rx 3) ))
-pus=$(( $(pfc_get "$j2" paused_us 3) - $(pfc_get "$j1" paused_us 3) ))
-mal=$(( $(pfc_get "$j2" pfc_malformed) - $(pfc_get "$j1" pfc_malformed) ))
+pfc_snap J2 sw
+prx=$(dd J1 J2 pause_rx 3)
+rrx=$(dd J1 J2 resume_rx 3)
+pus=$(dd J1 J2 paused_us 3)
+mal=$(dd J1 J2 pfc_malformed)
 log "valid PAUSE + RESUME: band 3 pause_rx +$prx resume_rx +$rrx paused_us +$pus, malformed +$mal"
 assert_ge "$prx" 1 "valid PAUSE counted in pause_rx of band 3"
 assert_ge "$rrx" 1 "valid RESUME counted in resume_rx of band 3"
 assert_ge "$pus" 1 "band 3 held between PAUSE and RESUME (us)"
 assert_le "$mal" 0 "valid frames counted as malformed"
-assert_le "$(pfc_stat sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
+assert_le "$(sv J2 sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
 exit 0
