@@ -253,17 +253,20 @@ softnet_drops()
 }
 
 # pfc_drop_report NODE...: one line "NODE:DEV:KEY=N ..." listing every drop
-# counter of every port of the NODEs (qdisc keys of PFC_DROP_KEYS and
-# pool.drops_full, the devices' rx_dropped and tx_dropped) plus softnet.
+# counter of every port of the NODEs (qdisc keys of PFC_DROP_KEYS, the
+# devices' rx_dropped and tx_dropped), each node's pool.drops_full (one
+# pool per namespace: read at its first port) and softnet.
 pfc_drop_report()
 {
-	local n d k line=''
+	local n d k line='' pool
 	pfc_snap _PFC_DROP "$@"
 	for n in "$@"; do
+		pool=pool.drops_full	# the pool's counter: once per node
 		for d in $(topo_ports "$n"); do
-			for k in $PFC_DROP_KEYS pool.drops_full rx_dropped tx_dropped; do
+			for k in $PFC_DROP_KEYS $pool rx_dropped tx_dropped; do
 				line+="$n:$d:$k=$(sv _PFC_DROP "$n" "$d" "$k") "
 			done
+			pool=
 		done
 	done
 	echo "${line}softnet=$(softnet_drops)"

@@ -30,7 +30,7 @@ load_dcb
 RATE=10mbit
 TOS=0x60		# DSCP 24 -> band 3
 WIN=${PFC41_WINDOW:-3}	# seconds per measurement window
-SWOPTS="rate $RATE dscp-map 0:7 buffer 256kb pfc prio-pfc 3 xoff 16kb"
+SWOPTS="rate $RATE dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay 20ms"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
 topo_init "p41$$" || fail "topo_init"

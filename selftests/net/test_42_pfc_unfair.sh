@@ -22,7 +22,7 @@ load_dcb
 RATE=10mbit
 TOS=0x60		# DSCP 24 -> band 3, not ECT
 WIN=${PFC42_WINDOW:-6}	# seconds of measurement
-SWOPTS="rate $RATE dscp-map 0:7 buffer 256kb ecn off pfc prio-pfc 3 xoff 16kb"
+SWOPTS="rate $RATE dscp-map 0:7 buffer 512kb ecn off pfc prio-pfc 3 xoff 16kb delay 20ms"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
 topo_init "p42$$" || fail "topo_init"

@@ -17,7 +17,7 @@
 #    leaves it is marked, except those let go unmarked after a RESUME
 #    (np_unmarked; that port is never paused, so about none):
 #    ecn_marked = deq_packets - np_unmarked (within 1%).
-# 2. Dynamic threshold: sw2 with `beta 4` and a 200 KB pool.  (s1 at line
+# 2. Dynamic threshold: sw2 with `beta 4` and a 400 KB pool.  (s1 at line
 #    rate into sw1's port toward sw2, now 5 Mb/s, fills sw1's pool.)  The xoff
 #    reported for band 3 of an ingress port is 4 * (B - R - s) / 8 with
 #    B, R, s from the pool statistics of the same dump: (B - R) / 2 with
@@ -33,7 +33,7 @@ load_dcb
 RATE=10mbit
 ECT=0x62		# DSCP 24 (band 3), ECT(0)
 WIN=${PFC43_WINDOW:-4}
-BASE="rate $RATE dscp-map 0:7 buffer 256kb ecn np-ecn"
+BASE="rate $RATE dscp-map 0:7 buffer 512kb ecn np-ecn"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
 topo_init "p43$$" || fail "topo_init"
@@ -52,11 +52,11 @@ FROM2=$(topo_port sw2 s2)
 config_static()
 {
 	# shellcheck disable=SC2086
-	{ topo_dcb_node sw1 $BASE pfc prio-pfc 3 xoff 16kb &&
-	  topo_qdisc sw2 "$FROM1" dcb $BASE pfc prio-pfc 3 xoff 6kb &&
-	  topo_qdisc sw2 "$FROM2" dcb $BASE pfc prio-pfc 3 xoff 64kb &&
-	  topo_qdisc sw2 "$(topo_port sw2 s3)" dcb $BASE pfc prio-pfc 3 xoff 64kb &&
-	  topo_qdisc sw2 "$DOWN" dcb $BASE pfc prio-pfc 3 xoff 64kb; } ||
+	{ topo_dcb_node sw1 $BASE pfc prio-pfc 3 xoff 16kb delay 20ms &&
+	  topo_qdisc sw2 "$FROM1" dcb $BASE pfc prio-pfc 3 xoff 6kb delay 20ms &&
+	  topo_qdisc sw2 "$FROM2" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms &&
+	  topo_qdisc sw2 "$(topo_port sw2 s3)" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms &&
+	  topo_qdisc sw2 "$DOWN" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms; } ||
 		fail "tc: static PFC configuration"
 }
 config_static
@@ -126,7 +126,7 @@ assert_within_pct "$d_mark" $((d_deq - d_npu)) 1 "marked by the saturated port v
 # ------------------------------------------------------------ dynamic XOFF
 BETA=4
 # shellcheck disable=SC2086
-topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 200kb ecn off pfc prio-pfc 3 beta $BETA ||
+topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 400kb ecn off pfc prio-pfc 3 beta $BETA delay 20ms ||
 	fail "tc: dynamic threshold"
 pfc_snap J sw1 sw2
 B=$(sv J sw2 "$FROM2" pool.size); R=$(sv J sw2 "$FROM2" pool.reserved)
@@ -140,7 +140,7 @@ assert_le "$x_static0" 16384 "static xoff of sw1"
 
 # sw1's port toward sw2 at half rate: s1 at line rate fills sw1's pool
 # shellcheck disable=SC2086
-topo_qdisc sw1 "$UP" dcb rate 5mbit dscp-map 0:7 buffer 256kb pfc prio-pfc 3 xoff 16kb ||
+topo_qdisc sw1 "$UP" dcb rate 5mbit dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay 20ms ||
 	fail "tc: sw1 port toward sw2 at 5mbit"
 start_flows full
 x_min=$x_empty
