@@ -369,3 +369,20 @@ tc_sink_pkts()
 	[ "$v" != MISSING ] || die_top "no sink counter for $1 port $2"
 	echo "$v"
 }
+
+# tc_sink_snap VAR NODE: every sink counter of NODE in one read into the
+# global associative array VAR (VAR[PORT] = datagrams) and the time of the
+# read in VAR[t] (seconds, from EPOCHREALTIME).
+tc_sink_snap()
+{
+	local var=$1 p v out
+	out=$(topo_tc "$2" -s -j filter show dev eth0 ingress | jq -r \
+		'.[] | select(.options.keys.dst_port?) | "\(.options.keys.dst_port) \(.options.actions[0].stats.packets)"')
+	declare -gA "$var"
+	local -n _sk=$var
+	_sk=()
+	_sk[t]=$EPOCHREALTIME
+	while read -r p v; do
+		[ -n "$p" ] && _sk[$p]=$v
+	done <<<"$out"
+}

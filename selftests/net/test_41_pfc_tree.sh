@@ -98,7 +98,7 @@ log "sw2 port toward sw1: pause_tx $(sv S sw2 "$up" pause_tx 3) in_peak $(sv S s
 log "sw1 port toward sw2: pause_rx $(sv S sw1 "$down" pause_rx 3) paused_us $(sv S sw1 "$down" paused_us 3) backlog_peak $(sv S sw1 "$down" backlog_peak)"
 for h in s1 s2 s3 v s4 s5; do
 	sw=sw1; case $h in s4|s5) sw=sw2;; esac
-	log "  $h: $sw port pause_tx $(sv S $sw "$(topo_port $sw $h)" pause_tx 3)," \
+	log "  $h: $sw port pause_tx $(sv S $sw "$(topo_port $sw $h)" pause_tx 3) in_peak $(sv S $sw "$(topo_port $sw $h)" in_peak 3) in_drops $(sv S $sw "$(topo_port $sw $h)" in_drops 3)," \
 		"NIC pause_rx $(sv S $h eth0 pause_rx 3) paused_us $(sv S $h eth0 paused_us 3)"
 done
 assert_ge "$(sv S sw2 "$up" pause_tx 3)" 1 "sw2 paused sw1 (pause_tx toward sw1)"

@@ -97,9 +97,11 @@ start_flows
 up_paused() { [ "$(pfc_stat sw1 "$UP" pause_rx 3)" -ge 1 ]; }
 wait_for --timeout 30 up_paused || fail "sw2 never paused sw1" \
 	"(sw2 port from sw1: in_peak $(pfc_stat sw2 "$FROM1" in_peak 3), pause_tx $(pfc_stat sw2 "$FROM1" pause_tx 3))"
+t0=$EPOCHREALTIME
 pfc_snap W0 sw1 sw2
 sleep "$WIN"
 pfc_snap W1 sw1 sw2
+secs=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }')
 stop_flows
 
 # delta NODE DEV KEY: growth of KEY (band 3) over the window
@@ -113,8 +115,9 @@ d_deq=$(delta sw2 "$DOWN" deq_packets)
 d_mark=$(delta sw2 "$DOWN" ecn_marked)
 d_npu=$(delta sw2 "$DOWN" np_unmarked)
 d_pause=$(delta sw2 "$DOWN" pause_rx)
-log "paused port sw1->sw2 over ${WIN}s: deq $u_deq, marked $u_mark, PAUSE rx $u_pause, paused $u_pus us, np_unmarked $u_npu, peak $(sv W1 sw1 "$UP" backlog_peak 3) B"
-log "saturated port sw2->r over ${WIN}s: deq $d_deq, marked $d_mark, np_unmarked $d_npu, PAUSE rx $d_pause, backlog $(sv W1 sw2 "$DOWN" backlog_bytes 3) B"
+log "window: ${WIN}s asked, at most $secs s between the two reads"
+log "paused port sw1->sw2 over the window: deq $u_deq, marked $u_mark, PAUSE rx $u_pause, paused $u_pus us, np_unmarked $u_npu, peak $(sv W1 sw1 "$UP" backlog_peak 3) B"
+log "saturated port sw2->r over the window: deq $d_deq ($(awk -v n="$d_deq" -v s="$secs" 'BEGIN { printf "%.2f", n * 1042 * 8 / s / 1e6 }') Mb/s or more), marked $d_mark, np_unmarked $d_npu, PAUSE rx $d_pause, backlog $(sv W1 sw2 "$DOWN" backlog_bytes 3) B"
 assert_ge "$u_pause" 1 "PAUSE frames received by sw1's port toward sw2 in the window"
 assert_ge "$u_pus" 1 "time sw1's port toward sw2 was paused in the window (us)"
 assert_ge "$u_deq" 100 "packets through sw1's paused port"
