@@ -26,12 +26,13 @@ QUANTA=0x1234
 TOS=0x60		# DSCP 24 -> band 3
 LEN=1000
 PKTS=${PFC40_PKTS:-700}	# per sender, PFC on: 8 x 700 x 1042 B at 10 Mb/s = 4.7 s
-BUF=512kb
+BUF=1mb
 SWOPTS="rate $RATE dscp-map 0:7 buffer $BUF"
-# delay 20ms: headroom (2 MTU + 25 KB) for a PAUSE response time of 20 ms:
-# under TCG a PAUSE takes that long to stop a sender (with delay 5ms the
-# headroom overflowed: 323 of 5600 packets dropped)
-PFC="pfc prio-pfc 3 xoff 16kb delay 20ms quanta $QUANTA"
+# delay 50ms: headroom 2 MTU + 62.5 KB.  Under TCG a PAUSE takes
+# milliseconds, sometimes over 20 ms, to stop a sender: with delay 5ms the
+# headroom overflowed (323 of 5600 packets dropped); 20 ms passed here
+# (highest in_peak XOFF + 9.7 KB) but overflowed in test_41 (XOFF + 26 KB).
+PFC="pfc prio-pfc 3 xoff 16kb delay 50ms quanta $QUANTA"
 # hosts: shaped NIC that obeys PAUSE; limit above the socket send buffer
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 

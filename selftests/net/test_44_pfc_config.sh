@@ -6,7 +6,7 @@
 #  - refused with a message, configuration unchanged: xon >= xoff, headroom
 #    below one MTU plus rate * delay, a pool smaller than the headroom its
 #    ports reserve (one port, and a second port joining the pool), unknown
-#    bands in prio-pfc, beta without a buffer;
+#    bands in prio-pfc, beta in a pool without a size;
 #  - accepted: the same options made valid (the refusals are about the
 #    values, not the syntax);
 #  - malformed PAUSE frames (scapy from the neighbour: truncated, wrong
@@ -67,7 +67,9 @@ refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 
 refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
 refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb
 refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb
-refused "$P1" rate 10mbit pfc prio-pfc 3 beta 4
+# beta needs a pool size: pool 7 of this namespace has none (pool 0 got
+# one from the reference configuration)
+refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4
 refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
 
 accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb
