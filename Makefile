@@ -56,7 +56,7 @@ demo: all
 	bash $(TOP)/scripts/dcblab run incast
 
 bench: all
-	bash $(TOP)/scripts/vm-run -- bash $(TOP)/scripts/bench/pps.sh
+	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

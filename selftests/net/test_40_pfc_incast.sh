@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 240
+# timeout: 420
 #
 # Lossless incast (DCQCN paper section 2.2): 8 senders at line rate into one
 # shaped switch port.  Every switch port and every host NIC is a sch_dcb

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 400
+# timeout: 420
 #
 # PAUSE spreads hop by hop (a congestion tree) and hurts a victim flow
 # (DCQCN paper Fig. 4, PCN Fig. 1):

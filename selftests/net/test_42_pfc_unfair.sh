@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 200
+# timeout: 360
 #
 # PFC unfairness (DCQCN paper Fig. 3): PFC pauses ingress ports, not flows.
 #

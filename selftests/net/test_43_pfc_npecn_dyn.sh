@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 240
+# timeout: 360
 #
 # NP-ECN (PCN paper section 3) and the dynamic PFC threshold (DCQCN paper
 # section 2.2).

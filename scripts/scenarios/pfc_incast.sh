@@ -1,0 +1,272 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# pfc_incast: N UDP senders at line rate -> routed switch -> one receiver,
+# PFC on band 3 on every switch port and every host NIC (DCQCN paper
+# section 2.2: a lossless incast).  pfc=off runs the same with PFC off
+# (same buffer: drops).
+#
+# The pfc_* scenarios share the helpers below (pfcs_*); pfc_tree.sh and
+# pfc_unfair.sh source this file and define their own describe/params/run.
+
+describe()
+{
+	echo "PFC lossless incast: N line-rate UDP senders into one port, PAUSE counts, drops (pfc=on|off)"
+}
+
+params()
+{
+	cat <<'EOF'
+senders         8         number of UDP senders
+rate            10mbit    line rate of every port and host NIC
+pfc             on        on: PFC on band 3; off: same buffer, no PFC
+buffer          1mb       switch pool size
+xoff            16kb      static XOFF per (ingress port, band 3)
+delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
+quanta          0xffff    pause time sent (512 bit times)
+pkt             1000      UDP payload bytes per datagram
+duration        8         seconds of traffic
+interval_ms     20        dcbmon sampling interval
+report_interval 0.5       iperf3 interval (s) of the throughput time series
+EOF
+}
+
+# ------------------------------------------------------------ helpers
+
+# pfcs_opts: sch_dcb options of a switch port.
+pfcs_opts()
+{
+	local a="rate ${P[rate]} dscp-map 0:7 buffer ${P[buffer]}"
+	if [ "${P[pfc]:-on}" = on ]; then
+		a="$a pfc prio-pfc 3 xoff ${P[xoff]} delay ${P[delay]}"
+		[ -n "${P[quanta]:-}" ] && a="$a quanta ${P[quanta]}"
+	else
+		a="$a pfc off"
+	fi
+	echo "$a"
+}
+
+# pfcs_qdiscs: sch_dcb on every switch port and host NIC (hosts: line
+# rate, limit above the socket send buffer so that senders block).
+pfcs_qdiscs()
+{
+	local sw
+	sw=$(pfcs_opts)
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $sw || return 1
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate ${P[rate]} dscp-map 0:7 limit 2mb || return 1
+	echo "switch ports: $sw" >"$OUT/qdisc.txt"
+	echo "host NICs: rate ${P[rate]} dscp-map 0:7 limit 2mb" >>"$OUT/qdisc.txt"
+}
+
+# pfcs_server NODE PORT: one-shot iperf3 server (JSON in iperf3-server-PORT.json)
+pfcs_server()
+{
+	topo_exec "$1" timeout $((${P[duration]%.*} + 90)) iperf3 -s -1 -p "$2" \
+		-i "${P[report_interval]}" -J >"$OUT/iperf3-server-$2.json" 2>&1 &
+	PFCS_SPIDS+=($!)
+}
+
+# pfcs_client NODE DST PORT SECONDS [DELAY]: UDP client at line rate on
+# DSCP 24 (band 3), started when $PFCS_GO exists (plus DELAY seconds).
+# iperf3's UDP socket blocks while the host NIC is paused (measured), so
+# the host's shaped sch_dcb sets the pace.  No --pacing-timer 100: eight
+# clients waking every 100 us starve a TCG guest, and the PAUSE frames
+# are then handled so late that headrooms overflow.
+pfcs_client()
+{
+	local rate_bps
+	rate_bps=$(dl_rate_bps "${P[rate]}")
+	topo_exec "$1" timeout $((${4%.*} + 90)) bash -c \
+		'while [ ! -e "$1" ]; do sleep 0.02; done; sleep "$2"; shift 2; exec "$@"' \
+		_ "$PFCS_GO" "${5:-0}" \
+		iperf3 -c "$2" -p "$3" -u -b "$rate_bps" -l "${P[pkt]}" -t "$4" \
+		--tos 0x60 -J >"$OUT/iperf3-client-$3.json" 2>&1 &
+	PFCS_CPIDS+=($!)
+}
+
+# pfcs_go: start the waiting clients; records the start in starts.txt.
+pfcs_go()
+{
+	local t
+	sleep 0.3
+	t=$(dl_now_ns)
+	: >"$PFCS_GO"
+	echo "clients_start_ms $(( (t - ${DL_MON_T0:-$t}) / 1000000 ))" >"$OUT/starts.txt"
+}
+
+pfcs_wait()
+{
+	local p
+	for p in "${PFCS_CPIDS[@]}" "${PFCS_SPIDS[@]}"; do wait "$p"; done
+	rm -f "$PFCS_GO"
+}
+
+pfcs_setup()
+{
+	PFCS_CPIDS=(); PFCS_SPIDS=()
+	PFCS_GO=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
+}
+
+# pfcs_flow_csv PORT NAME: received throughput time series of the iperf3
+# server on PORT into throughput-NAME.csv (t_s,rx_mbps), and one line
+# "NAME offered_bps rx_bps lost_pct packets" on stdout.
+pfcs_flow_csv()
+{
+	local s=$OUT/iperf3-server-$1.json c=$OUT/iperf3-client-$1.json off
+	off=$(awk '$1 == "clients_start_ms" { print $2 / 1000 }' "$OUT/starts.txt" 2>/dev/null)
+	{
+		echo "t_s,rx_mbps"
+		jq -r --argjson off "${off:-0}" '.intervals[]? | .sum |
+			select(.seconds > 0.05) | "\(.end + $off),\(.bits_per_second / 1e6)"' "$s" 2>/dev/null
+	} >"$OUT/throughput-$2.csv"
+	jq -r --arg n "$2" --slurpfile c "$c" '[$n, ($c[0].end.sum.bits_per_second // 0),
+		(.end.sum_received.bits_per_second // 0), (.end.sum_received.lost_percent // 100),
+		(.end.sum_received.packets // 0)] | @tsv' "$s" 2>/dev/null ||
+		printf '%s\t0\t0\t100\t0\n' "$2"
+}
+
+# pfcs_port_stats NODE DEV: one TSV line of the port's totals and band 3:
+# pause_tx resume_tx pause_rx paused_us drops_headroom drops_tail in_peak
+# backlog_peak pool.peak pool.drops_full
+pfcs_port_stats()
+{
+	topo_tc "$1" -j -s qdisc show dev "$2" | jq -r '.[] | select(.kind == "dcb" and .root) |
+		(.bands[] | select(.band == 3)) as $b |
+		[$b.pause_tx, $b.resume_tx, $b.pause_rx, $b.paused_us, .drops_headroom, .drops_tail,
+		 $b.in_peak, .backlog_peak, .pool.peak, .pool.drops_full] | @tsv'
+}
+
+# pfcs_ts NETNS:DEV KEY BAND OUTFILE: time series t_s,KEY of one port and
+# band ("all" = totals) from dcbmon.csv.
+pfcs_ts()
+{
+	awk -F, -v nd="$1" -v key="$2" -v band="$3" -v off_ms=0 '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["netns"] ":" $c["dev"] == nd && $c["band"] == band {
+			if (!(key in c)) exit 1
+			printf "%.3f,%s\n", $c["t_ms"] / 1000, $c[key] }' "$OUT/dcbmon.csv"
+}
+
+# pfcs_series FILE TITLE KEY BAND NETNS:DEV=LABEL...: a multi-column CSV
+# (t_s,LABEL1,LABEL2,...) of KEY for several ports, for pfc_series.gp.
+pfcs_series()
+{
+	local f=$1 key=$3 band=$4 spec; shift 4
+	local cols="" hdr="t_s"
+	for spec in "$@"; do
+		cols="$cols ${spec%%=*}"
+		hdr="$hdr,${spec#*=}"
+	done
+	awk -F, -v key="$key" -v band="$band" -v cols="$cols" -v hdr="$hdr" '
+		BEGIN { n = split(cols, want, " "); print hdr }
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["band"] == band {
+			nd = $c["netns"] ":" $c["dev"]; t = $c["t_ms"]
+			for (i = 1; i <= n; i++) if (want[i] == nd) { v[t, i] = $c[key]; seen[t] = 1 }
+		}
+		END {
+			for (t in seen) ts[++m] = t + 0
+			# insertion sort (mawk has no asort)
+			for (i = 2; i <= m; i++) { x = ts[i]; for (j = i - 1; j > 0 && ts[j] > x; j--) ts[j + 1] = ts[j]; ts[j + 1] = x }
+			for (k = 1; k <= m; k++) {
+				line = sprintf("%.3f", ts[k] / 1000)
+				for (i = 1; i <= n; i++) line = line "," (((ts[k], i) in v) ? v[ts[k], i] : "NaN")
+				print line
+			}
+		}' "$OUT/dcbmon.csv" >"$f"
+}
+
+# ------------------------------------------------------------ run
+
+run()
+{
+	local n=${P[senders]} i rxip dur rport
+	case $n in ''|*[!0-9]*|0) die "senders=$n";; esac
+	dur=${P[duration]}
+	pfcs_setup || return 1
+
+	topo_switch sw || return 1
+	topo_host rx && topo_link rx sw >/dev/null || return 1
+	for i in $(seq "$n"); do
+		topo_host "h$i" && topo_link "h$i" sw >/dev/null || return 1
+	done
+	topo_routes || return 1
+	pfcs_qdiscs || return 1
+	rxip=$(topo_ip4 rx)
+	rport=$(topo_port sw rx)
+
+	for i in $(seq "$n"); do pfcs_server rx $((5200 + i)); done
+	for i in $(seq "$n"); do dl_wait_listen rx $((5200 + i)); done
+	for i in $(seq "$n"); do pfcs_client "h$i" "$rxip" $((5200 + i)) "$dur"; done
+
+	local mon=("$(topo_ns sw):$rport")
+	for i in $(seq "$n"); do mon+=("$(topo_ns sw):$(topo_port sw "h$i")"); done
+	for i in $(seq "$n"); do mon+=("$(topo_ns "h$i"):eth0"); done
+	dl_monitor_start "${mon[@]}"
+	log "$n senders at ${P[rate]} -> $rport, PFC ${P[pfc]}, ${dur}s"
+	pfcs_go
+	pfcs_wait
+	sleep 0.5
+	dl_monitor_stop
+
+	# results
+	{
+		printf 'sender\toffered_bps\trx_bps\tloss_pct\tpackets\tpause_rx\tpaused_s\tswitch_pause_tx\tin_peak\n'
+		for i in $(seq "$n"); do
+			local f h s
+			f=$(pfcs_flow_csv $((5200 + i)) "h$i")
+			h=$(pfcs_port_stats "h$i" eth0)
+			s=$(pfcs_port_stats sw "$(topo_port sw "h$i")")
+			printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$(cut -f3 <<<"$h")" \
+				"$(awk -v u="$(cut -f4 <<<"$h")" 'BEGIN { printf "%.3f", u / 1e6 }')" \
+				"$(cut -f1 <<<"$s")" "$(cut -f7 <<<"$s")"
+		done
+	} >"$OUT/senders.tsv"
+	pfcs_port_stats sw "$rport" >"$OUT/port.tsv"
+	local hr=0 k
+	for k in $(topo_ports sw); do
+		hr=$((hr + $(pfcs_port_stats sw "$k" | cut -f5)))
+	done
+	echo "$hr" >"$OUT/headroom_drops.txt"
+
+	pfc_incast_table >"$OUT/summary.txt"
+	cat "$OUT/summary.txt"
+
+	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 \
+		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
+	pfcs_series "$OUT/pauses.csv" "" pause_tx 3 \
+		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
+	pfcs_series "$OUT/queue.csv" "" backlog_bytes all "$(topo_ns sw):$rport=port" 
+	pfcs_series "$OUT/pool.csv" "" pool_used all "$(topo_ns sw):$rport=pool"
+	dl_plot pfc_series "$OUT/ingress.png" "datafile='$OUT/ingress.csv'" "ncols=$n" \
+		"ylab='bytes charged (KB)'" "scale=1024" "hline=$(dl_size_bytes "${P[xoff]}")" \
+		"plottitle='pfc_incast: ingress counters (band 3) per sender port, XOFF dashed'"
+	dl_plot pfc_series "$OUT/pauses.png" "datafile='$OUT/pauses.csv'" "ncols=$n" \
+		"ylab='PAUSE frames sent (cumulative)'" "scale=1" \
+		"plottitle='pfc_incast: PAUSE frames sent per ingress port'"
+	dl_plot pfc_series "$OUT/queue.png" "datafile='$OUT/queue.csv'" "ncols=1" \
+		"ylab='backlog (KB)'" "scale=1024" \
+		"plottitle='pfc_incast: congested port queue'"
+	dl_plot throughput "$OUT/throughput.png" "prefix='$OUT/throughput-h'" "n=$n" \
+		"plottitle='pfc_incast: received throughput per sender'"
+	return 0
+}
+
+pfc_incast_table()
+{
+	local n=${P[senders]}
+	echo "pfc_incast: $n senders -> 1 port, ${P[rate]}, PFC ${P[pfc]}, ${P[duration]} s"
+	sed 's/^/  /' "$OUT/qdisc.txt"
+	echo
+	awk -F'\t' 'NR == 1 { printf "%-6s %10s %9s %7s %8s %8s %9s %8s %8s\n", "sender",
+			"offered", "rx_Mbps", "loss_%", "packets", "PAUSErx", "paused_s", "swPAUSE", "in_peak"; next }
+		{ printf "%-6s %10.2f %9.2f %7.2f %8d %8d %9.2f %8d %8d\n", $1, $2 / 1e6, $3 / 1e6,
+			$4, $5, $6, $7, $8, $9; r += $3; s += $3; s2 += $3 * $3; k++ }
+		END { printf "%-6s %10s %9.2f\n", "total", "", r / 1e6
+		      printf "Jain fairness index %.4f\n", (s2 > 0) ? s * s / (k * s2) : 0 }' "$OUT/senders.tsv"
+	awk -F'\t' -v hr="$(cat "$OUT/headroom_drops.txt")" '{
+		printf "congested port: queue peak %d B, tail drops %d, pool peak %d B, pool drops %d, headroom drops (all ports) %d\n",
+			$8, $6, $9, $10, hr }' "$OUT/port.tsv"
+}
