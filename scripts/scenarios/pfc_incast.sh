@@ -25,6 +25,7 @@ xoff            16kb      static XOFF per (ingress port, band 3)
 delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
 quanta          0xffff    pause time sent (512 bit times)
 pkt             1000      UDP payload bytes per datagram
+host_burst      ""        host NIC shaper catch-up (sch_dcb burst); "" = module default
 duration        8         seconds of traffic
 interval_ms     20        dcbmon sampling interval
 report_interval 0.5       iperf3 interval (s) of the throughput time series
@@ -54,10 +55,12 @@ pfcs_qdiscs()
 	sw=$(pfcs_opts)
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $sw || return 1
+	local h="rate ${P[rate]} dscp-map 0:7 limit 2mb"
+	[ -n "${P[host_burst]:-}" ] && h="$h burst ${P[host_burst]}"
 	# shellcheck disable=SC2086
-	topo_dcb_all host rate ${P[rate]} dscp-map 0:7 limit 2mb || return 1
+	topo_dcb_all host $h || return 1
 	echo "switch ports: $sw" >"$OUT/qdisc.txt"
-	echo "host NICs: rate ${P[rate]} dscp-map 0:7 limit 2mb" >>"$OUT/qdisc.txt"
+	echo "host NICs: $h" >>"$OUT/qdisc.txt"
 }
 
 # pfcs_server NODE PORT: one-shot iperf3 server (JSON in iperf3-server-PORT.json)

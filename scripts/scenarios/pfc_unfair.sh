@@ -29,6 +29,7 @@ xoff            16kb      static XOFF per (ingress port, band 3)
 delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
 quanta          0xffff    pause time sent (512 bit times)
 pkt             1000      UDP payload bytes per datagram
+host_burst      ""        host NIC shaper catch-up (sch_dcb burst); "" = module default
 duration        10        seconds of traffic
 interval_ms     20        dcbmon sampling interval
 report_interval 0.5       iperf3 interval (s) of the throughput time series

@@ -322,9 +322,14 @@ pfc_trace_on()
 # sending COUNT datagrams back to back (the host's shaped sch_dcb sets the
 # pace; a PAUSE blocks the socket), in the background (pid in FLOW_PID,
 # the number sent in $TMPD/sent-NODE-PORT).
+# With PFC_GO set to a file name, the sender waits for that file to exist
+# before it starts (python start-up takes seconds under TCG: start several
+# senders at once with `: >"$PFC_GO"`).
 pfc_sender()
 {
-	ip netns exec "$(topo_ns "$1")" timeout 300 /usr/bin/python3 \
+	ip netns exec "$(topo_ns "$1")" timeout 300 bash -c \
+		'[ -z "$1" ] || while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' \
+		_ "${PFC_GO:-}" /usr/bin/python3 \
 		"$TOP/selftests/net/udp_send.py" "$2" "$3" --count "$5" \
 		--interval 0 --tos "$4" --len "${6:-1000}" >"$TMPD/sent-$1-$3" 2>&1 &
 	FLOW_PID=$!

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 420
+# timeout: 600
 #
 # Lossless incast (DCQCN paper section 2.2): 8 senders at line rate into one
 # shaped switch port.  Every switch port and every host NIC is a sch_dcb
@@ -59,10 +59,15 @@ run_incast()
 	local pkts=$1 i pids=() s
 	D0=$(pfc_drop_report $ALL)
 	c0=$(tc_sink_pkts r 7000)
+	# all senders start together (each python takes seconds to start)
+	PFC_GO=$TMPD/go-$SECONDS-$RANDOM
 	for i in $(seq $N); do
 		pfc_sender "s$i" "$RIP" 7000 $TOS "$pkts" $LEN
 		pids+=("$FLOW_PID")
 	done
+	sleep 1
+	: >"$PFC_GO"
+	PFC_GO=
 	for i in "${pids[@]}"; do wait "$i" || fail "a sender failed: $(cat "$TMPD"/sent-* | head -n3)"; done
 	# everything queued anywhere has left
 	wait_for --timeout 60 pfc_all_drained $ALL || fail "queues did not drain"
@@ -146,8 +151,8 @@ assert_le "$nresume" "$r1" "RESUME frames on the wire vs resume_tx"
 # ------------------------------------------------------------ PFC off
 # shellcheck disable=SC2086
 topo_dcb_node sw $SWOPTS pfc off || fail "tc: $SWOPTS pfc off"
-log "PFC off (same $BUF buffer): $N senders x 300 datagrams"
-run_incast 300
+log "PFC off (same $BUF buffer): $N senders x $PKTS datagrams"
+run_incast "$PKTS"
 pfc_drops_delta "$D0" "$D1"
 log "sent $SENT received $RECEIVED; drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
 assert_ge "$PFC_DROPS" 1 "drops with PFC off"
