@@ -119,7 +119,9 @@ assert_le "$(sv S vr eth0 pause_rx 3)" 0 "the victim's receiver was not paused"
 pfc_drops_delta "$D0" "$D1"
 assert_le "$PFC_DROPS" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
 
-assert_ge "$alone" 8000000 "victim alone near line rate (b/s)"
+# precondition: the victim alone was limited by its 10 Mb/s NIC, not
+# starved (a loaded TCG guest delivered 7.5-9.97 Mb/s of the 10)
+assert_ge "$alone" 6000000 "victim alone (b/s)"
 ratio=$(awk -v a="$alone" -v d="$during" 'BEGIN { printf "%.3f", d / a }')
 log "victim throughput during / alone = $ratio"
 assert_le "$ratio" 0.7 "victim's throughput during the incast relative to alone"
