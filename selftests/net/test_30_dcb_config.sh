@@ -58,7 +58,7 @@ kcheck()
 kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,100000,10000,5]}'
 kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,5000,5000,5]}'
 kcheck "unknown ECN mode" change "$PORT" '{"ecn":[9,1,2,3]}'
-kcheck "np-ecn" change "$PORT" '{"ecn":[3,0,0,0]}'
+kcheck "unknown ECN mode" change "$PORT" '{"ecn":[4,0,0,0]}'	# first past np-ecn
 kcheck "band out of range" change "$PORT" '{"bands":[{"index":8,"limit":1}]}'
 kcheck "band index missing" change "$PORT" '{"bands":[{"limit":1}]}'
 kcheck "port limit" change "$PORT" '{"limit":0}'
