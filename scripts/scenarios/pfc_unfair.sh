@@ -91,7 +91,7 @@ pfc_unfair_table()
 	awk -F'\t' '{ printf "%-6s offered %6.2f Mb/s  rx %6.2f Mb/s  loss %5.2f%%\n", $1, $2 / 1e6, $3 / 1e6, $4
 		rx[NR] = $3 }
 		END { m = (rx[2] + rx[3] + rx[4]) / 3
-		      printf "h1 / mean(h2..h4) = %.2f   (DCQCN Fig. 3: about 3 with PFC only)\n", m > 0 ? rx[1] / m : 0 }' "$OUT/senders.tsv"
+		      printf "h1 / mean(h2..h4) = %.2f   (DCQCN Fig. 3: about 3 with PFC only)\n", (m > 0) ? rx[1] / m : 0 }' "$OUT/senders.tsv"
 	awk -F'\t' '{ printf "ingress %-9s PAUSE tx %6d, in_peak %7d B\n", $1, $2, $8 }' "$OUT/ingress.tsv"
 	echo "headroom drops (all switch ports): $(cat "$OUT/headroom_drops.txt")"
 }
