@@ -380,13 +380,18 @@ tc_sink_pkts()
 # read in VAR[t] (seconds, from EPOCHREALTIME).
 tc_sink_snap()
 {
-	local var=$1 p v out
-	out=$(topo_tc "$2" -s -j filter show dev eth0 ingress | jq -r \
-		'.[] | select(.options.keys.dst_port?) | "\(.options.keys.dst_port) \(.options.actions[0].stats.packets)"')
+	local var=$1 p v out t0 json
+	# the time of the read: midpoint of the tc call (jq runs afterwards,
+	# its 0.3-2 s under TCG must not skew the window)
+	t0=$EPOCHREALTIME
+	json=$(topo_tc "$2" -s -j filter show dev eth0 ingress)
+	t0=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.6f", (a + b) / 2 }')
+	out=$(jq -r '.[] | select(.options.keys.dst_port?) |
+		"\(.options.keys.dst_port) \(.options.actions[0].stats.packets)"' <<<"$json")
 	declare -gA "$var"
 	local -n _sk=$var
 	_sk=()
-	_sk[t]=$EPOCHREALTIME
+	_sk[t]=$t0
 	while read -r p v; do
 		[ -n "$p" ] && _sk[$p]=$v
 	done <<<"$out"
