@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 180
+# timeout: 300
 #
 # PFC configuration and robustness:
 #  - refused with a message, configuration unchanged: xon >= xoff, headroom
