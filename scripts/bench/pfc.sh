@@ -26,6 +26,8 @@
 #      silence   PAUSE sent -> last data packet from the host arrives
 #                (and the packets/bytes that arrived in between)
 #      restart   RESUME sent -> first data packet arrives
+#      packets from a RESUME to the next PAUSE (about 4 expected; more =
+#                the XOFF decision waited for the frame's tasklet)
 #
 # A benchmark, not a test: exit 0 whatever the numbers, 1 when the
 # measurement itself failed.
@@ -86,7 +88,8 @@ ip netns add $SW
 ip netns add $RX
 ip -n $SW link set lo up
 swx sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 \
-	net.ipv4.conf.default.rp_filter=0 net.core.netdev_max_backlog=10000
+	net.ipv4.conf.default.rp_filter=0 || die "sysctl in $SW"
+# not per namespace: the one backlog of all namespaces
 sysctl -qw net.core.netdev_max_backlog=10000
 ip link add pfa0 type veth peer name pfa1 netns $SW
 ip link add pfb1 netns $SW type veth peer name pfb0 netns $RX
@@ -253,7 +256,8 @@ ip netns exec $HOST timeout $((TSECS * 4 + 20)) /usr/bin/python3 "$TOP/selftests
 echo 0 >$T/tracing_on
 echo 0 >$T/events/enable
 echo >$T/events/net/netif_receive_skb/filter 0 2>/dev/null
-cp $T/trace /tmp/pfc-bench.trace 2>/dev/null
+TRACE_OUT=${DCBLAB_BUILD:-$TOP/build}/bench/pfc.trace
+mkdir -p "$(dirname "$TRACE_OUT")" && cp $T/trace "$TRACE_OUT" && note "trace saved in $TRACE_OUT"
 note "trace: $(grep -c dcb_pfc_tx $T/trace) dcb_pfc_tx, $(grep -c dcb_pfc_rx $T/trace) dcb_pfc_rx," \
 	"$(grep -c netif_receive_skb $T/trace) netif_receive_skb events" \
 	"$(grep -q 'LOST' $T/trace && echo '(events LOST)')"
@@ -276,10 +280,13 @@ function stats(name, unit, mul, a, n,    i, j, x, s) {
 	if (t < 0) next
 	if (ev == "dcb_pfc_tx:" && $0 ~ /dev=swp1 /) {
 		p = $0 ~ /pause=0x[0-9a-f]*[89a-f] / ; r = $0 ~ /resume=0x[0-9a-f]*[89a-f] /
-		if (p && state != "paused") { tp = t; state = "paused"; cnt = 0; byt = 0; last = -1; waitrx = 1 }
+		if (p && state != "paused") {
+			if (state == "running" || state == "resumed") { rp[++nrp] = since }
+			tp = t; state = "paused"; cnt = 0; byt = 0; last = -1; waitrx = 1
+		}
 		else if (r && state == "paused") {
 			sil[++ns] = (last >= 0 ? last - tp : 0); inf[ns] = cnt; infb[ns] = byt
-			pd[ns] = t - tp; tr = t; state = "resumed"
+			pd[ns] = t - tp; tr = t; state = "resumed"; since = 0
 		}
 	} else if (ev == "dcb_pfc_rx:" && waitrx && $0 ~ /pause=0x[0-9a-f]*[89a-f] /) {
 		del[++nd] = t - tp; waitrx = 0
@@ -287,7 +294,7 @@ function stats(name, unit, mul, a, n,    i, j, x, s) {
 		len = 0; if (match($0, /len=[0-9]+/)) len = substr($0, RSTART + 4, RLENGTH - 4) + 0
 		if (len < 500) next
 		if (state == "paused") { cnt++; byt += len; last = t }
-		else if (state == "resumed") { rs[++nr] = t - tr; state = "running" }
+		else { since++; if (state == "resumed") { rs[++nr] = t - tr; state = "running" } }
 	}
 }
 END {
@@ -298,5 +305,10 @@ END {
 	stats("in flight after PAUSE", "KB", 1 / 1024, infb, ns)
 	stats("paused: PAUSE -> RESUME sent", "ms", 1000, pd, ns)
 	stats("restart: RESUME sent -> first pkt", "ms", 1000, rs, nr)
+	# From XON (RESUME) the counter passes XOFF after about 2 MTU of net
+	# growth (4 packets when the host sends twice as fast as the port
+	# drains); more packets before the PAUSE goes out = the time between
+	# the XOFF decision and the frame (sent from a tasklet).
+	stats("pkts from RESUME to next PAUSE", "packets", 1, rp, nrp)
 }' $T/trace
 exit 0
