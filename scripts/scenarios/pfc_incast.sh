@@ -237,8 +237,10 @@ run()
 	pfc_incast_table >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
 
+	# shellcheck disable=SC2046 # one word per port
 	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 \
 		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
+	# shellcheck disable=SC2046
 	pfcs_series "$OUT/pauses.csv" "" pause_tx 3 \
 		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
 	pfcs_series "$OUT/queue.csv" "" backlog_bytes all "$(topo_ns sw):$rport=port" 

@@ -119,7 +119,7 @@ pfc_tree_hop()
 
 pfc_tree_table()
 {
-	# shellcheck disable=SC1091
+	# shellcheck disable=SC1091,SC2154 # victim_*_mbps come from metrics.env
 	. "$OUT/metrics.env"
 	echo "pfc_tree: congestion tree at ${P[rate]}, PFC ${P[pfc]}, ${P[duration]} s (incast from 1/3)"
 	sed 's/^/  /' "$OUT/qdisc.txt"
