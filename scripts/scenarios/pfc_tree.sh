@@ -130,6 +130,7 @@ pfc_tree_table()
 	echo
 	awk -F'\t' 'NR > 1 { h += $7 } END { printf "headroom drops (all ports): %d\n", h }' "$OUT/hops.tsv"
 	awk -F'\t' '{ printf "%-6s rx %6.2f Mb/s  loss %5.2f%%\n", $1, $3 / 1e6, $4 }' "$OUT/senders.tsv"
+	# shellcheck disable=SC2154 # from metrics.env
 	awk -v a="$victim_alone_mbps" -v d="$victim_during_mbps" 'BEGIN {
 		printf "victim: alone %.2f Mb/s, during the incast %.2f Mb/s (%.0f%% of alone)\n",
 			a, d, (a > 0) ? 100 * d / a : 0 }'
