@@ -223,7 +223,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 	unsigned int i;
 	int err = 0;
 
-	if (!sscanf(buf, "%31s", name))
+	if (sscanf(buf, "%31s", name) != 1)
 		return -EINVAL;
 	if (strcmp(name, "none")) {
 		spin_lock(&rxe_cc_list_lock);
