@@ -23,9 +23,6 @@
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
 
-/* Credit the pacer keeps for a late timer (bounds the burst after it). */
-#define RXE_CC_PACER_SLACK_NS	(1000 * NSEC_PER_USEC)
-
 static LIST_HEAD(rxe_cc_list);
 static DEFINE_SPINLOCK(rxe_cc_list_lock);
 
@@ -305,6 +302,7 @@ static ssize_t _name##_store(struct kobject *kobj,			\
 static struct kobj_attribute _name##_attr = __ATTR_RW(_name)
 
 RXE_CC_DEV_KNOB(max_rate_mbps, 4000000);
+RXE_CC_DEV_KNOB(pacer_slack_us, 1000000);
 RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
 RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
@@ -318,6 +316,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&algo_attr.attr,
 	&available_algos_attr.attr,
 	&max_rate_mbps_attr.attr,
+	&pacer_slack_us_attr.attr,
 	&min_time_between_cnps_attr.attr,
 	&cnp_dscp_attr.attr,
 	&cnp_802p_prio_attr.attr,
@@ -343,6 +342,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
+	rxe->cc.pacer_slack_us = 10000;
 	rxe->cc.min_time_between_cnps = 50;
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
@@ -508,8 +508,8 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
 	u32 kbps = rxe_cc_qp_rate(qp);
+	u64 now, slack;
 	u32 bytes;
-	u64 now;
 
 	bytes = ETH_HLEN + sizeof(struct udphdr) + pkt->paylen +
 		(qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6 ?
@@ -520,9 +520,16 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 		qp->cc.next_send_ns = 0;
 		return;
 	}
+	/*
+	 * A timer that fired late leaves credit: keep up to pacer_slack_us
+	 * of it, so timer latency (large in an emulated guest) does not
+	 * lower the rate; that much is also the largest burst.
+	 */
 	now = ktime_get_ns();
-	if (qp->cc.next_send_ns + RXE_CC_PACER_SLACK_NS < now)
-		qp->cc.next_send_ns = now - RXE_CC_PACER_SLACK_NS;
+	slack = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
+		NSEC_PER_USEC;
+	if (qp->cc.next_send_ns + slack < now)
+		qp->cc.next_send_ns = now - slack;
 	/* bits / (kbit/s) = ms; * 1e6 -> ns */
 	qp->cc.next_send_ns += div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
 }

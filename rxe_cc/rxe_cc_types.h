@@ -37,6 +37,7 @@ struct rxe_cc_dev {
 	struct rxe_cc_sysfs	*sysfs;
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
+	u32			pacer_slack_us;	/* credit kept for late timers */
 	u32			min_time_between_cnps;	/* us */
 	u8			cnp_dscp;
 	u8			cnp_802p_prio;
