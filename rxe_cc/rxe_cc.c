@@ -706,6 +706,9 @@ int rxe_cc_init(void)
 	rxe_opcode[RXE_CC_OPCODE_CNP].length = RXE_BTH_BYTES +
 					       RXE_CC_CNP_RSVD_BYTES;
 	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_BTH] = 0;
+	/* no payload: the ICRC covers BTH and the reserved bytes once */
+	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_PAYLOAD] = RXE_BTH_BYTES +
+		RXE_CC_CNP_RSVD_BYTES;
 
 	err = rxe_cc_fixed_init();
 	if (err)
