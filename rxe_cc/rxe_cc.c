@@ -23,6 +23,9 @@
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
 
+/* Most a QP that its pacer's timer made late may catch up at once. */
+#define RXE_CC_PACER_MAX_DEBT_NS	(200 * NSEC_PER_MSEC)
+
 static LIST_HEAD(rxe_cc_list);
 static DEFINE_SPINLOCK(rxe_cc_list_lock);
 
@@ -342,7 +345,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
-	rxe->cc.pacer_slack_us = 10000;
+	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.min_time_between_cnps = 50;
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
@@ -499,6 +502,7 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 		qp->cc.next_send_ns = 0;
 		return false;
 	}
+	qp->cc.behind = true;
 	hrtimer_start(&qp->cc.pacer, ns_to_ktime(next), HRTIMER_MODE_ABS);
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_PACER_DELAYS);
 	return true;
@@ -508,7 +512,7 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
 	u32 kbps = rxe_cc_qp_rate(qp);
-	u64 now, slack;
+	u64 now, debt;
 	u32 bytes;
 
 	bytes = ETH_HLEN + sizeof(struct udphdr) + pkt->paylen +
@@ -518,20 +522,24 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 		qp->cc.ops->on_sent(qp, bytes);
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
+		qp->cc.behind = false;
 		return;
 	}
 	/*
-	 * A timer that fired late leaves credit: keep up to pacer_slack_us
-	 * of it, so timer latency (large in an emulated guest) does not
-	 * lower the rate; that much is also the largest burst.
+	 * A QP that was waiting for its pacer and got the CPU late (timer
+	 * latency, a stalled vCPU) catches up: the rate is an average.
+	 * Otherwise time the QP spent idle earns at most pacer_slack_us of
+	 * credit (the burst after idle).
 	 */
 	now = ktime_get_ns();
-	slack = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
-		NSEC_PER_USEC;
-	if (qp->cc.next_send_ns + slack < now)
-		qp->cc.next_send_ns = now - slack;
+	debt = qp->cc.behind ? RXE_CC_PACER_MAX_DEBT_NS :
+	       (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
+	       NSEC_PER_USEC;
+	if (qp->cc.next_send_ns + debt < now)
+		qp->cc.next_send_ns = now - debt;
 	/* bits / (kbit/s) = ms; * 1e6 -> ns */
 	qp->cc.next_send_ns += div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -21,6 +21,7 @@ struct rxe_cc_qp {
 	void			*priv;		/* ops->priv_size bytes */
 	struct hrtimer		pacer;		/* re-schedules the requester */
 	u64			next_send_ns;	/* pacer: earliest next packet */
+	bool			behind;		/* pacer: catching up a late timer */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* unacked packets, 0: stock */
@@ -37,7 +38,7 @@ struct rxe_cc_dev {
 	struct rxe_cc_sysfs	*sysfs;
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
-	u32			pacer_slack_us;	/* credit kept for late timers */
+	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			min_time_between_cnps;	/* us */
 	u8			cnp_dscp;
 	u8			cnp_802p_prio;
