@@ -24,7 +24,7 @@
 #include "rxe_cc_trace.h"
 
 /* Most a QP that its pacer's timer made late may catch up at once. */
-#define RXE_CC_PACER_MAX_DEBT_NS	(200 * NSEC_PER_MSEC)
+#define RXE_CC_PACER_MAX_DEBT_NS	(20 * NSEC_PER_MSEC)
 
 static LIST_HEAD(rxe_cc_list);
 static DEFINE_SPINLOCK(rxe_cc_list_lock);

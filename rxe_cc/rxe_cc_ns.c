@@ -4,9 +4,8 @@
  *
  * Every network namespace gets its own pair of RoCEv2 receive sockets
  * (UDP 4791, IPv4 and IPv6) through pernet operations, so an rxe device
- * created on a netdev of any namespace receives there.  The per-QP socket
- * that carries the route cache lives in the namespace of the device's
- * netdev and holds a reference on that namespace while the QP exists.
+ * created on a netdev of any namespace receives there; routes are looked
+ * up in the namespace of the device's netdev (patch 0001).
  */
 
 #include <linux/module.h>
@@ -102,28 +101,16 @@ struct sock *rxe_cc_ns_sk6(struct net *net)
 }
 
 /*
- * A QP's socket in the namespace of the device's netdev.  Kernel sockets
- * do not pin their namespace; this one does (like a user socket), so the
- * namespace outlives every QP that routes through it.
+ * A QP's socket only caches the route and owns the skbs the QP sends;
+ * routes are looked up in the device's namespace whatever the socket's.
+ * It stays in init_net: in the device's namespace it would either pin the
+ * namespace (ib_core's own GSI QP would then keep it alive for ever) or,
+ * as a kernel socket without a reference, could be released after the
+ * namespace is freed.
  */
 int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp)
 {
-	struct net *net = dev_net(rxe->ndev);
-	struct socket *sock;
-	struct sock *sk;
-	int err;
-
-	err = sock_create_kern(net, AF_INET, SOCK_DGRAM, 0, &sock);
-	if (err < 0)
-		return err;
-	sk = sock->sk;
-	if (!sk->sk_net_refcnt) {
-		sk->sk_net_refcnt = 1;
-		get_net_track(net, &sk->ns_tracker, GFP_KERNEL);
-		sock_inuse_add(net, 1);
-	}
-	*sockp = sock;
-	return 0;
+	return sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, 0, sockp);
 }
 
 int rxe_cc_ns_init(void)
