@@ -20,6 +20,7 @@ NQP=200
 rxe_cc s1 max_rate_mbps 1
 
 armed() { grep -c rxe_cc_pacer_fire /proc/timer_list; }
+none_armed() { [ "$(armed)" = 0 ]; }
 
 d0=$(rxe_cnt s1 cc_pacer_delays)
 tx0=$(rxe_tx_bytes s1)
@@ -41,7 +42,7 @@ assert_ge "$delays" "$NQP" "pacer delays"
 assert_le "$rate" $((NQP * 1030000)) "aggregate under $NQP x 1 Mb/s"
 assert_ge "$rate" 1000000 "aggregate above one QP's ceiling"
 
-wait_for --timeout 10 test "$(armed)" = 0 ||
+wait_for --timeout 10 none_armed ||
 	fail "$(armed) pacer timers still armed after the QPs are gone"
 log "ok: no pacer timer armed"
 topo_exec s1 rdma link delete "${RXE_DEV[s1]}" || fail "rdma link delete"
