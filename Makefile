@@ -24,7 +24,7 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools deps check check-unit check-vm demo bench \
+.PHONY: all modules rxe user tc tools deps check check-unit check-vm demo bench bench-rxe \
 	clean sparse checkpatch
 
 all: $(DEPS_STAMP) modules user
@@ -76,6 +76,9 @@ demo: all
 
 bench: all
 	bash $(TOP)/scripts/vm-run -- bash $(TOP)/scripts/bench/pps.sh
+
+bench-rxe: all
+	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash $(TOP)/scripts/bench/rxe_bw.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
