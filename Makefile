@@ -16,7 +16,15 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 
 DEPS_STAMP := /var/lib/dcblab/deps-v1
 
-.PHONY: all modules user tc tools deps check check-unit check-vm demo bench \
+# rdma_rxe with the rxe_cc engine: upstream rxe of KDIR's kernel (from
+# linux-source-X.Y) + rxe_cc/patches + rxe_cc/*.[ch], built in its own
+# external-module directory (never committed).
+BUILD_DIR := $(or $(DCBLAB_BUILD),$(TOP)/build)
+RXE_BUILD := $(BUILD_DIR)/rxe_cc
+RXE_STAMP := $(RXE_BUILD)/.prepared
+RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
+
+.PHONY: all modules rxe user tc tools deps check check-unit check-vm demo bench bench-rxe \
 	clean sparse checkpatch
 
 all: $(DEPS_STAMP) modules user
@@ -31,9 +39,20 @@ modules: $(DEPS_STAMP)
 	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
 	  echo "error: no kernel build dir (KDIR='$(KDIR)'); install linux-headers-amd64 or run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+	$(MAKE) rxe
 
-sparse: $(DEPS_STAMP)
+# The directory as prerequisite: adding or removing one of our files
+# re-links them; edits need no preparation.
+$(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc
+	bash $(TOP)/scripts/rxe_prepare.sh $(KDIR) $(RXE_BUILD)
+	touch $@
+
+rxe: $(RXE_STAMP)
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 modules
+
+sparse: $(DEPS_STAMP) $(RXE_STAMP)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
 
 checkpatch:
 	bash $(TOP)/scripts/checkpatch.sh
@@ -58,7 +77,11 @@ demo: all
 bench: all
 	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
+bench-rxe: all
+	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash $(TOP)/scripts/bench/rxe_bw.sh
+
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(RXE_BUILD) $(RXE_BUILD).src
 	-$(MAKE) -C $(TOP)/tc clean
 	-$(MAKE) -C $(TOP)/tools clean

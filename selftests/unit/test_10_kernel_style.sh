@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# timeout: 400
 # The kernel code builds warning-free with W=1, is sparse-clean (C=2) and
 # checkpatch-clean.  Runs on the host: only building, no loading.
 set -u
@@ -20,6 +21,21 @@ if grep -E "warning:|error:" "$log"; then
 	echo "FAIL: W=1 / sparse diagnostics above"; rc=1
 else
 	echo "ok: W=1 and sparse clean ($(grep -c 'CHECK' "$log") files checked)"
+fi
+# rdma_rxe with rxe_cc: patched upstream sources + ours, in its own dir.
+rxe=${DCBLAB_BUILD:-$top/build}/rxe_cc
+if [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
+	echo "FAIL: linux-source-6.1 not installed (scripts/deps.sh)"; exit 1
+fi
+if ! bash "$top/scripts/rxe_prepare.sh" "$kdir" "$rxe" >"$log" 2>&1 ||
+   ! make -C "$kdir" M="$rxe" W=1 C=2 modules >>"$log" 2>&1; then
+	echo "FAIL: rdma_rxe build failed"; tail -30 "$log"; exit 1
+fi
+touch "$rxe/.prepared"
+if grep -E "warning:|error:" "$log"; then
+	echo "FAIL: rdma_rxe W=1 / sparse diagnostics above"; rc=1
+else
+	echo "ok: rdma_rxe W=1 and sparse clean ($(grep -c 'CHECK' "$log") files checked)"
 fi
 if ! bash "$top/scripts/checkpatch.sh" >"$log" 2>&1; then
 	echo "FAIL: checkpatch"; cat "$log"; rc=1

@@ -1,0 +1,734 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxe_cc.c: the congestion-control engine of the DCB lab rdma_rxe.
+ *
+ * Registry of algorithms, per-QP pacer (an hrtimer re-schedules the
+ * requester when the next packet may go), window, ECT marking, CE
+ * counting, the DCQCN notification point and RoCEv2 CNP transmit and
+ * receive.  Knobs live in /sys/class/infiniband/<dev>/cc/.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/ipv6.h>
+#include <linux/ip.h>
+#include <linux/kobject.h>
+#include <linux/math64.h>
+#include <linux/slab.h>
+#include <linux/sysfs.h>
+#include <net/dsfield.h>
+
+#include "rxe_cc.h"
+#include "rxe_loc.h"
+
+#define CREATE_TRACE_POINTS
+#include "rxe_cc_trace.h"
+
+/* Most a QP that its pacer's timer made late may catch up at once. */
+#define RXE_CC_PACER_MAX_DEBT_NS	(20 * NSEC_PER_MSEC)
+
+static LIST_HEAD(rxe_cc_list);
+static DEFINE_SPINLOCK(rxe_cc_list_lock);
+
+static struct rxe_cc_ops *rxe_cc_find(const char *name)
+{
+	struct rxe_cc_ops *ops;
+
+	list_for_each_entry(ops, &rxe_cc_list, list)
+		if (!strcmp(ops->name, name))
+			return ops;
+	return NULL;
+}
+
+int rxe_cc_register(struct rxe_cc_ops *ops)
+{
+	int err = 0;
+
+	if (!ops->name || !strcmp(ops->name, "none") ||
+	    strlen(ops->name) >= 32)
+		return -EINVAL;
+	spin_lock(&rxe_cc_list_lock);
+	if (rxe_cc_find(ops->name))
+		err = -EEXIST;
+	else
+		list_add_tail(&ops->list, &rxe_cc_list);
+	spin_unlock(&rxe_cc_list_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(rxe_cc_register);
+
+/*
+ * The owner's module reference, taken by every device that selected the
+ * algorithm, keeps this from being called while it is in use.
+ */
+void rxe_cc_unregister(struct rxe_cc_ops *ops)
+{
+	spin_lock(&rxe_cc_list_lock);
+	list_del(&ops->list);
+	spin_unlock(&rxe_cc_list_lock);
+}
+EXPORT_SYMBOL_GPL(rxe_cc_unregister);
+
+/* ------------------------------------------------------------------ */
+/* sysfs: /sys/class/infiniband/<dev>/cc/                              */
+
+struct rxe_cc_param_attr {
+	struct kobj_attribute		ka;
+	const struct rxe_cc_param	*p;
+};
+
+struct rxe_cc_sysfs {
+	struct kobject			kobj;
+	struct rxe_dev			*rxe;
+	/* cc/<algo>/ of the selected algorithm */
+	struct kobject			*algo_kobj;
+	struct attribute_group		algo_group;
+	struct attribute		**algo_attrs;
+	struct rxe_cc_param_attr	*algo_pattrs;
+};
+
+static struct rxe_dev *kobj_to_rxe(struct kobject *kobj)
+{
+	return container_of(kobj, struct rxe_cc_sysfs, kobj)->rxe;
+}
+
+static void rxe_cc_sysfs_release(struct kobject *kobj)
+{
+	kfree(container_of(kobj, struct rxe_cc_sysfs, kobj));
+}
+
+static ssize_t algo_show(struct kobject *kobj, struct kobj_attribute *a,
+			 char *buf)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+	ssize_t n;
+
+	mutex_lock(&rxe->cc.lock);
+	n = sysfs_emit(buf, "%s\n", rxe->cc.ops ? rxe->cc.ops->name : "none");
+	mutex_unlock(&rxe->cc.lock);
+	return n;
+}
+
+static void rxe_cc_algo_dir_del(struct rxe_dev *rxe)
+{
+	struct rxe_cc_sysfs *s = rxe->cc.sysfs;
+
+	if (!s || !s->algo_kobj)
+		return;
+	sysfs_remove_group(s->algo_kobj, &s->algo_group);
+	kobject_put(s->algo_kobj);
+	s->algo_kobj = NULL;
+	kfree(s->algo_attrs);
+	kfree(s->algo_pattrs);
+	s->algo_attrs = NULL;
+	s->algo_pattrs = NULL;
+}
+
+static ssize_t param_show(struct kobject *kobj, struct kobj_attribute *a,
+			  char *buf)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+	u32 v;
+
+	mutex_lock(&rxe->cc.lock);
+	v = *(u32 *)((u8 *)rxe->cc.params + pa->p->offset);
+	mutex_unlock(&rxe->cc.lock);
+	return sysfs_emit(buf, "%u\n", v);
+}
+
+static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
+			   const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+	u32 v;
+	int err;
+
+	err = kstrtou32(buf, 0, &v);
+	if (err)
+		return err;
+	if (v < pa->p->min || v > pa->p->max)
+		return -ERANGE;
+	mutex_lock(&rxe->cc.lock);
+	WRITE_ONCE(*(u32 *)((u8 *)rxe->cc.params + pa->p->offset), v);
+	mutex_unlock(&rxe->cc.lock);
+	return count;
+}
+
+static int rxe_cc_algo_dir_add(struct rxe_dev *rxe)
+{
+	const struct rxe_cc_ops *ops = rxe->cc.ops;
+	struct rxe_cc_sysfs *s = rxe->cc.sysfs;
+	unsigned int i;
+	int err;
+
+	if (!ops || !ops->nparams)
+		return 0;
+	s->algo_attrs = kcalloc(ops->nparams + 1, sizeof(*s->algo_attrs),
+				GFP_KERNEL);
+	s->algo_pattrs = kcalloc(ops->nparams, sizeof(*s->algo_pattrs),
+				 GFP_KERNEL);
+	if (!s->algo_attrs || !s->algo_pattrs)
+		goto nomem;
+	for (i = 0; i < ops->nparams; i++) {
+		struct rxe_cc_param_attr *pa = &s->algo_pattrs[i];
+
+		sysfs_attr_init(&pa->ka.attr);
+		pa->ka.attr.name = ops->params[i].name;
+		pa->ka.attr.mode = 0644;
+		pa->ka.show = param_show;
+		pa->ka.store = param_store;
+		pa->p = &ops->params[i];
+		s->algo_attrs[i] = &pa->ka.attr;
+	}
+	s->algo_group.attrs = s->algo_attrs;
+	s->algo_kobj = kobject_create_and_add(ops->name, &s->kobj);
+	if (!s->algo_kobj)
+		goto nomem;
+	err = sysfs_create_group(s->algo_kobj, &s->algo_group);
+	if (err) {
+		kobject_put(s->algo_kobj);
+		s->algo_kobj = NULL;
+		goto fail;
+	}
+	return 0;
+nomem:
+	err = -ENOMEM;
+fail:
+	kfree(s->algo_attrs);
+	kfree(s->algo_pattrs);
+	s->algo_attrs = NULL;
+	s->algo_pattrs = NULL;
+	return err;
+}
+
+/* Drop the device's algorithm (caller holds rxe->cc.lock). */
+static void rxe_cc_dev_put_algo(struct rxe_dev *rxe)
+{
+	rxe_cc_algo_dir_del(rxe);
+	if (rxe->cc.ops)
+		module_put(rxe->cc.ops->owner);
+	rxe->cc.ops = NULL;
+	kfree(rxe->cc.params);
+	rxe->cc.params = NULL;
+}
+
+static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
+			  const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+	struct rxe_cc_ops *ops = NULL;
+	char name[32];
+	void *params = NULL;
+	unsigned int i;
+	int err = 0;
+
+	if (sscanf(buf, "%31s", name) != 1)
+		return -EINVAL;
+	if (strcmp(name, "none")) {
+		spin_lock(&rxe_cc_list_lock);
+		ops = rxe_cc_find(name);
+		if (ops && !try_module_get(ops->owner))
+			ops = NULL;
+		spin_unlock(&rxe_cc_list_lock);
+		if (!ops)
+			return -ENOENT;
+		params = kzalloc(max_t(size_t, ops->params_size, 4),
+				 GFP_KERNEL);
+		if (!params) {
+			module_put(ops->owner);
+			return -ENOMEM;
+		}
+		for (i = 0; i < ops->nparams; i++)
+			*(u32 *)((u8 *)params + ops->params[i].offset) =
+				ops->params[i].def;
+	}
+
+	mutex_lock(&rxe->cc.lock);
+	/* QPs read the params of their algorithm: switch only when idle */
+	if (atomic_read(&rxe->cc.nqps)) {
+		err = -EBUSY;
+	} else {
+		rxe_cc_dev_put_algo(rxe);
+		rxe->cc.ops = ops;
+		rxe->cc.params = params;
+		err = rxe_cc_algo_dir_add(rxe);
+		if (err)
+			rxe_cc_dev_put_algo(rxe);
+	}
+	mutex_unlock(&rxe->cc.lock);
+	if (err == -EBUSY) {
+		kfree(params);
+		if (ops)
+			module_put(ops->owner);
+	}
+	return err ? err : count;
+}
+
+static ssize_t available_algos_show(struct kobject *kobj,
+				    struct kobj_attribute *a, char *buf)
+{
+	struct rxe_cc_ops *ops;
+	ssize_t n;
+
+	n = sysfs_emit(buf, "none");
+	spin_lock(&rxe_cc_list_lock);
+	list_for_each_entry(ops, &rxe_cc_list, list)
+		n += sysfs_emit_at(buf, n, " %s", ops->name);
+	spin_unlock(&rxe_cc_list_lock);
+	n += sysfs_emit_at(buf, n, "\n");
+	return n;
+}
+
+/* u32/u8 device knobs: name, field, maximum */
+#define RXE_CC_DEV_KNOB(_name, _max)					\
+static ssize_t _name##_show(struct kobject *kobj,			\
+			    struct kobj_attribute *a, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%u\n",					\
+			  (u32)READ_ONCE(kobj_to_rxe(kobj)->cc._name));	\
+}									\
+static ssize_t _name##_store(struct kobject *kobj,			\
+			     struct kobj_attribute *a,			\
+			     const char *buf, size_t count)		\
+{									\
+	u32 v;								\
+	int err = kstrtou32(buf, 0, &v);				\
+									\
+	if (err)							\
+		return err;						\
+	if (v > (_max))							\
+		return -ERANGE;						\
+	WRITE_ONCE(kobj_to_rxe(kobj)->cc._name, v);			\
+	return count;							\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RW(_name)
+
+RXE_CC_DEV_KNOB(max_rate_mbps, 4000000);
+RXE_CC_DEV_KNOB(pacer_slack_us, 1000000);
+RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
+RXE_CC_DEV_KNOB(cnp_dscp, 63);
+RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
+RXE_CC_DEV_KNOB(ecn, 1);
+
+static struct kobj_attribute algo_attr = __ATTR_RW(algo);
+static struct kobj_attribute available_algos_attr =
+	__ATTR_RO(available_algos);
+
+static struct attribute *rxe_cc_attrs[] = {
+	&algo_attr.attr,
+	&available_algos_attr.attr,
+	&max_rate_mbps_attr.attr,
+	&pacer_slack_us_attr.attr,
+	&min_time_between_cnps_attr.attr,
+	&cnp_dscp_attr.attr,
+	&cnp_802p_prio_attr.attr,
+	&ecn_attr.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(rxe_cc);
+
+static struct kobj_type rxe_cc_ktype = {
+	.release = rxe_cc_sysfs_release,
+	.sysfs_ops = &kobj_sysfs_ops,
+	.default_groups = rxe_cc_groups,
+};
+
+/* enable_driver: the device is registered and in sysfs */
+int rxe_cc_dev_add(struct rxe_dev *rxe)
+{
+	struct rxe_cc_sysfs *s;
+	int err;
+
+	mutex_init(&rxe->cc.lock);
+	atomic_set(&rxe->cc.nqps, 0);
+	rxe->cc.ops = NULL;
+	rxe->cc.params = NULL;
+	rxe->cc.max_rate_mbps = 0;
+	rxe->cc.pacer_slack_us = 1000;
+	rxe->cc.min_time_between_cnps = 50;
+	rxe->cc.cnp_dscp = 48;
+	rxe->cc.cnp_802p_prio = 6;
+	rxe->cc.ecn = 1;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	s->rxe = rxe;
+	err = kobject_init_and_add(&s->kobj, &rxe_cc_ktype,
+				   &rxe->ib_dev.dev.kobj, "cc");
+	if (err) {
+		kobject_put(&s->kobj);
+		return err;
+	}
+	rxe->cc.sysfs = s;
+	return 0;
+}
+
+/* dealloc_driver: no QP is left */
+void rxe_cc_dev_del(struct rxe_dev *rxe)
+{
+	if (!rxe->cc.sysfs)
+		return;
+	mutex_lock(&rxe->cc.lock);
+	rxe_cc_dev_put_algo(rxe);
+	mutex_unlock(&rxe->cc.lock);
+	kobject_put(&rxe->cc.sysfs->kobj);
+	rxe->cc.sysfs = NULL;
+	mutex_destroy(&rxe->cc.lock);
+}
+
+/* ------------------------------------------------------------------ */
+/* Per QP: algorithm, pacer, window                                    */
+
+static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
+{
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pacer);
+
+	rxe_sched_task(&qp->req.task);
+	return HRTIMER_NORESTART;
+}
+
+void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
+{
+	const struct rxe_cc_ops *ops;
+
+	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	qp->cc.pacer.function = rxe_cc_pacer_fire;
+	qp->cc.initialized = true;
+
+	mutex_lock(&rxe->cc.lock);
+	ops = rxe->cc.ops;
+	if (ops && qp->ibqp.qp_type == IB_QPT_RC) {
+		__module_get(ops->owner);
+		qp->cc.priv = kzalloc(max_t(size_t, ops->priv_size, 1),
+				      GFP_KERNEL);
+		qp->cc.ops = ops;
+		if (!qp->cc.priv || (ops->init && ops->init(qp))) {
+			kfree(qp->cc.priv);
+			qp->cc.priv = NULL;
+			qp->cc.ops = NULL;
+			module_put(ops->owner);
+		} else {
+			atomic_inc(&rxe->cc.nqps);
+		}
+	}
+	mutex_unlock(&rxe->cc.lock);
+}
+
+/* QP cleanup, after its tasks are stopped: nothing re-arms the timer */
+void rxe_cc_qp_cleanup(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	if (!qp->cc.initialized)
+		return;
+	hrtimer_cancel(&qp->cc.pacer);
+	if (ops) {
+		if (ops->release)
+			ops->release(qp);
+		kfree(qp->cc.priv);
+		qp->cc.priv = NULL;
+		qp->cc.ops = NULL;
+		atomic_dec(&rxe->cc.nqps);
+		module_put(ops->owner);
+	}
+	qp->cc.initialized = false;
+}
+
+void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps)
+{
+	if (READ_ONCE(qp->cc.rate_kbps) == kbps)
+		return;
+	WRITE_ONCE(qp->cc.rate_kbps, kbps);
+	trace_rxe_cc_rate(qp_num(qp), kbps);
+}
+EXPORT_SYMBOL_GPL(rxe_cc_set_rate);
+
+void rxe_cc_set_window(struct rxe_qp *qp, u32 pkts)
+{
+	WRITE_ONCE(qp->cc.cwnd, min_t(u32, pkts, RXE_MAX_UNACKED_PSNS));
+}
+EXPORT_SYMBOL_GPL(rxe_cc_set_window);
+
+/* An algorithm knob of the QP's device, by offset in its params. */
+u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+
+	/* params cannot change while the QP holds its algorithm (nqps) */
+	return READ_ONCE(*(u32 *)((u8 *)rxe->cc.params + offset));
+}
+EXPORT_SYMBOL_GPL(rxe_cc_param_get);
+
+/* IB_QP_RATE_LIMIT, in kb/s; 0 removes the limit. */
+int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps)
+{
+	WRITE_ONCE(qp->cc.limit_kbps, kbps);
+	trace_rxe_cc_rate(qp_num(qp), kbps);
+	return 0;
+}
+
+/* The QP's pacing rate in kb/s: the lowest of its limits, 0 = none. */
+static u32 rxe_cc_qp_rate(struct rxe_qp *qp)
+{
+	u32 r = READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps) * 1000;
+	u32 l = READ_ONCE(qp->cc.limit_kbps);
+	u32 a = READ_ONCE(qp->cc.rate_kbps);
+
+	if (l && (!r || l < r))
+		r = l;
+	if (a && (!r || a < r))
+		r = a;
+	return r;
+}
+
+/*
+ * Requester: may the next packet go now?  If not, arm the pacer to
+ * re-schedule the requester when it may, and tell it to stop.
+ */
+bool rxe_cc_pace_wait(struct rxe_qp *qp)
+{
+	u64 now, next = qp->cc.next_send_ns;
+
+	if (!next)
+		return false;
+	now = ktime_get_ns();
+	if ((s64)(next - now) <= 0)
+		return false;
+	if (!rxe_cc_qp_rate(qp)) {
+		/* limits removed since the last packet */
+		qp->cc.next_send_ns = 0;
+		return false;
+	}
+	qp->cc.behind = true;
+	hrtimer_start(&qp->cc.pacer, ns_to_ktime(next), HRTIMER_MODE_ABS);
+	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_PACER_DELAYS);
+	return true;
+}
+
+/* Requester: a packet left; charge its wire size to the pacer. */
+void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
+{
+	u32 kbps = rxe_cc_qp_rate(qp);
+	u64 now, debt;
+	u32 bytes;
+
+	bytes = ETH_HLEN + sizeof(struct udphdr) + pkt->paylen +
+		(qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6 ?
+		 sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+	if (qp->cc.ops && qp->cc.ops->on_sent)
+		qp->cc.ops->on_sent(qp, bytes);
+	if (!kbps) {
+		qp->cc.next_send_ns = 0;
+		qp->cc.behind = false;
+		return;
+	}
+	/*
+	 * A QP that was waiting for its pacer and got the CPU late (timer
+	 * latency, a stalled vCPU) catches up: the rate is an average.
+	 * Otherwise time the QP spent idle earns at most pacer_slack_us of
+	 * credit (the burst after idle).
+	 */
+	now = ktime_get_ns();
+	debt = qp->cc.behind ? RXE_CC_PACER_MAX_DEBT_NS :
+	       (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
+	       NSEC_PER_USEC;
+	if (qp->cc.next_send_ns + debt < now)
+		qp->cc.next_send_ns = now - debt;
+	/* bits / (kbit/s) = ms; * 1e6 -> ns */
+	qp->cc.next_send_ns += div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* ECN and CNPs                                                        */
+
+/* Receive: note and count CE (the IP header is still in front). */
+void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
+		   struct rxe_pkt_info *pkt)
+{
+	u8 ds;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		ds = ipv4_get_dsfield(ip_hdr(skb));
+	else if (skb->protocol == htons(ETH_P_IPV6))
+		ds = ipv6_get_dsfield(ipv6_hdr(skb));
+	else
+		return;
+	if (INET_ECN_is_ce(ds)) {
+		pkt->mask |= RXE_CC_CE_MASK;
+		rxe_counter_inc(rxe, RXE_CNT_NP_ECN_MARKED);
+	}
+}
+
+/*
+ * Send a CNP to the sender of @qp (its peer, DestQP = the peer's QPN),
+ * with @rsvd (16 bytes, may be NULL) in the reserved field.
+ */
+int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	struct rxe_pkt_info pkt = {};
+	struct rxe_av *av = &qp->pri_av;
+	struct rxe_bth *bth;
+	struct sk_buff *skb;
+	u32 paylen;
+	int err;
+
+	paylen = RXE_BTH_BYTES + RXE_CC_CNP_RSVD_BYTES + RXE_ICRC_SIZE;
+	pkt.qp = qp;
+	pkt.opcode = RXE_CC_OPCODE_CNP;
+	skb = rxe_init_packet(rxe, av, paylen, &pkt);
+	if (!skb)
+		return -ENOMEM;
+	pkt.paylen = paylen;
+	pkt.mask |= RXE_BTH_MASK;
+
+	bth = (struct rxe_bth *)pkt.hdr;
+	memset(bth, 0, paylen);
+	bth->opcode = RXE_CC_OPCODE_CNP;
+	bth->pkey = htons(IB_DEFAULT_PKEY_FULL);
+	bth->qpn = cpu_to_be32(BTH_BECN_MASK |
+			       (qp->attr.dest_qp_num & BTH_QPN_MASK));
+	if (rsvd)
+		memcpy(pkt.hdr + RXE_BTH_BYTES, rsvd, RXE_CC_CNP_RSVD_BYTES);
+
+	err = rxe_prepare(av, &pkt, skb);
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	skb->priority = READ_ONCE(rxe->cc.cnp_802p_prio);
+	err = rxe_xmit_packet(qp, &pkt, skb);
+	if (err)
+		return err;
+	rxe_counter_inc(rxe, RXE_CNT_NP_CNP_SENT);
+	trace_rxe_cc_cnp_sent(qp_num(qp), qp->attr.dest_qp_num);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
+
+/*
+ * Notification point, for every valid packet of a QP: on CE send a CNP
+ * to the QP's peer unless one went less than min_time_between_cnps ago.
+ */
+void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
+{
+	struct rxe_qp *qp = pkt->qp;
+	const struct rxe_cc_ops *ops;
+	bool ce = pkt->mask & RXE_CC_CE_MASK;
+	u64 now, last, gap;
+
+	if (!qp || !(pkt->mask & RXE_REQ_MASK))
+		return;
+	ops = qp->cc.ops;
+	if (!ops)
+		return;
+	if (ops->on_rx)
+		ops->on_rx(qp, pkt->paylen, ce);
+	if (!ce || !(ops->flags & RXE_CC_F_NP) ||
+	    qp->resp.state != QP_STATE_READY)
+		return;
+	now = ktime_get_ns();
+	gap = (u64)READ_ONCE(pkt->rxe->cc.min_time_between_cnps) *
+	      NSEC_PER_USEC;
+	last = READ_ONCE(qp->cc.last_cnp_ns);
+	if (last && now - last < gap)
+		return;
+	/* one CNP per period even if two CPUs see CE at once */
+	if (cmpxchg64(&qp->cc.last_cnp_ns, last, now) != last)
+		return;
+	rxe_cc_send_cnp(qp, NULL);
+}
+
+/* Does the CNP come from the QP's peer? */
+static bool rxe_cc_cnp_from_peer(struct sk_buff *skb, struct rxe_qp *qp)
+{
+	struct rxe_av *av = &qp->pri_av;
+
+	if (skb->protocol == htons(ETH_P_IP))
+		return av->network_type == RXE_NETWORK_TYPE_IPV4 &&
+		       ip_hdr(skb)->saddr ==
+		       av->dgid_addr._sockaddr_in.sin_addr.s_addr;
+	if (skb->protocol == htons(ETH_P_IPV6))
+		return av->network_type == RXE_NETWORK_TYPE_IPV6 &&
+		       ipv6_addr_equal(&ipv6_hdr(skb)->saddr,
+				       &av->dgid_addr._sockaddr_in6.sin6_addr);
+	return false;
+}
+
+/*
+ * Reaction point: a packet with BTH opcode CNP.  Consumes the skb and
+ * the device reference of the receive path.
+ */
+void rxe_cc_cnp_rcv(struct sk_buff *skb)
+{
+	struct rxe_pkt_info *pkt = SKB_TO_PKT(skb);
+	struct rxe_dev *rxe = pkt->rxe;
+	struct rxe_qp *qp = NULL;
+	struct rxe_cc_cnp cnp;
+	u32 qpn = bth_qpn(pkt);
+
+	if (pkt->paylen != RXE_BTH_BYTES + RXE_CC_CNP_RSVD_BYTES +
+	    RXE_ICRC_SIZE || skb->len < pkt->paylen || bth_pad(pkt) ||
+	    !bth_becn(pkt))
+		goto ignore;
+	if (rxe_icrc_check(skb, pkt))
+		goto ignore;
+	qp = rxe_pool_get_index(&rxe->qp_pool, qpn);
+	if (!qp)
+		goto ignore;
+	if (qp_type(qp) != IB_QPT_RC || !qp->valid ||
+	    qp->attr.qp_state != IB_QPS_RTS ||
+	    !rxe_cc_cnp_from_peer(skb, qp))
+		goto ignore;
+
+	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_HANDLED);
+	trace_rxe_cc_cnp_rcvd(qpn);
+	if (qp->cc.ops && qp->cc.ops->on_cnp) {
+		memcpy(cnp.rsvd, pkt->hdr + RXE_BTH_BYTES, sizeof(cnp.rsvd));
+		qp->cc.ops->on_cnp(qp, &cnp);
+	}
+	goto out;
+ignore:
+	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_IGNORED);
+out:
+	if (qp)
+		rxe_put(qp);
+	kfree_skb(skb);
+	ib_device_put(&rxe->ib_dev);
+}
+
+/* ------------------------------------------------------------------ */
+/* Module                                                              */
+
+int rxe_cc_init(void)
+{
+	int err;
+
+	/* teach rxe's opcode table the CNP (for the ICRC helpers) */
+	rxe_opcode[RXE_CC_OPCODE_CNP].name = "IB_OPCODE_CNP";
+	rxe_opcode[RXE_CC_OPCODE_CNP].mask = RXE_BTH_MASK;
+	rxe_opcode[RXE_CC_OPCODE_CNP].length = RXE_BTH_BYTES +
+					       RXE_CC_CNP_RSVD_BYTES;
+	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_BTH] = 0;
+	/* no payload: the ICRC covers BTH and the reserved bytes once */
+	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_PAYLOAD] = RXE_BTH_BYTES +
+		RXE_CC_CNP_RSVD_BYTES;
+
+	err = rxe_cc_fixed_init();
+	if (err)
+		return err;
+	err = rxe_cc_ns_init();
+	if (err)
+		rxe_cc_fixed_exit();
+	return err;
+}
+
+void rxe_cc_exit(void)
+{
+	rxe_cc_ns_exit();
+	rxe_cc_fixed_exit();
+}

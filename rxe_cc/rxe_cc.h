@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxe_cc: congestion-control engine of the DCB lab rdma_rxe.
+ *
+ * The engine owns the mechanisms (pacer, window, ECT marking, CE counting,
+ * CNP transmit and receive, counters, sysfs knobs); an algorithm is a
+ * struct rxe_cc_ops registered by name, in the style of tcp_congestion_ops.
+ * See Documentation/rxe_cc.rst.
+ */
+#ifndef RXE_CC_H
+#define RXE_CC_H
+
+#include <linux/list.h>
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <net/inet_ecn.h>
+
+#include "rxe.h"
+
+/* RoCEv2 Congestion Notification Packet: BTH opcode 0x81. */
+#define RXE_CC_OPCODE_CNP	0x81
+#define RXE_CC_CNP_RSVD_BYTES	16
+
+/* pkt->mask bit: the packet arrived with ECN CE (set by rxe_cc_rx_ecn). */
+#define RXE_CC_CE_MASK		BIT(30)
+
+/* struct rxe_cc_ops.flags */
+#define RXE_CC_F_ECT		BIT(0)	/* data packets carry ECT(0) */
+#define RXE_CC_F_NP		BIT(1)	/* engine sends CNPs on CE (DCQCN NP) */
+
+/* A per-device u32 knob of an algorithm: cc/<algo>/<name>. */
+struct rxe_cc_param {
+	const char	*name;
+	size_t		offset;		/* in the algorithm's params struct */
+	u32		def;
+	u32		min;
+	u32		max;
+};
+
+/* A received, validated CNP. */
+struct rxe_cc_cnp {
+	u8		rsvd[RXE_CC_CNP_RSVD_BYTES];
+};
+
+/*
+ * An algorithm.  Callbacks run in the requester/receive softirq context
+ * of the QP (never sleep) except init/release, which run in process
+ * context.  QPs keep the algorithm they were created with.
+ */
+struct rxe_cc_ops {
+	struct list_head	list;
+	const char		*name;
+	struct module		*owner;
+	u32			flags;		/* RXE_CC_F_* */
+	size_t			priv_size;	/* per QP, rxe_cc_priv() */
+	size_t			params_size;	/* per device, rxe_cc_params() */
+	const struct rxe_cc_param *params;
+	unsigned int		nparams;
+
+	/* QP created: set the initial rate/window. */
+	int (*init)(struct rxe_qp *qp);
+	/* QP destroyed: the pacer timer is already cancelled. */
+	void (*release)(struct rxe_qp *qp);
+	/* RP: a data packet of @bytes (on the wire) left. */
+	void (*on_sent)(struct rxe_qp *qp, u32 bytes);
+	/* RP: a valid CNP for this QP arrived. */
+	void (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
+	/* NP: a request packet arrived for this (responder) QP. */
+	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
+};
+
+int rxe_cc_register(struct rxe_cc_ops *ops);
+void rxe_cc_unregister(struct rxe_cc_ops *ops);
+
+/* Helpers for algorithms. */
+static inline void *rxe_cc_priv(struct rxe_qp *qp)
+{
+	return qp->cc.priv;
+}
+
+static inline struct rxe_dev *rxe_cc_qp_dev(struct rxe_qp *qp)
+{
+	return to_rdev(qp->ibqp.device);
+}
+
+/* The device's line rate for the algorithms: max_rate_mbps, 0 = none. */
+static inline u32 rxe_cc_line_rate_kbps(struct rxe_qp *qp)
+{
+	return READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps) * 1000;
+}
+
+void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps);
+void rxe_cc_set_window(struct rxe_qp *qp, u32 pkts);
+u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset);
+int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
+
+/* Built-in algorithms. */
+int rxe_cc_fixed_init(void);
+void rxe_cc_fixed_exit(void);
+
+/* Hooks called from the patched rxe. */
+int rxe_cc_init(void);
+void rxe_cc_exit(void);
+struct sock *rxe_cc_ns_sk6(struct net *net);
+int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp);
+int rxe_cc_ns_init(void);
+void rxe_cc_ns_exit(void);
+int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
+
+int rxe_cc_dev_add(struct rxe_dev *rxe);
+void rxe_cc_dev_del(struct rxe_dev *rxe);
+void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_qp_cleanup(struct rxe_qp *qp);
+int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps);
+bool rxe_cc_pace_wait(struct rxe_qp *qp);
+void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
+void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
+		   struct rxe_pkt_info *pkt);
+void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
+void rxe_cc_cnp_rcv(struct sk_buff *skb);
+
+/* Unacknowledged packets the requester may have in flight. */
+static inline u32 rxe_cc_window(struct rxe_qp *qp)
+{
+	u32 w = READ_ONCE(qp->cc.cwnd);
+
+	return w ? w : RXE_MAX_UNACKED_PSNS;
+}
+
+static inline void rxe_cc_window_stall(struct rxe_qp *qp)
+{
+	if (qp->cc.cwnd)
+		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
+}
+
+/* The IP TOS/traffic class of an outgoing packet. */
+static inline u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tos)
+{
+	struct rxe_qp *qp = pkt->qp;
+
+	if (pkt->opcode == RXE_CC_OPCODE_CNP)
+		return READ_ONCE(pkt->rxe->cc.cnp_dscp) << 2;
+	if (qp && qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_ECT) &&
+	    (pkt->mask & RXE_REQ_MASK) && READ_ONCE(pkt->rxe->cc.ecn) &&
+	    !INET_ECN_is_capable(tos))
+		return tos | INET_ECN_ECT_0;
+	return tos;
+}
+
+#endif /* RXE_CC_H */

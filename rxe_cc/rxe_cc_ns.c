@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxe_cc_ns.c: network-namespace support for rdma_rxe.
+ *
+ * Every network namespace gets its own pair of RoCEv2 receive sockets
+ * (UDP 4791, IPv4 and IPv6) through pernet operations, so an rxe device
+ * created on a netdev of any namespace receives there; routes are looked
+ * up in the namespace of the device's netdev (patch 0001).
+ */
+
+#include <linux/module.h>
+#include <linux/net.h>
+#include <net/net_namespace.h>
+#include <net/netns/generic.h>
+#include <net/sock.h>
+#include <net/udp_tunnel.h>
+
+#include "rxe_cc.h"
+
+struct rxe_cc_net {
+	struct socket *sk4;
+	struct socket *sk6;
+};
+
+static unsigned int rxe_cc_net_id __read_mostly;
+
+static struct socket *rxe_cc_udp_open(struct net *net, bool ipv6)
+{
+	struct udp_tunnel_sock_cfg tnl = {
+		.encap_type = 1,
+		.encap_rcv = rxe_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = ipv6 ? AF_INET6 : AF_INET,
+		.ipv6_v6only = ipv6,
+		.local_udp_port = htons(ROCE_V2_UDP_DPORT),
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err < 0)
+		return ERR_PTR(err);
+	setup_udp_tunnel_sock(net, sock, &tnl);
+	return sock;
+}
+
+static int __net_init rxe_cc_net_init(struct net *net)
+{
+	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	struct socket *sock;
+
+	sock = rxe_cc_udp_open(net, false);
+	if (IS_ERR(sock)) {
+		pr_err("rxe: no IPv4 UDP %d socket in a namespace: %ld\n",
+		       ROCE_V2_UDP_DPORT, PTR_ERR(sock));
+		return PTR_ERR(sock);
+	}
+	rn->sk4 = sock;
+
+	if (!IS_ENABLED(CONFIG_IPV6))
+		return 0;
+	sock = rxe_cc_udp_open(net, true);
+	if (IS_ERR(sock)) {
+		/* IPv6 disabled (ipv6.disable=1): IPv4 only */
+		if (PTR_ERR(sock) == -EAFNOSUPPORT)
+			return 0;
+		udp_tunnel_sock_release(rn->sk4);
+		rn->sk4 = NULL;
+		return PTR_ERR(sock);
+	}
+	rn->sk6 = sock;
+	return 0;
+}
+
+static void __net_exit rxe_cc_net_exit(struct net *net)
+{
+	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+
+	if (rn->sk6)
+		udp_tunnel_sock_release(rn->sk6);
+	if (rn->sk4)
+		udp_tunnel_sock_release(rn->sk4);
+	rn->sk4 = NULL;
+	rn->sk6 = NULL;
+}
+
+static struct pernet_operations rxe_cc_net_ops = {
+	.init = rxe_cc_net_init,
+	.exit = rxe_cc_net_exit,
+	.id = &rxe_cc_net_id,
+	.size = sizeof(struct rxe_cc_net),
+};
+
+/* The namespace's IPv6 receive socket (for route lookups), or NULL. */
+struct sock *rxe_cc_ns_sk6(struct net *net)
+{
+	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+
+	return rn->sk6 ? rn->sk6->sk : NULL;
+}
+
+/*
+ * A QP's socket only caches the route and owns the skbs the QP sends;
+ * routes are looked up in the device's namespace whatever the socket's.
+ * It stays in init_net: in the device's namespace it would either pin the
+ * namespace (ib_core's own GSI QP would then keep it alive for ever) or,
+ * as a kernel socket without a reference, could be released after the
+ * namespace is freed.
+ */
+int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp)
+{
+	return sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, 0, sockp);
+}
+
+int rxe_cc_ns_init(void)
+{
+	return register_pernet_subsys(&rxe_cc_net_ops);
+}
+
+void rxe_cc_ns_exit(void)
+{
+	unregister_pernet_subsys(&rxe_cc_net_ops);
+}

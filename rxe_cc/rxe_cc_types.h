@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rxe_cc: per-device and per-QP state of the congestion-control engine,
+ * embedded in struct rxe_dev and struct rxe_qp by our patch series.
+ */
+#ifndef RXE_CC_TYPES_H
+#define RXE_CC_TYPES_H
+
+#include <linux/types.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
+#include <linux/mutex.h>
+#include <linux/atomic.h>
+
+struct rxe_cc_ops;
+struct rxe_cc_sysfs;
+
+/* Per QP.  The requester (one tasklet per QP) owns next_send_ns. */
+struct rxe_cc_qp {
+	const struct rxe_cc_ops	*ops;		/* NULL: algorithm "none" */
+	void			*priv;		/* ops->priv_size bytes */
+	struct hrtimer		pacer;		/* re-schedules the requester */
+	u64			next_send_ns;	/* pacer: earliest next packet */
+	bool			behind;		/* pacer: catching up a late timer */
+	u32			rate_kbps;	/* algorithm's rate, 0: none */
+	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
+	u32			cwnd;		/* unacked packets, 0: stock */
+	bool			ack_every_pkt;	/* algorithm wants an ACK per pkt */
+	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
+	bool			initialized;
+};
+
+/* Per device: knobs under /sys/class/infiniband/<dev>/cc/. */
+struct rxe_cc_dev {
+	struct mutex		lock;		/* algo selection, sysfs dirs */
+	const struct rxe_cc_ops	*ops;		/* new QPs get this algorithm */
+	void			*params;	/* ops->params_size bytes */
+	struct rxe_cc_sysfs	*sysfs;
+	atomic_t		nqps;		/* QPs using ops */
+	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
+	u32			pacer_slack_us;	/* credit kept across idle time */
+	u32			min_time_between_cnps;	/* us */
+	u8			cnp_dscp;
+	u8			cnp_802p_prio;
+	u8			ecn;		/* ECT(0) on data with an algo */
+};
+
+#endif /* RXE_CC_TYPES_H */

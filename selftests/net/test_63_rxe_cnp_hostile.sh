@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+#
+# Crafted CNPs (scapy) toward a sender whose RC QP is busy with ib_write_bw
+# at a 20 Mb/s ceiling: wrong QPN, wrong source address, bad ICRC,
+# truncated, BECN clear are counted in rp_cnp_ignored and dropped; an
+# unknown opcode is dropped by rxe; a well-formed CNP from the peer is
+# handled (so the others failed for the reason they were built for).
+# Nothing crashes (the runner checks the kernel log) and the QP stays in
+# RTS, sending.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+PY=/usr/bin/python3
+need_cmd rdma ib_write_bw "$PY"
+"$PY" -c 'import scapy.contrib.roce' 2>/dev/null || skip "python3-scapy with contrib.roce missing"
+load_rxe
+rxe_topo 1
+rxe_cc s1 algo fixed
+rxe_cc s1 max_rate_mbps 20
+SIP=$(topo_ip4 s1)
+CRAFT=$TOP/selftests/net/rxe_cnp_craft.py
+
+topo_exec r ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18901 \
+	-D 600 -s 65536 -u 20 >"$TMPD/srv" 2>&1 &
+wait_for --timeout 30 rxe_listen 18901 r || fail "server did not start"
+SRV=$!
+topo_exec s1 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" -p 18901 \
+	-D 600 -s 65536 -u 20 "$RIP" >"$TMPD/cli" 2>&1 &
+CLI=$!
+# the sender's RC QP (ib_write_bw's stdout is buffered: ask rdma)
+rc_qp() { rdma resource show qp link "${RXE_DEV[s1]}/1" | grep 'type RC state RTS'; }
+wait_for --timeout 60 rc_qp || fail "no connection"
+qpn=$(rc_qp | awk '{ for (i = 1; i < NF; i++) if ($i == "lqpn") { print $(i + 1); exit } }')
+[ -n "$qpn" ] || fail "no QPN"
+# sent_more N: the sender has sent more than N packets
+sent_more() { [ "$(rxe_cnt s1 sent_pkts)" -gt "$1" ]; }
+wait_for --timeout 30 sent_more 100 || fail "no traffic"
+log "sender QP $qpn"
+
+# counters: "handled ignored"
+cnts() { echo "$(rxe_cnt s1 rp_cnp_handled) $(rxe_cnt s1 rp_cnp_ignored)"; }
+
+cnts_moved() { [ "$(cnts)" != "$1" ]; }
+
+# expect CASE FROM_HOST HANDLED_DELTA IGNORED_DELTA [SRC]
+expect()
+{
+	local c=$1 h=$2 dh=$3 di=$4 a b
+	a=($(cnts))
+	topo_exec "$h" "$PY" "$CRAFT" "$SIP" "$qpn" "$c" ${5:+"$5"} ||
+		fail "crafting $c"
+	wait_for --timeout 10 cnts_moved "${a[*]}" || [ "$dh$di" = 00 ] ||
+		fail "$c: no counter moved"
+	b=($(cnts))
+	[ $((b[0] - a[0])) = "$dh" ] && [ $((b[1] - a[1])) = "$di" ] ||
+		fail "$c: handled +$((b[0] - a[0])) ignored +$((b[1] - a[1])), want +$dh +$di"
+	log "ok: $c: handled +$dh ignored +$di"
+}
+
+# a well-formed CNP from the peer first: handled (crafting is right)
+expect valid r 1 0
+expect wrong_qpn r 0 1
+expect valid sw 0 1 "$(topo_ip4 sw s1)"	# wrong source (the switch)
+expect bad_icrc r 0 1
+expect truncated r 0 1
+expect no_becn r 0 1
+expect unknown_opcode r 0 0
+expect valid r 1 0
+
+# the QP is still connected and moving data
+state=$(rdma resource show qp link "${RXE_DEV[s1]}/1" lqpn "$((qpn))" | grep -o "state [A-Z]*" | head -n1)
+[ "$state" = "state RTS" ] || fail "QP $qpn: $state"
+n0=$(rxe_cnt s1 sent_pkts)
+wait_for --timeout 20 sent_more $((n0 + 100)) ||
+	fail "the QP stopped sending"
+kill "$CLI" "$SRV" 2>/dev/null
+exit "$ksft_pass"
