@@ -216,36 +216,37 @@ static struct scenario paper(int n)
 }
 
 /*
- * Guest scale: 100 Mb/s, 400 times slower than the paper's link.  Queue
- * thresholds stay in packets (Kmax lowered to 50 KB = 4 ms so the queue's
- * delay stays below T), the loop delay is the paper's times 400, T, K and
- * the CNP interval the paper's times 100, R_AI = R_HAI = 0.1% of C (the
- * paper's R_AI / C).  See "Guest-speed settings" in dcqcn.rst.
+ * Guest scale: 100 Mb/s (k = 1) or 10 Mb/s (k = 10), 400 k times slower
+ * than the paper's link.  Queue thresholds stay in packets (Kmax lowered
+ * to 50 KB so the queue's delay stays below T), T, K and the CNP interval
+ * are the paper's times 100 k, R_AI = R_HAI = 0.1% of C (the paper's
+ * R_AI / C), the loop delay 1.6 ms (k = 1) or 2 ms (a TCG guest's order).
+ * See "Guest-speed settings" in dcqcn.rst.
  */
-static struct scenario guest(int n)
+static struct scenario guest(int n, int k)
 {
 	struct scenario sc = {
-		.name = "guest 100M",
-		.c_bps = 100e6,
+		.name = k == 1 ? "guest 100M" : "guest 10M",
+		.c_bps = 100e6 / k,
 		.n = n,
 		.pkt = 1000,
 		.kmin = 5e3,
 		.kmax = 50e3,
 		.pmax = 0.01,
-		.loop_ns = 1.6e6,
-		.cnp_ns = 5e6,
-		.stagger_ns = 800e6,
-		.run_ns = 20e9,
+		.loop_ns = k == 1 ? 1.6e6 : 2e6,
+		.cnp_ns = 5e6 * k,
+		.stagger_ns = 800e6 * k,
+		.run_ns = 20e9 * k,
 		.p = {
-			.line_rate = 100000,
-			.min_rate = 100,
-			.ai_rate = 100,
-			.hai_rate = 100,
+			.line_rate = 100000 / k,
+			.min_rate = 100 / k,
+			.ai_rate = 100 / k,
+			.hai_rate = 100 / k,
 			.min_dec_fac = 50,
 			.threshold = 5,
 			.byte_reset = 10 * 1024 * 1024,
-			.time_reset_ns = 5500000,
-			.alpha_period_ns = 5500000,
+			.time_reset_ns = 5500000 * k,
+			.alpha_period_ns = 5500000 * k,
 			.g = 1020,
 			.initial_alpha = 1024,
 			.clamp_tgt_rate = 1,
@@ -263,9 +264,10 @@ int main(int argc, char **argv)
 	printf("%-11s %2s %6s %6s %7s %9s %8s %8s  shares of C/N\n",
 	       "scenario", "N", "jain", "util", "worst", "queue KB", "CNPs",
 	       "mark%");
-	for (s = 0; s < 2; s++) {
+	for (s = 0; s < 3; s++) {
 		for (k = 0; k < 3; k++) {
-			struct scenario sc = s ? guest(ns[k]) : paper(ns[k]);
+			struct scenario sc = s ? guest(ns[k], s == 1 ? 1 : 10)
+					       : paper(ns[k]);
 			struct result r;
 			int ok;
 
