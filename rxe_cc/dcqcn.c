@@ -24,7 +24,7 @@
 #define DCQCN_DEFAULT_LINE_KBPS	10000000U
 
 struct dcqcn_knobs {
-	u32 rpg_time_reset;		/* us */
+	u32 rpg_time_reset;		/* us, up to 4 s (ns in a u32) */
 	u32 rpg_byte_reset;		/* bytes */
 	u32 rpg_threshold;
 	u32 rpg_ai_rate;		/* kb/s */
@@ -49,7 +49,7 @@ struct dcqcn_knobs {
 
 /* Defaults: the paper's deployment (Fig. 14) at 40 Gb/s; dcqcn.rst. */
 static const struct rxe_cc_param dcqcn_knobs[] = {
-	DCQCN_KNOB(rpg_time_reset, 55, 0, 10000000),
+	DCQCN_KNOB(rpg_time_reset, 55, 0, 4000000),
 	DCQCN_KNOB(rpg_byte_reset, 10485760, 0, U32_MAX),
 	DCQCN_KNOB(rpg_threshold, 5, 1, 1000),
 	DCQCN_KNOB(rpg_ai_rate, 40000, 0, 100000000),
@@ -60,7 +60,7 @@ static const struct rxe_cc_param dcqcn_knobs[] = {
 	DCQCN_KNOB(rate_to_set_on_first_cnp, 0, 0, 4000000000U),
 	DCQCN_KNOB(clamp_tgt_rate, 1, 0, 1),
 	DCQCN_KNOB(dce_tcp_g, 1020, 0, 1024),
-	DCQCN_KNOB(dce_tcp_rtt, 55, 0, 10000000),
+	DCQCN_KNOB(dce_tcp_rtt, 55, 0, 4000000),
 	DCQCN_KNOB(initial_alpha_value, 1024, 0, 1024),
 };
 
