@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * dcqcn.c: DCQCN's reaction point as an rxe_cc algorithm ("dcqcn").
+ *
+ * A module of its own (rxe_cc_dcqcn.ko, loaded after rdma_rxe) that
+ * registers with the engine.  The engine sends CNPs on CE (RXE_CC_F_NP)
+ * and marks data ECT(0) (RXE_CC_F_ECT); this file feeds CNPs, sent bytes
+ * and one per-QP hrtimer to the state machine of dcqcn_sm.c and passes
+ * every new R_C to rxe_cc_set_rate().  Knobs: cc/dcqcn/<mlx5 name>, read
+ * once per QP at its creation.  See Documentation/dcqcn.rst.
+ */
+
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/spinlock.h>
+
+#include "rxe_cc.h"
+#include "dcqcn_sm.h"
+
+#define CREATE_TRACE_POINTS
+#include "dcqcn_trace.h"
+
+/* without a device ceiling or rpg_max_rate: the line rate we start from */
+#define DCQCN_DEFAULT_LINE_KBPS	10000000U
+
+struct dcqcn_knobs {
+	u32 rpg_time_reset;		/* us, up to 4 s (ns in a u32) */
+	u32 rpg_byte_reset;		/* bytes */
+	u32 rpg_threshold;
+	u32 rpg_ai_rate;		/* kb/s */
+	u32 rpg_hai_rate;		/* kb/s */
+	u32 rpg_min_rate;		/* kb/s */
+	u32 rpg_max_rate;		/* kb/s, 0 = device line rate */
+	u32 rpg_min_dec_fac;		/* % */
+	u32 rate_to_set_on_first_cnp;	/* kb/s, 0 = off */
+	u32 clamp_tgt_rate;
+	u32 dce_tcp_g;			/* /1024 */
+	u32 dce_tcp_rtt;		/* us */
+	u32 initial_alpha_value;	/* /1024 */
+};
+
+#define DCQCN_KNOB(n, d, lo, hi) {					\
+	.name = #n,							\
+	.offset = offsetof(struct dcqcn_knobs, n),			\
+	.def = d,							\
+	.min = lo,							\
+	.max = hi,							\
+}
+
+/* Defaults: the paper's deployment (Fig. 14) at 40 Gb/s; dcqcn.rst. */
+static const struct rxe_cc_param dcqcn_knobs[] = {
+	DCQCN_KNOB(rpg_time_reset, 55, 0, 4000000),
+	DCQCN_KNOB(rpg_byte_reset, 10485760, 0, U32_MAX),
+	DCQCN_KNOB(rpg_threshold, 5, 1, 1000),
+	DCQCN_KNOB(rpg_ai_rate, 40000, 0, 100000000),
+	DCQCN_KNOB(rpg_hai_rate, 50000, 0, 100000000),
+	DCQCN_KNOB(rpg_min_rate, 1000, 1, 100000000),
+	DCQCN_KNOB(rpg_max_rate, 0, 0, 4000000000U),
+	DCQCN_KNOB(rpg_min_dec_fac, 50, 0, 100),
+	DCQCN_KNOB(rate_to_set_on_first_cnp, 0, 0, 4000000000U),
+	DCQCN_KNOB(clamp_tgt_rate, 1, 0, 1),
+	DCQCN_KNOB(dce_tcp_g, 1020, 0, 1024),
+	DCQCN_KNOB(dce_tcp_rtt, 55, 0, 4000000),
+	DCQCN_KNOB(initial_alpha_value, 1024, 0, 1024),
+};
+
+struct dcqcn_qp {
+	spinlock_t		lock;	/* sm, armed, dying */
+	struct hrtimer		timer;	/* alpha and rate-increase timers */
+	struct rxe_qp		*qp;
+	struct dcqcn_params	p;
+	struct dcqcn_sm		sm;
+	u64			armed;	/* expiry the hrtimer was set to */
+	u32			rate;	/* last rate given to the engine */
+	bool			dying;
+};
+
+#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct dcqcn_knobs, n))
+
+/* After a state-machine call, under d->lock: rate, trace, timer. */
+static void dcqcn_apply(struct dcqcn_qp *d, bool trace)
+{
+	struct dcqcn_sm *s = &d->sm;
+	u32 rate = s->rc >= d->p.line_rate ? 0 : s->rc;
+	u64 next = dcqcn_sm_next_event(s);
+
+	if (rate != d->rate) {
+		d->rate = rate;
+		rxe_cc_set_rate(d->qp, rate);
+	}
+	if (trace)
+		trace_rxe_cc_dcqcn(qp_num(d->qp), s->rc, s->rt, s->alpha,
+				   s->t, s->bc, s->last_event);
+	/* hrtimer_start() is safe from the callback and re-arms a queued
+	 * timer; a timer left armed when nothing is due just finds nothing.
+	 */
+	if (next && next != d->armed && !d->dying) {
+		d->armed = next;
+		hrtimer_start(&d->timer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS_SOFT);
+	}
+}
+
+static enum hrtimer_restart dcqcn_timer_fire(struct hrtimer *t)
+{
+	struct dcqcn_qp *d = container_of(t, struct dcqcn_qp, timer);
+	unsigned long flags;
+	bool changed;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->armed = 0;
+	changed = dcqcn_sm_on_timer(&d->sm, &d->p, ktime_get_ns());
+	dcqcn_apply(d, changed);
+	spin_unlock_irqrestore(&d->lock, flags);
+	return HRTIMER_NORESTART;
+}
+
+static int dcqcn_init(struct rxe_qp *qp)
+{
+	struct dcqcn_qp *d = rxe_cc_priv(qp);
+	struct dcqcn_params *p = &d->p;
+	u32 line = KNOB(qp, rpg_max_rate);
+
+	if (!line)
+		line = rxe_cc_line_rate_kbps(qp);
+	if (!line)
+		line = DCQCN_DEFAULT_LINE_KBPS;
+	p->line_rate = line;
+	p->min_rate = KNOB(qp, rpg_min_rate);
+	p->ai_rate = KNOB(qp, rpg_ai_rate);
+	p->hai_rate = KNOB(qp, rpg_hai_rate);
+	p->first_cnp_rate = KNOB(qp, rate_to_set_on_first_cnp);
+	p->min_dec_fac = KNOB(qp, rpg_min_dec_fac);
+	p->threshold = KNOB(qp, rpg_threshold);
+	p->byte_reset = KNOB(qp, rpg_byte_reset);
+	p->time_reset_ns = KNOB(qp, rpg_time_reset) * NSEC_PER_USEC;
+	p->alpha_period_ns = KNOB(qp, dce_tcp_rtt) * NSEC_PER_USEC;
+	p->g = KNOB(qp, dce_tcp_g);
+	p->initial_alpha = KNOB(qp, initial_alpha_value);
+	p->clamp_tgt_rate = KNOB(qp, clamp_tgt_rate);
+
+	spin_lock_init(&d->lock);
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	d->timer.function = dcqcn_timer_fire;
+	d->qp = qp;
+	dcqcn_sm_init(&d->sm, p);
+	/* flows start at line rate: no limit below the device's own */
+	rxe_cc_set_rate(qp, 0);
+	return 0;
+}
+
+static void dcqcn_release(struct rxe_qp *qp)
+{
+	struct dcqcn_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->dying = true;
+	spin_unlock_irqrestore(&d->lock, flags);
+	hrtimer_cancel(&d->timer);
+}
+
+static void dcqcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
+{
+	struct dcqcn_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	dcqcn_sm_on_cnp(&d->sm, &d->p, ktime_get_ns());
+	dcqcn_apply(d, true);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static void dcqcn_on_sent(struct rxe_qp *qp, u32 bytes)
+{
+	struct dcqcn_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	/* unlocked peek: at line rate (the common case) nothing counts */
+	if (!READ_ONCE(d->sm.cnps) || !d->p.byte_reset)
+		return;
+	spin_lock_irqsave(&d->lock, flags);
+	if (dcqcn_sm_on_sent(&d->sm, &d->p, bytes))
+		dcqcn_apply(d, true);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static struct rxe_cc_ops dcqcn_ops = {
+	.name = "dcqcn",
+	.owner = THIS_MODULE,
+	.flags = RXE_CC_F_ECT | RXE_CC_F_NP,
+	.priv_size = sizeof(struct dcqcn_qp),
+	.params_size = sizeof(struct dcqcn_knobs),
+	.params = dcqcn_knobs,
+	.nparams = ARRAY_SIZE(dcqcn_knobs),
+	.init = dcqcn_init,
+	.release = dcqcn_release,
+	.on_sent = dcqcn_on_sent,
+	.on_cnp = dcqcn_on_cnp,
+};
+
+static int __init dcqcn_module_init(void)
+{
+	return rxe_cc_register(&dcqcn_ops);
+}
+
+static void __exit dcqcn_module_exit(void)
+{
+	rxe_cc_unregister(&dcqcn_ops);
+}
+
+module_init(dcqcn_module_init);
+module_exit(dcqcn_module_exit);
+
+MODULE_DESCRIPTION("DCQCN reaction point for the rxe_cc engine");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Discrete-time model of N DCQCN flows through one bottleneck, driving the
+ * kernel's rxe_cc/dcqcn_sm.c unchanged.
+ *
+ * One step is the bottleneck's transmission time of one packet.  Senders
+ * are paced at their R_C (credit in bits, at most one packet of burst);
+ * a packet is ECN-marked on enqueue with RED on the instantaneous queue
+ * (Kmin, Kmax, Pmax; an independent coin per packet from a seeded
+ * xorshift); the queue serves one packet per step; the NP (at the
+ * dequeue, as in the fluid model the loop delay is lumped) sends at most
+ * one CNP per flow per cnp_interval when marked packets arrive, and the
+ * CNP reaches the RP a control-loop delay later.  The RP's timers fire at
+ * dcqcn_sm_next_event().  Flows start at line rate, staggered.
+ *
+ * Checks (second half of the run): Jain's index >= 0.95, every flow
+ * within 20% of C/N, link utilisation >= 90%, mean queue in
+ * [0.5 Kmin, Kmax] (the fluid model's fixed point sits near Kmin, §5).
+ *
+ *   model [-v]          run the built-in scenarios, exit 1 on a failure
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dcqcn_sm.h"
+
+#define MAXN 16
+#define QCAP (1 << 20)
+
+struct scenario {
+	const char *name;
+	double c_bps;		/* bottleneck */
+	int n;
+	u32 pkt;		/* bytes on the wire */
+	double kmin, kmax;	/* bytes */
+	double pmax;
+	double loop_ns;		/* control-loop delay tau* */
+	double cnp_ns;		/* NP: one CNP per flow per this */
+	double stagger_ns;	/* flow i starts at i * stagger */
+	double run_ns;
+	struct dcqcn_params p;
+};
+
+struct result {
+	double jain, util, qmean, qmean_kb, worst;
+	double share[MAXN];
+	u64 cnps, marks, pkts;
+};
+
+static u64 rng = 0x9e3779b97f4a7c15ULL;
+
+static double coin(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (rng >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int verbose;
+
+static void run(const struct scenario *sc, struct result *res)
+{
+	static u8 qflow[QCAP], qmark[QCAP];
+	static u64 cnp_at[QCAP];
+	static u8 cnp_flow[QCAP];
+	struct dcqcn_sm sm[MAXN];
+	double credit[MAXN], pkt_bits = sc->pkt * 8.0;
+	u64 np_last[MAXN], start[MAXN], got[MAXN];
+	u64 dt = (u64)llround(pkt_bits / sc->c_bps * 1e9);
+	u64 now, end = (u64)sc->run_ns, half = end / 2;
+	u32 qh = 0, qt = 0, ch = 0, ct = 0;
+	double qsum = 0;
+	u64 qsamples = 0, total = 0, next_print = 0;
+	int i;
+
+	memset(res, 0, sizeof(*res));
+	rng = 0x9e3779b97f4a7c15ULL;
+	for (i = 0; i < sc->n; i++) {
+		dcqcn_sm_init(&sm[i], &sc->p);
+		credit[i] = 0;
+		np_last[i] = 0;
+		got[i] = 0;
+		start[i] = (u64)(i * sc->stagger_ns);
+	}
+	for (now = dt; now <= end; now += dt) {
+		u32 qlen = qt - qh;
+		double qbytes = (double)qlen * sc->pkt;
+
+		/* senders */
+		for (i = 0; i < sc->n; i++) {
+			double prob;
+
+			if (now < start[i])
+				continue;
+			credit[i] += sm[i].rc * 1000.0 * dt / 1e9;
+			if (credit[i] < pkt_bits)
+				continue;
+			credit[i] -= pkt_bits;
+			if (credit[i] > pkt_bits)
+				credit[i] = pkt_bits;
+			if (qbytes <= sc->kmin)
+				prob = 0;
+			else if (qbytes <= sc->kmax)
+				prob = (qbytes - sc->kmin) /
+				       (sc->kmax - sc->kmin) * sc->pmax;
+			else
+				prob = 1;
+			if (qt - qh >= QCAP) {
+				fprintf(stderr, "model: queue overflow\n");
+				exit(2);
+			}
+			qflow[qt % QCAP] = i;
+			qmark[qt % QCAP] = prob > 0 && coin() < prob;
+			res->marks += qmark[qt % QCAP];
+			qt++;
+			res->pkts++;
+			dcqcn_sm_on_sent(&sm[i], &sc->p, sc->pkt);
+		}
+		/* bottleneck: one packet per step; NP at the receiver */
+		if (qt != qh) {
+			int f = qflow[qh % QCAP];
+
+			if (qmark[qh % QCAP] &&
+			    (!np_last[f] || now - np_last[f] >= sc->cnp_ns)) {
+				np_last[f] = now;
+				cnp_at[ct % QCAP] = now + (u64)sc->loop_ns;
+				cnp_flow[ct % QCAP] = f;
+				ct++;
+			}
+			if (now > half) {
+				got[f] += sc->pkt;
+				total += sc->pkt;
+			}
+			qh++;
+		}
+		/* CNPs reaching the RPs */
+		while (ch != ct && cnp_at[ch % QCAP] <= now) {
+			dcqcn_sm_on_cnp(&sm[cnp_flow[ch % QCAP]], &sc->p, now);
+			res->cnps++;
+			ch++;
+		}
+		/* RP timers */
+		for (i = 0; i < sc->n; i++) {
+			u64 t = dcqcn_sm_next_event(&sm[i]);
+
+			if (t && t <= now)
+				dcqcn_sm_on_timer(&sm[i], &sc->p, now);
+		}
+		if (now > half) {
+			qsum += (double)(qt - qh) * sc->pkt;
+			qsamples++;
+		}
+		if (verbose && now >= next_print) {
+			printf("  t=%8.3f ms q=%7.1f KB", now / 1e6,
+			       (qt - qh) * sc->pkt / 1e3);
+			for (i = 0; i < sc->n; i++)
+				printf(" %.3g", sm[i].rc / 1e6);
+			printf(" Gb/s\n");
+			next_print += end / 40;
+		}
+	}
+	{
+		double fair = sc->c_bps / sc->n, sum = 0, sq = 0;
+		double secs = (end - half) / 1e9;
+
+		res->worst = 0;
+		for (i = 0; i < sc->n; i++) {
+			double x = got[i] * 8.0 / secs;
+
+			res->share[i] = x / fair;
+			sum += x;
+			sq += x * x;
+			if (fabs(x / fair - 1) > res->worst)
+				res->worst = fabs(x / fair - 1);
+		}
+		res->jain = sum * sum / (sc->n * sq);
+		res->util = total * 8.0 / secs / sc->c_bps;
+		res->qmean = qsamples ? qsum / qsamples : 0;
+	}
+}
+
+/* Paper scale: 40 Gb/s, Fig. 14 settings, R_AI 40 Mb/s. */
+static struct scenario paper(int n)
+{
+	struct scenario sc = {
+		.name = "paper 40G",
+		.c_bps = 40e9,
+		.n = n,
+		.pkt = 1000,
+		.kmin = 5e3,
+		.kmax = 200e3,
+		.pmax = 0.01,
+		.loop_ns = 4e3,
+		.cnp_ns = 50e3,
+		.stagger_ns = 2e6,
+		.run_ns = 200e6,
+		.p = {
+			.line_rate = 40000000,
+			.min_rate = 1000,
+			.ai_rate = 40000,
+			.hai_rate = 50000,
+			.min_dec_fac = 50,
+			.threshold = 5,
+			.byte_reset = 10 * 1024 * 1024,
+			.time_reset_ns = 55000,
+			.alpha_period_ns = 55000,
+			.g = 1020,
+			.initial_alpha = 1024,
+			.clamp_tgt_rate = 1,
+		},
+	};
+	return sc;
+}
+
+/*
+ * Guest scale: 100 Mb/s (k = 1) or 10 Mb/s (k = 10), 400 k times slower
+ * than the paper's link.  Queue thresholds stay in packets (Kmax lowered
+ * to 50 KB so the queue's delay stays below T), T, K and the CNP interval
+ * are the paper's times 100 k, R_AI = R_HAI = 0.1% of C (the paper's
+ * R_AI / C), the loop delay 1.6 ms (k = 1) or 2 ms (a TCG guest's order).
+ * See "Guest-speed settings" in dcqcn.rst.
+ */
+static struct scenario guest(int n, int k)
+{
+	struct scenario sc = {
+		.name = k == 1 ? "guest 100M" : "guest 10M",
+		.c_bps = 100e6 / k,
+		.n = n,
+		.pkt = 1000,
+		.kmin = 5e3,
+		.kmax = 50e3,
+		.pmax = 0.01,
+		.loop_ns = k == 1 ? 1.6e6 : 2e6,
+		.cnp_ns = 5e6 * k,
+		.stagger_ns = 800e6 * k,
+		.run_ns = 20e9 * k,
+		.p = {
+			.line_rate = 100000 / k,
+			.min_rate = 100 / k,
+			.ai_rate = 100 / k,
+			.hai_rate = 100 / k,
+			.min_dec_fac = 50,
+			.threshold = 5,
+			.byte_reset = 10 * 1024 * 1024,
+			.time_reset_ns = 5500000 * k,
+			.alpha_period_ns = 5500000 * k,
+			.g = 1020,
+			.initial_alpha = 1024,
+			.clamp_tgt_rate = 1,
+		},
+	};
+	return sc;
+}
+
+int main(int argc, char **argv)
+{
+	static const int ns[] = { 2, 4, 8 };
+	int fails = 0, s, k, i;
+
+	verbose = argc > 1 && !strcmp(argv[1], "-v");
+	printf("%-11s %2s %6s %6s %7s %9s %8s %8s  shares of C/N\n",
+	       "scenario", "N", "jain", "util", "worst", "queue KB", "CNPs",
+	       "mark%");
+	for (s = 0; s < 3; s++) {
+		for (k = 0; k < 3; k++) {
+			struct scenario sc = s ? guest(ns[k], s == 1 ? 1 : 10)
+					       : paper(ns[k]);
+			struct result r;
+			int ok;
+
+			run(&sc, &r);
+			ok = r.jain >= 0.95 && r.worst <= 0.20 &&
+			     r.util >= 0.90 && r.qmean >= 0.5 * sc.kmin &&
+			     r.qmean <= sc.kmax;
+			printf("%-11s %2d %6.4f %6.3f %6.1f%% %9.1f %8llu %7.3f%% ",
+			       sc.name, sc.n, r.jain, r.util, r.worst * 100,
+			       r.qmean / 1e3, (unsigned long long)r.cnps,
+			       100.0 * r.marks / (r.pkts ? r.pkts : 1));
+			for (i = 0; i < sc.n; i++)
+				printf(" %.2f", r.share[i]);
+			printf("  %s\n", ok ? "ok" : "FAIL");
+			fails += !ok;
+		}
+	}
+	printf("model: %d scenario(s) failed\n", fails);
+	return fails ? 1 : 0;
+}
