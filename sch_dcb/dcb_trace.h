@@ -13,8 +13,10 @@
 #include <linux/netdevice.h>
 #include <linux/tracepoint.h>
 
-/* A PFC frame sent out of @dev: bands paused (with @quanta), resumed. */
-TRACE_EVENT(dcb_pfc_tx,
+/* A PFC frame sent out of, or a valid one received by, @dev: the bands
+ * paused (for @quanta; received: the lowest band's) and resumed.
+ */
+DECLARE_EVENT_CLASS(dcb_pfc,
 	TP_PROTO(const struct net_device *dev, u8 pause_mask, u8 resume_mask,
 		 u16 quanta),
 	TP_ARGS(dev, pause_mask, resume_mask, quanta),
@@ -35,26 +37,16 @@ TRACE_EVENT(dcb_pfc_tx,
 		  __entry->quanta)
 );
 
-/* A valid PAUSE/PFC frame received on @dev (quanta of the lowest band). */
-TRACE_EVENT(dcb_pfc_rx,
+DEFINE_EVENT(dcb_pfc, dcb_pfc_tx,
 	TP_PROTO(const struct net_device *dev, u8 pause_mask, u8 resume_mask,
 		 u16 quanta),
-	TP_ARGS(dev, pause_mask, resume_mask, quanta),
-	TP_STRUCT__entry(
-		__string(dev, dev->name)
-		__field(u8, pause_mask)
-		__field(u8, resume_mask)
-		__field(u16, quanta)
-	),
-	TP_fast_assign(
-		__assign_str(dev, dev->name);
-		__entry->pause_mask = pause_mask;
-		__entry->resume_mask = resume_mask;
-		__entry->quanta = quanta;
-	),
-	TP_printk("dev=%s pause=0x%02x resume=0x%02x quanta=%u",
-		  __get_str(dev), __entry->pause_mask, __entry->resume_mask,
-		  __entry->quanta)
+	TP_ARGS(dev, pause_mask, resume_mask, quanta)
+);
+
+DEFINE_EVENT(dcb_pfc, dcb_pfc_rx,
+	TP_PROTO(const struct net_device *dev, u8 pause_mask, u8 resume_mask,
+		 u16 quanta),
+	TP_ARGS(dev, pause_mask, resume_mask, quanta)
 );
 
 /* A packet CE-marked in @band holding @backlog bytes; @np: by NP-ECN. */
