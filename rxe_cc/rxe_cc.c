@@ -12,7 +12,9 @@
 #include <linux/ipv6.h>
 #include <linux/ip.h>
 #include <linux/kobject.h>
+#include <linux/ethtool.h>
 #include <linux/math64.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
 #include <net/dsfield.h>
@@ -389,12 +391,31 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/* The netdev's link speed in kb/s (process context), 10 Gb/s if unknown. */
+static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+{
+	struct ethtool_link_ksettings lk;
+	u32 mbps = 10000;
+
+	rtnl_lock();
+	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
+	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
+	    lk.base.speed <= 4000000)
+		mbps = lk.base.speed;
+	rtnl_unlock();
+	return mbps * 1000;
+}
+
 void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 {
 	const struct rxe_cc_ops *ops;
 
 	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
+	spin_lock_init(&qp->cc.ack_lock);
+	/* RC only: QP1 is created while the device registers */
+	if (qp->ibqp.qp_type == IB_QPT_RC)
+		qp->cc.port_kbps = rxe_cc_port_kbps(rxe);
 	qp->cc.initialized = true;
 
 	mutex_lock(&rxe->cc.lock);
@@ -542,6 +563,86 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 }
 
+/*
+ * Requester: a request packet's BTH is written; let the algorithm choose
+ * its AckReq bit and whether it carries ECT(0).
+ */
+void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+	struct rxe_cc_pkt p;
+
+	if (!ops)
+		return;
+	if (!qp->cc.acked_valid) {
+		/* the first packet: ACKs count from here */
+		qp->cc.acked_psn = pkt->psn;
+		qp->cc.snd_max = pkt->psn;
+		qp->cc.acked_valid = true;
+	}
+	p.retry = psn_compare(pkt->psn, qp->cc.snd_max) < 0;
+	if (!p.retry)
+		qp->cc.snd_max = (pkt->psn + 1) & BTH_PSN_MASK;
+	if (!ops->pkt_prep)
+		return;
+	p.psn = pkt->psn;
+	p.payload = pkt->paylen - rxe_opcode[pkt->opcode].length -
+		    bth_pad(pkt) - RXE_ICRC_SIZE;
+	p.first = pkt->mask & RXE_START_MASK;
+	p.last = pkt->mask & RXE_END_MASK;
+	p.ect = true;
+	p.ackreq = bth_ack(pkt);
+	ops->pkt_prep(qp, &p);
+	bth_set_ack(pkt, p.ackreq);
+	if (!p.ect)
+		pkt->mask |= RXE_CC_NOECT_MASK;
+}
+
+/* Responder: an ACK or read response is built; carry BECN if CE was seen. */
+void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	if (!ops || !(ops->flags & RXE_CC_F_BECN) ||
+	    !READ_ONCE(qp->cc.ce_unacked))
+		return;
+	WRITE_ONCE(qp->cc.ce_unacked, false);
+	bth_set_becn(ack, 1);
+	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_BECN_SENT);
+}
+
+/*
+ * Requester, receive path (softirq, before the completer): an ACK or read
+ * response for @qp passed rxe's header checks.  Tell the algorithm how
+ * many packets it acknowledges for the first time.  Duplicates, NAKs and
+ * PSNs outside what was sent are not acknowledgements.
+ */
+void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+	u32 next, n;
+
+	if (!ops || !ops->on_ack || !(pkt->mask & RXE_ACK_MASK) ||
+	    !READ_ONCE(qp->cc.acked_valid))
+		return;
+	if ((pkt->mask & RXE_AETH_MASK) &&
+	    (aeth_syn(pkt) & AETH_TYPE_MASK) != AETH_ACK)
+		return;
+	if (bth_becn(pkt))
+		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_BECN_RCVD);
+	next = (pkt->psn + 1) & BTH_PSN_MASK;
+	spin_lock_bh(&qp->cc.ack_lock);
+	if (psn_compare(next, qp->cc.acked_psn) <= 0 ||
+	    psn_compare(next, READ_ONCE(qp->cc.snd_max)) > 0) {
+		spin_unlock_bh(&qp->cc.ack_lock);
+		return;
+	}
+	n = (next - qp->cc.acked_psn) & BTH_PSN_MASK;
+	qp->cc.acked_psn = next;
+	spin_unlock_bh(&qp->cc.ack_lock);
+	ops->on_ack(qp, n, bth_becn(pkt));
+}
+
 /* ------------------------------------------------------------------ */
 /* ECN and CNPs                                                        */
 
@@ -628,6 +729,8 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 		return;
 	if (ops->on_rx)
 		ops->on_rx(qp, pkt->paylen, ce);
+	if (ce && (ops->flags & RXE_CC_F_BECN))
+		WRITE_ONCE(qp->cc.ce_unacked, true);
 	if (!ce || !(ops->flags & RXE_CC_F_NP) ||
 	    qp->resp.state != QP_STATE_READY)
 		return;

@@ -23,10 +23,14 @@
 
 /* pkt->mask bit: the packet arrived with ECN CE (set by rxe_cc_rx_ecn). */
 #define RXE_CC_CE_MASK		BIT(30)
+/* pkt->mask bit: the algorithm wants this request packet sent Not-ECT. */
+#define RXE_CC_NOECT_MASK	BIT(29)
 
 /* struct rxe_cc_ops.flags */
 #define RXE_CC_F_ECT		BIT(0)	/* data packets carry ECT(0) */
 #define RXE_CC_F_NP		BIT(1)	/* engine sends CNPs on CE (DCQCN NP) */
+/* responder sets BECN in the next ACK after a CE-marked request packet */
+#define RXE_CC_F_BECN		BIT(2)
 
 /* A per-device u32 knob of an algorithm: cc/<algo>/<name>. */
 struct rxe_cc_param {
@@ -40,6 +44,20 @@ struct rxe_cc_param {
 /* A received, validated CNP. */
 struct rxe_cc_cnp {
 	u8		rsvd[RXE_CC_CNP_RSVD_BYTES];
+};
+
+/*
+ * An outgoing request packet, offered to ops->pkt_prep before its headers
+ * are finished.  The algorithm may change ect and ackreq.
+ */
+struct rxe_cc_pkt {
+	u32		psn;
+	u32		payload;	/* bytes of payload */
+	bool		first;		/* first packet of a message */
+	bool		last;		/* last packet of a message */
+	bool		retry;		/* go-back-N retransmission */
+	bool		ect;		/* in: engine default; out: ECT(0)? */
+	bool		ackreq;		/* in: rxe's choice; out: AckReq bit */
 };
 
 /*
@@ -67,6 +85,13 @@ struct rxe_cc_ops {
 	void (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
 	/* NP: a request packet arrived for this (responder) QP. */
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
+	/* RP: a request packet is being built (also for retransmissions). */
+	void (*pkt_prep)(struct rxe_qp *qp, struct rxe_cc_pkt *p);
+	/*
+	 * RP: an ACK or read response acknowledged @npkts packets not
+	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit.
+	 */
+	void (*on_ack)(struct rxe_qp *qp, u32 npkts, bool becn);
 };
 
 int rxe_cc_register(struct rxe_cc_ops *ops);
@@ -83,10 +108,16 @@ static inline struct rxe_dev *rxe_cc_qp_dev(struct rxe_qp *qp)
 	return to_rdev(qp->ibqp.device);
 }
 
-/* The device's line rate for the algorithms: max_rate_mbps, 0 = none. */
+/*
+ * The line rate the algorithms start from, in kb/s: the device's
+ * max_rate_mbps, or when that is 0 the port speed read when the QP was
+ * created (netdev link speed; 10 Gb/s when the netdev reports none).
+ */
 static inline u32 rxe_cc_line_rate_kbps(struct rxe_qp *qp)
 {
-	return READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps) * 1000;
+	u32 m = READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps);
+
+	return m ? m * 1000 : qp->cc.port_kbps;
 }
 
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps);
@@ -118,6 +149,9 @@ void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 		   struct rxe_pkt_info *pkt);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
+void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack);
+void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 
 /* Unacknowledged packets the requester may have in flight. */
 static inline u32 rxe_cc_window(struct rxe_qp *qp)
@@ -141,7 +175,8 @@ static inline u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tos)
 	if (pkt->opcode == RXE_CC_OPCODE_CNP)
 		return READ_ONCE(pkt->rxe->cc.cnp_dscp) << 2;
 	if (qp && qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_ECT) &&
-	    (pkt->mask & RXE_REQ_MASK) && READ_ONCE(pkt->rxe->cc.ecn) &&
+	    (pkt->mask & RXE_REQ_MASK) && !(pkt->mask & RXE_CC_NOECT_MASK) &&
+	    READ_ONCE(pkt->rxe->cc.ecn) &&
 	    !INET_ECN_is_capable(tos))
 		return tos | INET_ECN_ECT_0;
 	return tos;

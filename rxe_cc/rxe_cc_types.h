@@ -25,7 +25,12 @@ struct rxe_cc_qp {
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* unacked packets, 0: stock */
-	bool			ack_every_pkt;	/* algorithm wants an ACK per pkt */
+	u32			port_kbps;	/* port speed at QP creation */
+	spinlock_t		ack_lock;	/* acked_psn */
+	u32			acked_psn;	/* RP: oldest PSN not yet acked */
+	u32			snd_max;	/* RP: PSN after the highest sent */
+	bool			acked_valid;	/* acked_psn, snd_max are set */
+	bool			ce_unacked;	/* NP: CE seen since last ACK */
 	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
 	bool			initialized;
 };
