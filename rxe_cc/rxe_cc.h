@@ -163,8 +163,7 @@ static inline u32 rxe_cc_window(struct rxe_qp *qp)
 
 static inline void rxe_cc_window_stall(struct rxe_qp *qp)
 {
-	if (qp->cc.cwnd)
-		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
+	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
 }
 
 /* The IP TOS/traffic class of an outgoing packet. */

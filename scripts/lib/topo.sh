@@ -123,8 +123,20 @@ topo_veth_setup()
 	# MTU-sized packets: no aggregation on receive, no offload on send.
 	topo_exec "$n" ethtool -K "$dev" gro off gso off tso off >/dev/null 2>&1 ||
 		topo_err "ethtool -K $dev failed (packets may not be MTU sized)"
+	# A veth hands a packet to the backlog of the CPU that sent it, so
+	# a flow sent from two CPUs in turn (a paced requester, a qdisc run
+	# from its watchdog) arrives reordered, which RoCE's go-back-N pays
+	# for.  RPS on every CPU hashes each flow to one backlog, as a NIC's
+	# RSS would.  TOPO_RPS=0 keeps the kernel default (off).
+	if [ "${TOPO_RPS:-1}" = 1 ]; then
+		topo_exec "$n" sh -c "echo $(topo_cpumask) > /sys/class/net/$dev/queues/rx-0/rps_cpus" ||
+			topo_err "cannot set rps_cpus of $dev"
+	fi
 	return 0
 }
+
+# The hex mask of every online CPU.
+topo_cpumask() { printf '%x\n' $(( (1 << $(nproc)) - 1 )); }
 
 # topo_link A B: veth between nodes A and B (host-switch or switch-switch).
 # Prints "IFACE_A IFACE_B".
