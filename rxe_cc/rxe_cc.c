@@ -25,9 +25,6 @@
 #define CREATE_TRACE_POINTS
 #include "rxe_cc_trace.h"
 
-/* Most a QP that its pacer's timer made late may catch up at once. */
-#define RXE_CC_PACER_MAX_DEBT_NS	(20 * NSEC_PER_MSEC)
-
 static LIST_HEAD(rxe_cc_list);
 static DEFINE_SPINLOCK(rxe_cc_list_lock);
 
@@ -308,6 +305,7 @@ static struct kobj_attribute _name##_attr = __ATTR_RW(_name)
 
 RXE_CC_DEV_KNOB(max_rate_mbps, 4000000);
 RXE_CC_DEV_KNOB(pacer_slack_us, 1000000);
+RXE_CC_DEV_KNOB(pacer_catchup_us, 10000000);
 RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
 RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
@@ -322,6 +320,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&available_algos_attr.attr,
 	&max_rate_mbps_attr.attr,
 	&pacer_slack_us_attr.attr,
+	&pacer_catchup_us_attr.attr,
 	&min_time_between_cnps_attr.attr,
 	&cnp_dscp_attr.attr,
 	&cnp_802p_prio_attr.attr,
@@ -348,6 +347,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
+	rxe->cc.pacer_catchup_us = 100000;
 	rxe->cc.min_time_between_cnps = 50;
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
@@ -548,13 +548,14 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	}
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
-	 * latency, a stalled vCPU) catches up: the rate is an average.
-	 * Otherwise time the QP spent idle earns at most pacer_slack_us of
-	 * credit (the burst after idle).
+	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
+	 * is an average.  Otherwise time the QP spent idle earns at most
+	 * pacer_slack_us of credit (the burst after idle).
 	 */
 	now = ktime_get_ns();
-	debt = qp->cc.behind ? RXE_CC_PACER_MAX_DEBT_NS :
-	       (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
+	debt = (u64)(qp->cc.behind ?
+		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_catchup_us) :
+		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us)) *
 	       NSEC_PER_USEC;
 	if (qp->cc.next_send_ns + debt < now)
 		qp->cc.next_send_ns = now - debt;

@@ -37,7 +37,14 @@ note() { echo "# $*"; }
 [ -f "$KO" ] || die "$KO not built (make)"
 for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do modprobe "$m"; done
 ip link add rxb0 type veth peer name rxb1
-trap 'rdma link delete $DEV 2>/dev/null; modprobe -r rdma_rxe 2>/dev/null; rmmod rdma_rxe 2>/dev/null; ip link del rxb0 2>/dev/null; rm -rf "$OUT"' EXIT
+# (errexit applies inside the trap: every step may fail harmlessly)
+cleanup() {
+	rdma link delete "$DEV" 2>/dev/null || true
+	modprobe -r rdma_rxe 2>/dev/null || rmmod rdma_rxe 2>/dev/null || true
+	ip link del rxb0 2>/dev/null || true
+	rm -rf "$OUT"
+}
+trap cleanup EXIT
 ip addr add 10.99.0.1/24 dev rxb0
 ip link set rxb0 up
 ip link set rxb1 up
@@ -54,7 +61,9 @@ load() {
 	unload
 	case $1 in
 	dist) modprobe rdma_rxe ;;
-	*) insmod "$KO" ;;
+	*)	# `modprobe -r rdma_rxe` also removed the unused dependencies
+		for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do modprobe "$m"; done
+		insmod "$KO" ;;
 	esac
 	rdma link add "$DEV" type rxe netdev rxb0
 	[ "$1" = paced ] && echo "$PACE" >"/sys/class/infiniband/$DEV/cc/max_rate_mbps"

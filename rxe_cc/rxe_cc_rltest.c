@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rxe_cc_rltest.c: a kernel consumer of IB_QP_RATE_LIMIT, for the tests.
+ *
+ * Userspace cannot set a QP's rate limit on rxe (rdma-core's provider has
+ * no callback), so this module does what a kernel ULP would: on load it
+ * connects two RC QPs of the RDMA device @dev to each other (RoCE v2,
+ * IPv4 GID, rxe's loopback), sets IB_QP_RATE_LIMIT = @rate_kbps on the
+ * sender with ib_modify_qp() and posts @msgs RDMA WRITEs of 64 KB, the
+ * first and the last signaled.  The time between their completions is
+ * that of the last @msgs - 1 messages (the fixed latency of a completion
+ * cancels out).  The result is in /sys/module/rxe_cc_rltest/parameters/:
+ * elapsed_us and wire_kbps (their wire bytes as the rxe_cc pacer counts
+ * them, Ethernet to ICRC, over that time).  Loading fails if the transfer
+ * fails.
+ * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
+ */
+
+#include <linux/delay.h>
+#include <linux/etherdevice.h>
+#include <linux/if_ether.h>
+#include <linux/ip.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/udp.h>
+#include <rdma/ib_cache.h>
+#include <rdma/ib_verbs.h>
+
+#define RLT_MSG		65536
+#define RLT_MTU		1024
+/* per packet on the wire: Ethernet, IPv4, UDP, BTH, ICRC */
+#define RLT_PKT_HDRS	(ETH_HLEN + sizeof(struct iphdr) + \
+			 sizeof(struct udphdr) + 12 + 4)
+#define RLT_RETH	16
+
+static char *dev = "";
+module_param(dev, charp, 0444);
+MODULE_PARM_DESC(dev, "RDMA device (rxe) to test");
+static uint rate_kbps = 5000;
+module_param(rate_kbps, uint, 0444);
+MODULE_PARM_DESC(rate_kbps, "IB_QP_RATE_LIMIT of the sender, kb/s (0: none)");
+static uint msgs = 32;
+module_param(msgs, uint, 0444);
+MODULE_PARM_DESC(msgs, "64 KB RDMA WRITEs to post (2-64)");
+static ulong elapsed_us;
+module_param(elapsed_us, ulong, 0444);
+MODULE_PARM_DESC(elapsed_us, "result: time of the transfer, us");
+static ulong wire_kbps;
+module_param(wire_kbps, ulong, 0444);
+MODULE_PARM_DESC(wire_kbps, "result: wire rate of the transfer, kb/s");
+
+struct rlt {
+	struct ib_device	*ibdev;
+	struct ib_pd		*pd;
+	struct ib_cq		*cq;
+	struct ib_qp		*qp[2];
+	void			*buf[2];
+	u64			dma[2];
+	union ib_gid		gid;
+	u32			gid_index;
+	u8			mac[ETH_ALEN];
+};
+
+/* The port's RoCE v2 IPv4 GID and its netdev's MAC. */
+static int rlt_find_gid(struct rlt *t)
+{
+	const struct ib_gid_attr *a;
+	struct net_device *ndev;
+	u32 i;
+
+	for (i = 0; i < t->ibdev->port_data[1].immutable.gid_tbl_len; i++) {
+		a = rdma_get_gid_attr(t->ibdev, 1, i);
+		if (IS_ERR(a))
+			continue;
+		if (a->gid_type == IB_GID_TYPE_ROCE_UDP_ENCAP &&
+		    ipv6_addr_v4mapped((struct in6_addr *)a->gid.raw)) {
+			rcu_read_lock();
+			ndev = rdma_read_gid_attr_ndev_rcu(a);
+			if (!IS_ERR(ndev))
+				ether_addr_copy(t->mac, ndev->dev_addr);
+			rcu_read_unlock();
+			t->gid = a->gid;
+			t->gid_index = i;
+			rdma_put_gid_attr(a);
+			return IS_ERR(ndev) ? PTR_ERR(ndev) : 0;
+		}
+		rdma_put_gid_attr(a);
+	}
+	return -ENOENT;
+}
+
+/* RESET -> INIT -> RTR -> RTS, connected to @peer on the same port. */
+static int rlt_connect(struct rlt *t, struct ib_qp *qp, struct ib_qp *peer)
+{
+	struct ib_qp_attr attr = {};
+	int err;
+
+	attr.qp_state = IB_QPS_INIT;
+	attr.pkey_index = 0;
+	attr.port_num = 1;
+	attr.qp_access_flags = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_LOCAL_WRITE;
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_PKEY_INDEX |
+			   IB_QP_PORT | IB_QP_ACCESS_FLAGS);
+	if (err)
+		return err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTR;
+	attr.path_mtu = IB_MTU_1024;
+	attr.dest_qp_num = peer->qp_num;
+	attr.rq_psn = 0;
+	attr.max_dest_rd_atomic = 1;
+	attr.min_rnr_timer = 12;
+	attr.ah_attr.type = RDMA_AH_ATTR_TYPE_ROCE;
+	rdma_ah_set_port_num(&attr.ah_attr, 1);
+	rdma_ah_set_grh(&attr.ah_attr, &t->gid, 0, t->gid_index, 64, 0);
+	ether_addr_copy(attr.ah_attr.roce.dmac, t->mac);
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
+			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
+			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
+	if (err)
+		return err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = IB_QPS_RTS;
+	attr.timeout = 20;
+	attr.retry_cnt = 7;
+	attr.rnr_retry = 7;
+	attr.sq_psn = 0;
+	attr.max_rd_atomic = 1;
+	return ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_TIMEOUT |
+			    IB_QP_RETRY_CNT | IB_QP_RNR_RETRY | IB_QP_SQ_PSN |
+			    IB_QP_MAX_QP_RD_ATOMIC);
+}
+
+/* Wait for the next completion; 0 or an error. */
+static int rlt_wait(struct rlt *t, unsigned long deadline)
+{
+	struct ib_wc wc;
+	int n;
+
+	while (!(n = ib_poll_cq(t->cq, 1, &wc))) {
+		if (time_after(jiffies, deadline))
+			return -ETIMEDOUT;
+		usleep_range(100, 200);
+	}
+	if (n < 0)
+		return n;
+	if (wc.status != IB_WC_SUCCESS) {
+		pr_err("rxe_cc_rltest: completion status %s\n",
+		       ib_wc_status_msg(wc.status));
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Post the WRITEs, time the first and the last completion. */
+static int rlt_run(struct rlt *t)
+{
+	struct ib_sge sge = {
+		.addr = t->dma[0],
+		.length = RLT_MSG,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.remote_addr = t->dma[1],
+		.rkey = t->pd->unsafe_global_rkey,
+	};
+	const struct ib_send_wr *bad;
+	unsigned long deadline;
+	u64 start, ns, wire;
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < msgs; i++) {
+		wr.wr.wr_id = i;
+		wr.wr.send_flags = i == 0 || i == msgs - 1 ?
+				   IB_SEND_SIGNALED : 0;
+		err = ib_post_send(t->qp[0], &wr.wr, &bad);
+		if (err)
+			return err;
+	}
+	/* allow twice the nominal time (at least 100 kb/s) and a second */
+	deadline = jiffies + msecs_to_jiffies(1000 +
+		div_u64((u64)msgs * RLT_MSG * 8 * 2, max(rate_kbps, 100U)));
+	err = rlt_wait(t, deadline);
+	if (err)
+		return err;
+	start = ktime_get_ns();
+	err = rlt_wait(t, deadline);
+	if (err)
+		return err;
+	ns = ktime_get_ns() - start;
+	wire = (u64)(msgs - 1) *
+	       ((RLT_MSG / RLT_MTU) * (RLT_MTU + RLT_PKT_HDRS) + RLT_RETH);
+	elapsed_us = div_u64(ns, NSEC_PER_USEC);
+	wire_kbps = div64_u64(wire * 8 * USEC_PER_SEC, max_t(u64, ns, 1));
+	return 0;
+}
+
+static void rlt_free(struct rlt *t)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		if (t->qp[i] && !IS_ERR(t->qp[i]))
+			ib_destroy_qp(t->qp[i]);
+		if (t->dma[i])
+			ib_dma_unmap_single(t->ibdev, t->dma[i], RLT_MSG,
+					    DMA_BIDIRECTIONAL);
+		kfree(t->buf[i]);
+	}
+	if (t->cq && !IS_ERR(t->cq))
+		ib_free_cq(t->cq);
+	if (t->pd && !IS_ERR(t->pd))
+		ib_dealloc_pd(t->pd);
+	ib_device_put(t->ibdev);
+}
+
+static int __init rlt_init(void)
+{
+	struct ib_qp_init_attr qia = {
+		.cap = { .max_send_wr = 64, .max_recv_wr = 1,
+			 .max_send_sge = 1, .max_recv_sge = 1 },
+		.sq_sig_type = IB_SIGNAL_REQ_WR,
+		.qp_type = IB_QPT_RC,
+	};
+	struct ib_qp_attr attr = {};
+	struct rlt t = {};
+	int i, err;
+
+	if (msgs < 2 || msgs > 64)
+		return -EINVAL;
+	t.ibdev = ib_device_get_by_name(dev, RDMA_DRIVER_RXE);
+	if (!t.ibdev) {
+		pr_err("rxe_cc_rltest: no rxe device '%s'\n", dev);
+		return -ENODEV;
+	}
+	err = rlt_find_gid(&t);
+	if (err) {
+		pr_err("rxe_cc_rltest: %s has no RoCE v2 IPv4 GID\n", dev);
+		goto out;
+	}
+	t.pd = ib_alloc_pd(t.ibdev, IB_PD_UNSAFE_GLOBAL_RKEY);
+	t.cq = ib_alloc_cq(t.ibdev, NULL, 64, 0, IB_POLL_DIRECT);
+	if (IS_ERR(t.pd) || IS_ERR(t.cq)) {
+		err = IS_ERR(t.pd) ? PTR_ERR(t.pd) : PTR_ERR(t.cq);
+		goto out;
+	}
+	qia.send_cq = t.cq;
+	qia.recv_cq = t.cq;
+	for (i = 0; i < 2; i++) {
+		t.buf[i] = kzalloc(RLT_MSG, GFP_KERNEL);
+		if (!t.buf[i]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		t.dma[i] = ib_dma_map_single(t.ibdev, t.buf[i], RLT_MSG,
+					     DMA_BIDIRECTIONAL);
+		if (ib_dma_mapping_error(t.ibdev, t.dma[i])) {
+			t.dma[i] = 0;
+			err = -ENOMEM;
+			goto out;
+		}
+		t.qp[i] = ib_create_qp(t.pd, &qia);
+		if (IS_ERR(t.qp[i])) {
+			err = PTR_ERR(t.qp[i]);
+			goto out;
+		}
+	}
+	err = rlt_connect(&t, t.qp[0], t.qp[1]);
+	if (!err)
+		err = rlt_connect(&t, t.qp[1], t.qp[0]);
+	if (err) {
+		pr_err("rxe_cc_rltest: connecting the QPs: %d\n", err);
+		goto out;
+	}
+	attr.rate_limit = rate_kbps;
+	err = ib_modify_qp(t.qp[0], &attr, IB_QP_RATE_LIMIT);
+	if (err) {
+		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT refused: %d\n", err);
+		goto out;
+	}
+	err = rlt_run(&t);
+	if (err)
+		pr_err("rxe_cc_rltest: transfer failed: %d\n", err);
+	else
+		pr_info("rxe_cc_rltest: %s: rate_limit %u kb/s: %u x 64 KB in %lu us, %lu kb/s on the wire\n",
+			dev, rate_kbps, msgs, elapsed_us, wire_kbps);
+out:
+	rlt_free(&t);
+	return err;
+}
+
+static void __exit rlt_exit(void)
+{
+}
+
+module_init(rlt_init);
+module_exit(rlt_exit);
+MODULE_DESCRIPTION("DCB lab: IB_QP_RATE_LIMIT test consumer for rxe_cc");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 200
+#
+# IB_QP_RATE_LIMIT, the verbs per-QP rate limit, set by a kernel consumer
+# (rxe_cc/rxe_cc_rltest.c: two RC QPs of one device connected through
+# rxe's loopback, ib_modify_qp(IB_QP_RATE_LIMIT) on the sender, RDMA
+# WRITEs timed between the first and the last completion; userspace cannot set it on rxe).  Asserted: at 5000 kb/s
+# the transfer's wire rate is within 3% of the limit; without a limit it
+# is more than twice as fast; with the device ceiling cc/max_rate_mbps
+# below the QP's limit the lower one (the ceiling) holds, within 3%.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+need_cmd rdma
+RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_rltest.ko
+[ -f "$RLT_KO" ] || fail "$RLT_KO not built (run make)"
+load_rxe
+rxe_topo 1
+D=${RXE_DEV[s1]}
+
+# rlt RATE_KBPS MSGS: run the consumer, print its wire rate in kb/s.
+rlt()
+{
+	local p=/sys/module/rxe_cc_rltest/parameters r
+	insmod "$RLT_KO" dev="$D" rate_kbps="$1" msgs="$2" ||
+		{ dmesg | tail -n 5 >&2; fail "rxe_cc_rltest rate_kbps=$1 failed"; }
+	r=$(cat "$p/wire_kbps")
+	log "rate_limit $1 kb/s, $2 x 64 KB: $(cat "$p/elapsed_us") us, $r kb/s on the wire" >&2
+	rmmod rxe_cc_rltest
+	echo "$r"
+}
+
+r=$(rlt 5000 17)
+assert_within_pct "$r" 5000 3 "wire rate at IB_QP_RATE_LIMIT 5000 kb/s"
+free=$(rlt 0 33)
+assert_ge "$free" 10000 "no limit: more than twice the 5000 kb/s limit"
+rxe_cc s1 max_rate_mbps 2
+r=$(rlt 5000 9)
+assert_within_pct "$r" 2000 3 "device ceiling 2 Mb/s under a 5000 kb/s QP limit"
+rxe_cc s1 max_rate_mbps 0
+exit "$ksft_pass"
