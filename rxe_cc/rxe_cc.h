@@ -161,8 +161,15 @@ static inline u32 rxe_cc_window(struct rxe_qp *qp)
 	return w ? w : RXE_MAX_UNACKED_PSNS;
 }
 
+/*
+ * The requester stops for the window: the QP is held, not idle, so its
+ * pacer may catch up afterwards (within the window) like after a late
+ * timer.
+ */
 static inline void rxe_cc_window_stall(struct rxe_qp *qp)
 {
+	if (qp->cc.next_send_ns)
+		qp->cc.behind = true;
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
 }
 
