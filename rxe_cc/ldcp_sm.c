@@ -12,7 +12,8 @@
  * 2^-16 packet per ACK).
  *
  * Fast start: a message whose first packet goes out while nothing is in
- * flight may send an initial window of init_window packets at once (cwnd
+ * flight (and the previous new packet did not fill the window: a QP
+ * stalled by its window is not idle) may send an initial window of init_window packets at once (cwnd
  * is raised to it if lower).  Its first min(init_window, message length)
  * new packets are the fast-start packets: not ECN-capable (a congested
  * switch drops them by WRED instead of queueing them), except the last
@@ -20,7 +21,8 @@
  * loss cannot go unnoticed until a timeout.  A retransmission ends the
  * fast start; retransmissions and all later packets are ECT.
  *
- * AckReq: on every ack_every-th packet and wherever rxe asks for one.
+ * AckReq: on every ack_every-th packet, on the packet that fills the
+ * window, on retransmissions and wherever rxe asks for one.
  */
 
 #include "ldcp_sm.h"
@@ -42,6 +44,7 @@ void ldcp_sm_init(struct ldcp_sm *s, const struct ldcp_params *p)
 	s->cwnd = min(w, p->max_cwnd) << LDCP_CWND_SHIFT;
 	s->inflight = 0;
 	s->fs_left = 0;
+	s->win_full = 0;
 	s->noack = 0;
 	s->acks = 0;
 	s->ece_acks = 0;
@@ -61,7 +64,9 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 	if (pkt->retry) {
 		s->fs_left = 0;
 	} else {
-		if (pkt->first && !s->inflight && p->init_window) {
+		/* idle, not merely stalled by a full window */
+		if (pkt->first && !s->inflight && !s->win_full &&
+		    p->init_window) {
 			u32 iw = p->init_window << LDCP_CWND_SHIFT;
 
 			s->fs_left = p->init_window;
@@ -79,8 +84,17 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 			pkt->ect = !s->fs_left;
 		}
 		s->inflight++;
+		s->win_full = s->inflight >= ldcp_sm_window(s, p);
 	}
-	if (++s->noack >= p->ack_every || pkt->ackreq) {
+	/*
+	 * Also ask on the packet that fills the window (nothing else would
+	 * be sent to carry the next request: the QP would wait for its
+	 * retransmission timer) and on every retransmission (their window
+	 * is not tracked here).
+	 */
+	s->noack++;
+	if (pkt->ackreq || pkt->retry || s->noack >= p->ack_every ||
+	    s->inflight >= ldcp_sm_window(s, p)) {
 		pkt->ackreq = true;
 		s->noack = 0;
 	}

@@ -39,6 +39,7 @@ struct ldcp_sm {
 	u32 inflight;		/* new packets sent, not yet acknowledged */
 	u32 fs_left;		/* fast-start packets left in this burst */
 	u32 noack;		/* packets since the last AckReq */
+	u8 win_full;		/* the last new packet filled the window */
 	u32 acks;		/* on_ack calls */
 	u32 ece_acks;		/* of which with ECE */
 	u32 fast_starts;	/* fast-start bursts begun */

@@ -17,6 +17,8 @@ if ! make -s -C "$here/ldcp" OUT="$out" "$out/model"; then
 	echo "FAIL: build of the model"; exit 1
 fi
 "$out/model" || { echo "FAIL: LDCP model scenarios"; exit 1; }
+# an ACK every 4th packet (n-packet ACKs) must hold the same bounds
+"$out/model" -k 4 || { echo "FAIL: LDCP model with ack_every 4"; exit 1; }
 # the checks can fail: beta = 1.0 drains the queue (utilisation < 90%)
 if "$out/model" -b 1024 >/dev/null; then
 	echo "FAIL: the model accepted beta = 1.0"; exit 1

@@ -31,7 +31,8 @@
  * with ECE within 0.04 of the fluid model's fixed point: dW/dt = 0 gives
  * p* = alpha / (alpha + beta W*), W* = (C d + q) / N.
  *
- *   model [-v] [-a alpha] [-b beta]   (1024 = 1.0; defaults are ldcp.c's)
+ *   model [-v] [-a alpha] [-b beta] [-k ack_every]   (1024 = 1.0;
+ *                                  defaults are ldcp.c's)
  *   runs the built-in scenarios, exit 1 on a failure
  */
 #include <math.h>
@@ -93,7 +94,7 @@ struct flow {
 };
 
 static int verbose;
-static u32 opt_alpha = 1024, opt_beta = 128;
+static u32 opt_alpha = 1024, opt_beta = 128, opt_k = 1;
 
 /* the window ldcp.c gives the engine, and the engine's check */
 static bool may_send(const struct flow *f, const struct ldcp_params *p)
@@ -304,7 +305,7 @@ static struct scenario make(const char *name, int n, u32 d, u32 k)
 			.min_cwnd = 1,
 			.max_cwnd = 128,
 			.init_window = d,
-			.ack_every = 1,
+			.ack_every = opt_k,
 		},
 	};
 	ldcp_params_sanitize(&sc.p);
@@ -331,6 +332,8 @@ int main(int argc, char **argv)
 			opt_alpha = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-b") && i + 1 < argc)
 			opt_beta = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "-k") && i + 1 < argc)
+			opt_k = atoi(argv[++i]);
 	}
 	printf("%-6s %2s %3s %3s %6s %6s %6s %6s %5s %5s %6s %6s %6s %5s %5s %4s  shares of C/N\n",
 	       "net", "N", "d", "K", "util", "jain", "qmean", "qsd", "qmin",

@@ -240,6 +240,24 @@ static void test_ack_every(void)
 	ldcp_sm_init(&s, &p);
 	send_msg(&s, &p, 9, ect, ack);
 	CHECK(!strcmp(ack, "000100011"), "k=4: ackreq %s", ack);
+
+	/* the packet that fills the window asks too (cwnd 5, k = 4) */
+	p.init_window = 0;
+	ldcp_sm_init(&s, &p);
+	s.cwnd = FP(5.5);
+	send_msg(&s, &p, 7, ect, ack);
+	/* without the rule: 0001001 (k = 4 and rxe's last) */
+	CHECK(!strcmp(ack, "0001111"), "k=4, window 5: ackreq %s", ack);
+	/* and every retransmission */
+	{
+		struct ldcp_pkt pkt = { .retry = true };
+
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		CHECK(pkt.ackreq, "retransmission without AckReq");
+		pkt = (struct ldcp_pkt){ .retry = true };
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		CHECK(pkt.ackreq, "second retransmission without AckReq");
+	}
 }
 
 /* Fast start: non-ECT except the last of the initial window. */
@@ -263,11 +281,21 @@ static void test_fast_start(void)
 	send_msg(&s, &p, 5, ect, ack);
 	CHECK(!strcmp(ect, "11111"), "busy: ect %s", ect);
 
-	/* everything acknowledged, cwnd cut to 3: the next message starts
-	 * fast with the initial window again
+	/* all acknowledged, but the last packet had filled the window: the
+	 * QP was stalled, not idle, so no fast start
 	 */
 	ldcp_sm_on_ack(&s, &p, 25, false);
 	CHECK(s.inflight == 0, "inflight %u", s.inflight);
+	send_msg(&s, &p, 4, ect, ack);
+	CHECK(!strcmp(ect, "1111"), "after a window stall: ect %s", ect);
+	CHECK(s.fast_starts == 1, "fast starts %u", s.fast_starts);
+
+	/* an idle QP (a 3-packet message within the window, acknowledged),
+	 * cwnd cut to 3: the next message starts fast, cwnd back at 8
+	 */
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 3, ect, ack);
+	ldcp_sm_on_ack(&s, &p, 3, false);
 	s.cwnd = FP(3);
 	pkt = (struct ldcp_pkt){ .first = true };
 	CHECK(ldcp_sm_pkt_prep(&s, &p, &pkt), "fast start raises cwnd");
