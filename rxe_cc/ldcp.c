@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ldcp.c: LDCP's sender as an rxe_cc algorithm ("ldcp").
+ *
+ * A module of its own (rxe_cc_ldcp.ko, loaded after rdma_rxe) that
+ * registers with the engine.  The engine marks request packets ECT(0)
+ * unless pkt_prep says otherwise (RXE_CC_F_ECT), and the responder sets
+ * BECN in the next ACK after a CE-marked request (RXE_CC_F_BECN); no
+ * CNPs.  pkt_prep (requester) asks for ACKs and applies the fast start,
+ * on_ack (receive softirq) runs the window rule of ldcp_sm.c and hands
+ * the window to rxe_cc_set_window().  Knobs: cc/ldcp/<name>, read once
+ * per QP at its creation.  See Documentation/ldcp.rst.
+ */
+
+#include <linux/spinlock.h>
+
+#include "rxe_cc.h"
+#include "ldcp_sm.h"
+
+#define CREATE_TRACE_POINTS
+#include "ldcp_trace.h"
+
+struct ldcp_knobs {
+	u32 alpha;		/* /1024 packets per RTT */
+	u32 beta;		/* /1024 packets per ECE-acked packet */
+	u32 min_cwnd_pkts;
+	u32 max_cwnd_pkts;
+	u32 init_window_pkts;	/* 0 = no fast start */
+	u32 ack_every;		/* packets */
+};
+
+#define LDCP_KNOB(n, d, lo, hi) {					\
+	.name = #n,							\
+	.offset = offsetof(struct ldcp_knobs, n),			\
+	.def = d,							\
+	.min = lo,							\
+	.max = hi,							\
+}
+
+/* Defaults and their reasons: Documentation/ldcp.rst. */
+static const struct rxe_cc_param ldcp_knobs[] = {
+	LDCP_KNOB(alpha, 1024, 1, LDCP_FRAC_ONE),
+	LDCP_KNOB(beta, 128, 1, LDCP_FRAC_ONE),
+	LDCP_KNOB(min_cwnd_pkts, 1, 1, LDCP_MAX_CWND),
+	LDCP_KNOB(max_cwnd_pkts, LDCP_MAX_CWND, 1, LDCP_MAX_CWND),
+	LDCP_KNOB(init_window_pkts, 16, 0, LDCP_MAX_CWND),
+	LDCP_KNOB(ack_every, 1, 1, 64),
+};
+
+struct ldcp_qp {
+	spinlock_t		lock;	/* sm, window */
+	struct rxe_qp		*qp;
+	struct ldcp_params	p;
+	struct ldcp_sm		sm;
+	u32			window;	/* last window given to the engine */
+};
+
+#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct ldcp_knobs, n))
+
+/*
+ * The requester stalls only when more than rxe_cc_window() packets are
+ * unacknowledged, so it keeps one packet more in flight than the value
+ * given: hand it w - 1.  A window of one packet cannot be expressed (0
+ * means "no window"); it runs as two.
+ */
+static u32 ldcp_engine_window(u32 w)
+{
+	return w > 1 ? w - 1 : 1;
+}
+
+/* Under d->lock: give a changed window to the engine, trace. */
+static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
+{
+	u32 w = ldcp_sm_window(&d->sm, &d->p);
+
+	if (w != d->window) {
+		d->window = w;
+		rxe_cc_set_window(d->qp, ldcp_engine_window(w));
+	}
+	trace_rxe_cc_ldcp(qp_num(d->qp), d->sm.cwnd, w, n, ece);
+}
+
+static int ldcp_init(struct rxe_qp *qp)
+{
+	struct ldcp_qp *d = rxe_cc_priv(qp);
+	struct ldcp_params *p = &d->p;
+
+	BUILD_BUG_ON(LDCP_MAX_CWND > RXE_MAX_UNACKED_PSNS);
+	p->alpha = KNOB(qp, alpha);
+	p->beta = KNOB(qp, beta);
+	p->min_cwnd = KNOB(qp, min_cwnd_pkts);
+	p->max_cwnd = KNOB(qp, max_cwnd_pkts);
+	p->init_window = KNOB(qp, init_window_pkts);
+	p->ack_every = KNOB(qp, ack_every);
+	ldcp_params_sanitize(p);
+
+	spin_lock_init(&d->lock);
+	d->qp = qp;
+	ldcp_sm_init(&d->sm, p);
+	d->window = ldcp_sm_window(&d->sm, p);
+	rxe_cc_set_window(qp, ldcp_engine_window(d->window));
+	/* window-based: no pacing below the device's own limits */
+	rxe_cc_set_rate(qp, 0);
+	return 0;
+}
+
+static void ldcp_pkt_prep(struct rxe_qp *qp, struct rxe_cc_pkt *p)
+{
+	struct ldcp_qp *d = rxe_cc_priv(qp);
+	struct ldcp_pkt pkt = {
+		.first = p->first,
+		.last = p->last,
+		.retry = p->retry,
+		.ackreq = p->ackreq,
+	};
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (ldcp_sm_pkt_prep(&d->sm, &d->p, &pkt))
+		ldcp_apply(d, 0, false);
+	spin_unlock_irqrestore(&d->lock, flags);
+	p->ect = pkt.ect;
+	p->ackreq = pkt.ackreq;
+}
+
+static void ldcp_on_ack(struct rxe_qp *qp, u32 npkts, bool becn)
+{
+	struct ldcp_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (ldcp_sm_on_ack(&d->sm, &d->p, npkts, becn))
+		ldcp_apply(d, npkts, becn);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static struct rxe_cc_ops ldcp_ops = {
+	.name = "ldcp",
+	.owner = THIS_MODULE,
+	.flags = RXE_CC_F_ECT | RXE_CC_F_BECN,
+	.priv_size = sizeof(struct ldcp_qp),
+	.params_size = sizeof(struct ldcp_knobs),
+	.params = ldcp_knobs,
+	.nparams = ARRAY_SIZE(ldcp_knobs),
+	.init = ldcp_init,
+	.pkt_prep = ldcp_pkt_prep,
+	.on_ack = ldcp_on_ack,
+};
+
+static int __init ldcp_module_init(void)
+{
+	return rxe_cc_register(&ldcp_ops);
+}
+
+static void __exit ldcp_module_exit(void)
+{
+	rxe_cc_unregister(&ldcp_ops);
+}
+
+module_init(ldcp_module_init);
+module_exit(ldcp_module_exit);
+
+MODULE_DESCRIPTION("LDCP window congestion control for the rxe_cc engine");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rxe_cc/ldcp_sm.c against the slides' rules (IETF 108,
+ * "Window update rule (one ACK confirms n packets)" and the fast start).
+ * cwnd values are checked exactly in 2^-16 packets where the rule gives an
+ * exact fixed-point result, otherwise against a double-precision reference
+ * within the truncation bound (2^-16 packet per ACK).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ldcp_sm.h"
+
+#define ONE ((double)LDCP_CWND_ONE)
+#define FP(x) ((u32)((x) * LDCP_CWND_ONE))
+
+static int fails, checks;
+
+#define CHECK(cond, ...) do {						\
+	checks++;							\
+	if (!(cond)) {							\
+		fails++;						\
+		printf("not ok: %s:%d: ", __func__, __LINE__);		\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+#define CHECK_CWND(s, want)						\
+	CHECK((s)->cwnd == (u32)(want), "cwnd = %u (%.6f), want %u (%.6f)", \
+	      (s)->cwnd, (s)->cwnd / ONE, (u32)(want), (want) / ONE)
+
+static struct ldcp_params defaults(void)
+{
+	struct ldcp_params p = {
+		.alpha = 1024,
+		.beta = 128,
+		.min_cwnd = 1,
+		.max_cwnd = 128,
+		.init_window = 16,
+		.ack_every = 1,
+	};
+	ldcp_params_sanitize(&p);
+	return p;
+}
+
+static void at(struct ldcp_sm *s, const struct ldcp_params *p, u32 fp)
+{
+	ldcp_sm_init(s, p);
+	s->cwnd = fp;
+}
+
+/* One ACK of one packet without ECE: cwnd += alpha / cwnd. */
+static void test_increase_one(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+
+	at(&s, &p, FP(10));
+	CHECK(ldcp_sm_on_ack(&s, &p, 1, false), "cwnd must change");
+	/* 10 + 1/10: 655360 + floor(2^32 / 655360) = 655360 + 6553 */
+	CHECK_CWND(&s, 655360 + 6553);
+
+	at(&s, &p, FP(16));
+	ldcp_sm_on_ack(&s, &p, 1, false);
+	CHECK_CWND(&s, FP(16) + 4096);		/* exactly + 1/16 */
+
+	p.alpha = 512;				/* alpha = 0.5 */
+	at(&s, &p, FP(8));
+	ldcp_sm_on_ack(&s, &p, 1, false);
+	CHECK_CWND(&s, FP(8) + 4096);		/* + 0.5/8 */
+
+	p.alpha = 1;				/* smallest: 1/1024 */
+	at(&s, &p, FP(4));
+	ldcp_sm_on_ack(&s, &p, 1, false);
+	CHECK_CWND(&s, FP(4) + 16);		/* 2^16 / 1024 / 4 */
+}
+
+/* One RTT of per-packet ACKs adds about alpha (the AI factor). */
+static void test_increase_rtt(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+	double ref = 20;
+	int i;
+
+	at(&s, &p, FP(20));
+	for (i = 0; i < 20; i++) {
+		ldcp_sm_on_ack(&s, &p, 1, false);
+		ref += 1.0 / ref;
+	}
+	CHECK(fabs(s.cwnd / ONE - ref) <= 20.0 / ONE,
+	      "after 20 ACKs cwnd = %.6f, reference %.6f", s.cwnd / ONE, ref);
+	/* about +alpha per RTT: 20 ACKs from 20 give 20.98 */
+	CHECK(s.cwnd / ONE > 20.97 && s.cwnd / ONE < 20.99,
+	      "cwnd after one RTT = %.4f, want 20.98", s.cwnd / ONE);
+	CHECK(ldcp_sm_window(&s, &p) == 20, "window %u, want 20 (floor)",
+	      ldcp_sm_window(&s, &p));
+}
+
+/* An ACK of n packets: cwnd += n * alpha / cwnd (old cwnd). */
+static void test_increase_n(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+
+	at(&s, &p, FP(10));
+	ldcp_sm_on_ack(&s, &p, 4, false);
+	/* 4/10 = 0.4: floor(4 * 2^32 / 655360) = 26214 */
+	CHECK_CWND(&s, FP(10) + 26214);
+
+	p.alpha = 256;				/* 0.25 */
+	at(&s, &p, FP(32));
+	ldcp_sm_on_ack(&s, &p, 64, false);	/* 64 * 0.25 / 32 = 0.5 */
+	CHECK_CWND(&s, FP(32) + FP(0.5));
+
+	/* a huge n still only reaches max_cwnd, no overflow */
+	p = defaults();
+	at(&s, &p, FP(1));
+	ldcp_sm_on_ack(&s, &p, 0xffffff, false);
+	CHECK_CWND(&s, FP(128));
+}
+
+/* ECE: cwnd -= beta per ACK, n * beta for n packets. */
+static void test_decrease(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+
+	p.beta = 512;				/* 0.5 */
+	at(&s, &p, FP(10));
+	CHECK(ldcp_sm_on_ack(&s, &p, 1, true), "cwnd must change");
+	CHECK_CWND(&s, FP(9.5));
+	ldcp_sm_on_ack(&s, &p, 3, true);
+	CHECK_CWND(&s, FP(8));			/* 9.5 - 3 * 0.5 */
+	CHECK(s.ece_acks == 2 && s.acks == 2, "acks %u ece %u", s.acks,
+	      s.ece_acks);
+
+	p.beta = 128;				/* 1/8 (default) */
+	at(&s, &p, FP(10));
+	ldcp_sm_on_ack(&s, &p, 1, true);
+	CHECK_CWND(&s, FP(9.875));
+	ldcp_sm_on_ack(&s, &p, 8, true);
+	CHECK_CWND(&s, FP(8.875));
+
+	p.beta = 1024;				/* 1.0 */
+	at(&s, &p, FP(10.25));
+	ldcp_sm_on_ack(&s, &p, 2, true);
+	CHECK_CWND(&s, FP(8.25));
+	CHECK(ldcp_sm_window(&s, &p) == 8, "window %u, want 8",
+	      ldcp_sm_window(&s, &p));
+}
+
+/* cwnd stays within [min_cwnd, max_cwnd], and the window with it. */
+static void test_floor_ceiling(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+	int i;
+
+	p.min_cwnd = 2;
+	p.max_cwnd = 12;
+	p.beta = 1024;
+	at(&s, &p, FP(2.3));
+	ldcp_sm_on_ack(&s, &p, 5, true);
+	CHECK_CWND(&s, FP(2));
+	CHECK(!ldcp_sm_on_ack(&s, &p, 1, true), "at the floor: no change");
+	CHECK_CWND(&s, FP(2));
+	CHECK(ldcp_sm_window(&s, &p) == 2, "window %u", ldcp_sm_window(&s, &p));
+
+	at(&s, &p, FP(11.95));
+	ldcp_sm_on_ack(&s, &p, 1, false);	/* + 1/11.95 > 0.05 */
+	CHECK_CWND(&s, FP(12));
+	for (i = 0; i < 100; i++)
+		ldcp_sm_on_ack(&s, &p, 1, false);
+	CHECK_CWND(&s, FP(12));
+	CHECK(ldcp_sm_window(&s, &p) == 12, "window %u",
+	      ldcp_sm_window(&s, &p));
+
+	/* sanitised knobs: ceiling at rxe's 128, floor at least 1 */
+	p.min_cwnd = 0;
+	p.max_cwnd = 1000;
+	p.init_window = 500;
+	p.ack_every = 0;
+	ldcp_params_sanitize(&p);
+	CHECK(p.min_cwnd == 1 && p.max_cwnd == 128 && p.init_window == 128 &&
+	      p.ack_every == 1, "sanitised %u %u %u %u", p.min_cwnd,
+	      p.max_cwnd, p.init_window, p.ack_every);
+	p.min_cwnd = 50;
+	p.max_cwnd = 20;
+	ldcp_params_sanitize(&p);
+	CHECK(p.min_cwnd == 20 && p.max_cwnd == 20, "min %u max %u",
+	      p.min_cwnd, p.max_cwnd);
+	ldcp_sm_init(&s, &p);
+	CHECK_CWND(&s, FP(20));
+}
+
+/* Send @len packets of one message; record ECT and AckReq as 0/1 chars. */
+static void send_msg(struct ldcp_sm *s, const struct ldcp_params *p,
+		     int len, char *ect, char *ack)
+{
+	int i;
+
+	for (i = 0; i < len; i++) {
+		struct ldcp_pkt pkt = {
+			.first = i == 0,
+			.last = i == len - 1,
+			.ackreq = i == len - 1,	/* rxe's own choice */
+		};
+
+		ldcp_sm_pkt_prep(s, p, &pkt);
+		ect[i] = pkt.ect ? '1' : '0';
+		ack[i] = pkt.ackreq ? '1' : '0';
+	}
+	ect[len] = ack[len] = 0;
+}
+
+/* AckReq on every k-th packet and on rxe's own requests. */
+static void test_ack_every(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+	char ect[64], ack[64];
+
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 10, ect, ack);
+	CHECK(!strcmp(ack, "1111111111"), "k=1: ackreq %s", ack);
+
+	p.ack_every = 3;
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 10, ect, ack);
+	CHECK(!strcmp(ack, "0010010011"), "k=3: ackreq %s", ack);
+	/* rxe's request on the last packet restarted the count */
+	send_msg(&s, &p, 4, ect, ack);
+	CHECK(!strcmp(ack, "0011"), "k=3 next message: ackreq %s", ack);
+
+	p.ack_every = 4;
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 9, ect, ack);
+	CHECK(!strcmp(ack, "000100011"), "k=4: ackreq %s", ack);
+
+	/* the packet that fills the window asks too (cwnd 5, k = 4) */
+	p.init_window = 0;
+	ldcp_sm_init(&s, &p);
+	s.cwnd = FP(5.5);
+	send_msg(&s, &p, 7, ect, ack);
+	/* without the rule: 0001001 (k = 4 and rxe's last) */
+	CHECK(!strcmp(ack, "0001111"), "k=4, window 5: ackreq %s", ack);
+	/* and every retransmission */
+	{
+		struct ldcp_pkt pkt = { .retry = true };
+
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		CHECK(pkt.ackreq, "retransmission without AckReq");
+		pkt = (struct ldcp_pkt){ .retry = true };
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		CHECK(pkt.ackreq, "second retransmission without AckReq");
+	}
+}
+
+/* Fast start: non-ECT except the last of the initial window. */
+static void test_fast_start(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+	char ect[64], ack[64];
+	struct ldcp_pkt pkt;
+
+	p.init_window = 8;
+	ldcp_sm_init(&s, &p);
+	CHECK_CWND(&s, FP(8));			/* init: the initial window */
+	send_msg(&s, &p, 20, ect, ack);
+	CHECK(!strcmp(ect, "00000001111111111111"), "IW 8, 20 pkts: ect %s",
+	      ect);
+	CHECK(s.fast_starts == 1 && s.inflight == 20, "fs %u inflight %u",
+	      s.fast_starts, s.inflight);
+
+	/* a message started while packets are in flight: all ECT */
+	send_msg(&s, &p, 5, ect, ack);
+	CHECK(!strcmp(ect, "11111"), "busy: ect %s", ect);
+
+	/* all acknowledged, but the last packet had filled the window: the
+	 * QP was stalled, not idle, so no fast start
+	 */
+	ldcp_sm_on_ack(&s, &p, 25, false);
+	CHECK(s.inflight == 0, "inflight %u", s.inflight);
+	send_msg(&s, &p, 4, ect, ack);
+	CHECK(!strcmp(ect, "1111"), "after a window stall: ect %s", ect);
+	CHECK(s.fast_starts == 1, "fast starts %u", s.fast_starts);
+
+	/* an idle QP (a 3-packet message within the window, acknowledged),
+	 * cwnd cut to 3: the next message starts fast, cwnd back at 8
+	 */
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 3, ect, ack);
+	ldcp_sm_on_ack(&s, &p, 3, false);
+	s.cwnd = FP(3);
+	pkt = (struct ldcp_pkt){ .first = true };
+	CHECK(ldcp_sm_pkt_prep(&s, &p, &pkt), "fast start raises cwnd");
+	CHECK_CWND(&s, FP(8));
+	CHECK(!pkt.ect, "first fast-start packet non-ECT");
+
+	/* a message shorter than the initial window: its last is ECT */
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 3, ect, ack);
+	CHECK(!strcmp(ect, "001"), "IW 8, 3 pkts: ect %s", ect);
+	send_msg(&s, &p, 3, ect, ack);		/* 3 in flight */
+	CHECK(!strcmp(ect, "111"), "then busy: ect %s", ect);
+
+	/* one-packet message from idle: ECT (it is the last) */
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 1, ect, ack);
+	CHECK(!strcmp(ect, "1"), "1 pkt: ect %s", ect);
+
+	/* retransmissions are ECT and end the fast start */
+	ldcp_sm_init(&s, &p);
+	send_msg(&s, &p, 0, ect, ack);
+	{
+		static const struct { bool first, retry; } seq[] = {
+			{ 1, 0 }, { 0, 0 }, { 0, 0 },	/* new: 0 0 0 */
+			{ 0, 1 }, { 0, 1 },		/* go-back-N: 1 1 */
+			{ 0, 0 }, { 0, 0 },		/* new again: 1 1 */
+		};
+		char got[8];
+		unsigned int i;
+
+		for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+			pkt = (struct ldcp_pkt){ .first = seq[i].first,
+						 .retry = seq[i].retry };
+			ldcp_sm_pkt_prep(&s, &p, &pkt);
+			got[i] = pkt.ect ? '1' : '0';
+		}
+		got[i] = 0;
+		CHECK(!strcmp(got, "0001111"), "retry: ect %s", got);
+		CHECK(s.inflight == 5, "retries not counted: inflight %u",
+		      s.inflight);
+	}
+
+	/* fast start off: everything ECT */
+	p.init_window = 0;
+	ldcp_sm_init(&s, &p);
+	CHECK_CWND(&s, FP(1));			/* starts at min_cwnd */
+	send_msg(&s, &p, 6, ect, ack);
+	CHECK(!strcmp(ect, "111111"), "IW 0: ect %s", ect);
+	CHECK(s.fast_starts == 0, "fast starts %u", s.fast_starts);
+}
+
+int main(void)
+{
+	test_increase_one();
+	test_increase_rtt();
+	test_increase_n();
+	test_decrease();
+	test_floor_ceiling();
+	test_ack_every();
+	test_fast_start();
+	printf("test_ldcp: %d of %d checks failed\n", fails, checks);
+	return fails ? 1 : 0;
+}
