@@ -57,17 +57,6 @@ struct ldcp_qp {
 
 #define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct ldcp_knobs, n))
 
-/*
- * The requester stalls only when more than rxe_cc_window() packets are
- * unacknowledged, so it keeps one packet more in flight than the value
- * given: hand it w - 1.  A window of one packet cannot be expressed (0
- * means "no window"); it runs as two.
- */
-static u32 ldcp_engine_window(u32 w)
-{
-	return w > 1 ? w - 1 : 1;
-}
-
 /* Under d->lock: give a changed window to the engine, trace. */
 static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
 {
@@ -75,7 +64,7 @@ static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
 
 	if (w != d->window) {
 		d->window = w;
-		rxe_cc_set_window(d->qp, ldcp_engine_window(w));
+		rxe_cc_set_window(d->qp, w);
 	}
 	trace_rxe_cc_ldcp(qp_num(d->qp), d->sm.cwnd, w, n, ece);
 }
@@ -98,7 +87,7 @@ static int ldcp_init(struct rxe_qp *qp)
 	d->qp = qp;
 	ldcp_sm_init(&d->sm, p);
 	d->window = ldcp_sm_window(&d->sm, p);
-	rxe_cc_set_window(qp, ldcp_engine_window(d->window));
+	rxe_cc_set_window(qp, d->window);
 	/* window-based: no pacing below the device's own limits */
 	rxe_cc_set_rate(qp, 0);
 	return 0;

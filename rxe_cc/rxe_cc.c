@@ -599,13 +599,20 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		pkt->mask |= RXE_CC_NOECT_MASK;
 }
 
-/* Responder: an ACK or read response is built; carry BECN if CE was seen. */
-void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack)
+/*
+ * Responder: an ACK or read response is built; carry BECN if CE was seen.
+ * NAKs do not carry it (the requester does not take them as ACKs): the
+ * next positive ACK does.
+ */
+void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 
 	if (!ops || !(ops->flags & RXE_CC_F_BECN) ||
 	    !READ_ONCE(qp->cc.ce_unacked))
+		return;
+	if ((ack->mask & RXE_AETH_MASK) &&
+	    (syndrome & AETH_TYPE_MASK) != AETH_ACK)
 		return;
 	WRITE_ONCE(qp->cc.ce_unacked, false);
 	bth_set_becn(ack, 1);

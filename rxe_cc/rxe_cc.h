@@ -150,15 +150,18 @@ void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
-void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack);
+void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 
-/* Unacknowledged packets the requester may have in flight. */
+/*
+ * rxe's requester stops when req.psn is beyond comp.psn + this: a window
+ * of w packets in flight is w - 1 here (stock rxe keeps its 128 + 1).
+ */
 static inline u32 rxe_cc_window(struct rxe_qp *qp)
 {
 	u32 w = READ_ONCE(qp->cc.cwnd);
 
-	return w ? w : RXE_MAX_UNACKED_PSNS;
+	return w ? w - 1 : RXE_MAX_UNACKED_PSNS;
 }
 
 /*

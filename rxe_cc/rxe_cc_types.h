@@ -24,7 +24,7 @@ struct rxe_cc_qp {
 	bool			behind;		/* pacer: catching up a late timer */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
-	u32			cwnd;		/* unacked packets, 0: stock */
+	u32			cwnd;		/* packets in flight, 0: stock */
 	u32			port_kbps;	/* port speed at QP creation */
 	spinlock_t		ack_lock;	/* acked_psn */
 	u32			acked_psn;	/* RP: oldest PSN not yet acked */
