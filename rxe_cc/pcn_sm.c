@@ -90,6 +90,7 @@ bool pcn_np_on_rx(struct pcn_np *s, u32 bytes, bool ce, u64 now)
 		return false;
 	s->running = true;
 	s->start = now;
+	s->open_bytes = bytes;
 	return true;
 }
 
@@ -110,11 +111,21 @@ bool pcn_np_period_end(struct pcn_np *s, const struct pcn_np_params *p,
 	}
 	/* congested: more than ecn_threshold_pct % of the packets CE */
 	cnp->ecn = (u64)s->ce * 100 > (u64)s->pkts * p->ecn_threshold_pct;
-	/* one packet: its size over its inter-arrival time */
+	/*
+	 * One packet: its size over its inter-arrival time.  Otherwise the
+	 * bytes over the period; the first period of a run started with
+	 * its opening packet, which was sent before the period began: a
+	 * window of T opened by a packet holds one packet more than the
+	 * rate carries, so that packet is left out (pcn.rst).
+	 */
 	if (s->pkts == 1 && s->gap)
 		cnp->rec_rate = pcn_rate_kbps(s->last_bytes, s->gap);
+	else if (s->pkts > 1 && s->open_bytes)
+		cnp->rec_rate = pcn_rate_kbps(s->bytes - s->open_bytes,
+					      elapsed);
 	else
 		cnp->rec_rate = pcn_rate_kbps(s->bytes, elapsed);
+	s->open_bytes = 0;
 	s->pkts = 0;
 	s->ce = 0;
 	s->bytes = 0;

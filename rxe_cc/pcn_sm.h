@@ -67,6 +67,7 @@ struct pcn_np {
 	u32 pkts;
 	u32 ce;
 	u32 last_bytes;		/* size of the last packet */
+	u32 open_bytes;		/* size of the packet that opened the run */
 	bool running;		/* a period is open (the timer is armed) */
 };
 
