@@ -109,7 +109,8 @@ static enum hrtimer_restart pcn_np_fire(struct hrtimer *t)
 	if (send && READ_ONCE(d->qp->resp.state) == QP_STATE_READY) {
 		pcn_cnp_encode(&cnp, rsvd);
 		err = rxe_cc_send_cnp(d->qp, rsvd);
-		trace_rxe_cc_pcn_cnp_sent(qp_num(d->qp), cnp.rec_rate, cnp.ecn,
+		trace_rxe_cc_pcn_cnp_sent(d->qp->ibqp.device->name,
+					  qp_num(d->qp), cnp.rec_rate, cnp.ecn,
 					  err);
 	}
 	return ret;
@@ -187,8 +188,8 @@ static void pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 	spin_lock_irqsave(&d->lock, flags);
 	if (pcn_rp_on_cnp(&d->rp, &d->rp_p, c.ecn, c.rec_rate))
 		rxe_cc_set_rate(qp, d->rp.rate);
-	trace_rxe_cc_pcn_rate(qp_num(qp), d->rp.rate, d->rp.w, c.rec_rate,
-			      c.ecn);
+	trace_rxe_cc_pcn_rate(qp->ibqp.device->name, qp_num(qp), d->rp.rate,
+			      d->rp.w, c.rec_rate, c.ecn);
 	spin_unlock_irqrestore(&d->lock, flags);
 }
 

@@ -12,9 +12,11 @@
 
 /* RP: a CNP was handled.  Rates in kb/s, w on a 2^20 scale. */
 TRACE_EVENT(rxe_cc_pcn_rate,
-	TP_PROTO(u32 qpn, u32 rate, u32 w, u32 rec_rate, bool ecn),
-	TP_ARGS(qpn, rate, w, rec_rate, ecn),
+	TP_PROTO(const char *dev, u32 qpn, u32 rate, u32 w, u32 rec_rate,
+		 bool ecn),
+	TP_ARGS(dev, qpn, rate, w, rec_rate, ecn),
 	TP_STRUCT__entry(
+		__string(dev, dev)
 		__field(u32, qpn)
 		__field(u32, rate)
 		__field(u32, w)
@@ -22,35 +24,38 @@ TRACE_EVENT(rxe_cc_pcn_rate,
 		__field(bool, ecn)
 	),
 	TP_fast_assign(
+		__assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rate = rate;
 		__entry->w = w;
 		__entry->rec_rate = rec_rate;
 		__entry->ecn = ecn;
 	),
-	TP_printk("qpn=%u rate_kbps=%u w=%u rec_kbps=%u ecn=%d",
-		  __entry->qpn, __entry->rate, __entry->w, __entry->rec_rate,
-		  __entry->ecn)
+	TP_printk("dev=%s qpn=%u rate_kbps=%u w=%u rec_kbps=%u ecn=%d",
+		  __get_str(dev), __entry->qpn, __entry->rate, __entry->w,
+		  __entry->rec_rate, __entry->ecn)
 );
 
 /* NP: a CNP was sent at the end of a period. */
 TRACE_EVENT(rxe_cc_pcn_cnp_sent,
-	TP_PROTO(u32 qpn, u32 rec_rate, bool ecn, int err),
-	TP_ARGS(qpn, rec_rate, ecn, err),
+	TP_PROTO(const char *dev, u32 qpn, u32 rec_rate, bool ecn, int err),
+	TP_ARGS(dev, qpn, rec_rate, ecn, err),
 	TP_STRUCT__entry(
+		__string(dev, dev)
 		__field(u32, qpn)
 		__field(u32, rec_rate)
 		__field(bool, ecn)
 		__field(int, err)
 	),
 	TP_fast_assign(
+		__assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rec_rate = rec_rate;
 		__entry->ecn = ecn;
 		__entry->err = err;
 	),
-	TP_printk("qpn=%u rec_kbps=%u ecn=%d err=%d", __entry->qpn,
-		  __entry->rec_rate, __entry->ecn, __entry->err)
+	TP_printk("dev=%s qpn=%u rec_kbps=%u ecn=%d err=%d", __get_str(dev),
+		  __entry->qpn, __entry->rec_rate, __entry->ecn, __entry->err)
 );
 
 /* RP: a CNP whose payload is not a valid PCN CNP, ignored. */
