@@ -19,7 +19,9 @@
  * The 100 Mb/s scale is the 40 Gb/s one slowed 400 times (T = 20 ms):
  * the same number of packets per period.  The marking threshold K is one
  * packet: a packet is marked when it leaves with more than one packet
- * behind it.  The NP timers fire up to T/10 late (uniform, seeded).
+ * behind it (with K = 0, sch_dcb's np-ecn, every flow but one starves
+ * here: see pcn.rst).  The NP timers fire up to T/10 late (uniform,
+ * seeded).
  * Environment, for exploring: PCN_MODEL_K (bytes), PCN_MODEL_X (run
  * length multiplier).  See Documentation/pcn.rst for measured numbers.
  */
