@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pcn.c: PCN (NSDI'20) as an rxe_cc algorithm ("pcn").
+ *
+ * A module of its own (rxe_cc_pcn.ko, loaded after rdma_rxe) that
+ * registers with the engine.  Data packets are ECT(0) (RXE_CC_F_ECT); the
+ * engine's CE-triggered CNPs are off (no RXE_CC_F_NP) because PCN's
+ * notification point sends its own: a per-QP period timer counts what
+ * arrived and sends one CNP per period carrying the ECN flag and the
+ * receiving rate (pcn_sm.h).  The reaction point feeds every valid CNP to
+ * Algorithm 1 and passes the new rate to rxe_cc_set_rate().  Knobs:
+ * cc/pcn/<name>, read once per QP at its creation.  See
+ * Documentation/pcn.rst.
+ */
+
+#include <linux/atomic.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/moduleparam.h>
+#include <linux/spinlock.h>
+
+#include "rxe_cc.h"
+#include "pcn_sm.h"
+
+#define CREATE_TRACE_POINTS
+#include "pcn_trace.h"
+
+/* when the engine reports no line rate */
+#define PCN_DEFAULT_LINE_KBPS	10000000U
+
+struct pcn_knobs {
+	u32 period_us;		/* NP period T, us */
+	u32 ecn_threshold_pct;	/* ECN flag when CE/packets > this % */
+	u32 w_min;		/* 1/65536 */
+	u32 w_max;		/* 1/65536 */
+	u32 min_rate_kbps;	/* rate floor, kb/s */
+};
+
+#define PCN_KNOB(n, d, lo, hi) {					\
+	.name = #n,							\
+	.offset = offsetof(struct pcn_knobs, n),			\
+	.def = d,							\
+	.min = lo,							\
+	.max = hi,							\
+}
+
+/* Defaults: the paper's (section 5, 6); pcn.rst. */
+static const struct rxe_cc_param pcn_knobs[] = {
+	PCN_KNOB(period_us, 50, 1, 1000000),
+	PCN_KNOB(ecn_threshold_pct, 95, 0, 100),
+	PCN_KNOB(w_min, PCN_W_KNOB_ONE / 128, 1, PCN_W_KNOB_ONE - 1),
+	PCN_KNOB(w_max, PCN_W_KNOB_ONE / 2, 1, PCN_W_KNOB_ONE - 1),
+	PCN_KNOB(min_rate_kbps, 1000, 1, 100000000),
+};
+
+struct pcn_qp {
+	spinlock_t		lock;	/* rp, np, dying */
+	struct hrtimer		timer;	/* NP period */
+	struct rxe_qp		*qp;
+	struct pcn_rp_params	rp_p;
+	struct pcn_np_params	np_p;
+	struct pcn_rp		rp;
+	struct pcn_np		np;
+	bool			dying;
+};
+
+#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct pcn_knobs, n))
+
+/* CNPs rejected by any QP (bad payload); read-only module parameter. */
+static atomic_long_t pcn_bad_cnps = ATOMIC_LONG_INIT(0);
+
+static int pcn_bad_cnps_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pcn_bad_cnps));
+}
+
+static const struct kernel_param_ops pcn_bad_cnps_ops = {
+	.get = pcn_bad_cnps_get,
+};
+
+module_param_cb(bad_cnps, &pcn_bad_cnps_ops, NULL, 0444);
+MODULE_PARM_DESC(bad_cnps, "CNPs ignored for a malformed PCN payload");
+
+/* NP: end of a period. */
+static enum hrtimer_restart pcn_np_fire(struct hrtimer *t)
+{
+	struct pcn_qp *d = container_of(t, struct pcn_qp, timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	u8 rsvd[RXE_CC_CNP_RSVD_BYTES];
+	struct pcn_cnp cnp;
+	unsigned long flags;
+	bool send = false;
+	int err;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->dying) {
+		send = pcn_np_period_end(&d->np, &d->np_p, ktime_get_ns(),
+					 &cnp);
+		if (d->np.running) {
+			hrtimer_forward_now(t, ns_to_ktime(d->np_p.period_ns));
+			ret = HRTIMER_RESTART;
+		}
+	} else {
+		d->np.running = false;
+	}
+	spin_unlock_irqrestore(&d->lock, flags);
+
+	/* release() waits for this callback: the QP is still there */
+	if (send && READ_ONCE(d->qp->resp.state) == QP_STATE_READY) {
+		pcn_cnp_encode(&cnp, rsvd);
+		err = rxe_cc_send_cnp(d->qp, rsvd);
+		trace_rxe_cc_pcn_cnp_sent(d->qp->ibqp.device->name,
+					  qp_num(d->qp), cnp.rec_rate, cnp.ecn,
+					  err);
+	}
+	return ret;
+}
+
+static int pcn_init(struct rxe_qp *qp)
+{
+	struct pcn_qp *d = rxe_cc_priv(qp);
+	struct pcn_rp_params *p = &d->rp_p;
+	u32 line = rxe_cc_line_rate_kbps(qp);
+
+	BUILD_BUG_ON(PCN_CNP_BYTES != RXE_CC_CNP_RSVD_BYTES);
+	if (!line)
+		line = PCN_DEFAULT_LINE_KBPS;
+	p->line_rate = line;
+	p->min_rate = min(KNOB(qp, min_rate_kbps), line);
+	/* knobs in 1/65536, the machine in 1/2^20 */
+	p->w_max = KNOB(qp, w_max) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
+	p->w_min = KNOB(qp, w_min) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
+	if (p->w_min > p->w_max)
+		p->w_min = p->w_max;
+	d->np_p.period_ns = KNOB(qp, period_us) * NSEC_PER_USEC;
+	d->np_p.ecn_threshold_pct = KNOB(qp, ecn_threshold_pct);
+
+	spin_lock_init(&d->lock);
+	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	d->timer.function = pcn_np_fire;
+	d->qp = qp;
+	pcn_rp_init(&d->rp, p);
+	pcn_np_init(&d->np);
+	/* flows start at the line rate */
+	rxe_cc_set_rate(qp, line);
+	return 0;
+}
+
+static void pcn_release(struct rxe_qp *qp)
+{
+	struct pcn_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	d->dying = true;
+	spin_unlock_irqrestore(&d->lock, flags);
+	hrtimer_cancel(&d->timer);
+}
+
+/* NP: a request packet arrived (softirq; races with the period timer). */
+static void pcn_on_rx(struct rxe_qp *qp, u32 bytes, bool ce)
+{
+	struct pcn_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	if (!d->dying && pcn_np_on_rx(&d->np, bytes, ce, ktime_get_ns()))
+		hrtimer_start(&d->timer, ns_to_ktime(d->np_p.period_ns),
+			      HRTIMER_MODE_REL_SOFT);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+/* RP: a CNP from the peer; its payload is checked before any use. */
+static void pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
+{
+	struct pcn_qp *d = rxe_cc_priv(qp);
+	enum pcn_cnp_err err;
+	unsigned long flags;
+	struct pcn_cnp c;
+
+	err = pcn_cnp_decode(cnp->rsvd, &c);
+	if (err != PCN_CNP_OK) {
+		atomic_long_inc(&pcn_bad_cnps);
+		trace_rxe_cc_pcn_bad_cnp(qp_num(qp), err, cnp->rsvd[0],
+					 cnp->rsvd[1]);
+		return;
+	}
+	spin_lock_irqsave(&d->lock, flags);
+	if (pcn_rp_on_cnp(&d->rp, &d->rp_p, c.ecn, c.rec_rate))
+		rxe_cc_set_rate(qp, d->rp.rate);
+	trace_rxe_cc_pcn_rate(qp->ibqp.device->name, qp_num(qp), d->rp.rate,
+			      d->rp.w, c.rec_rate, c.ecn);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
+static struct rxe_cc_ops pcn_ops = {
+	.name = "pcn",
+	.owner = THIS_MODULE,
+	.flags = RXE_CC_F_ECT,
+	.priv_size = sizeof(struct pcn_qp),
+	.params_size = sizeof(struct pcn_knobs),
+	.params = pcn_knobs,
+	.nparams = ARRAY_SIZE(pcn_knobs),
+	.init = pcn_init,
+	.release = pcn_release,
+	.on_rx = pcn_on_rx,
+	.on_cnp = pcn_on_cnp,
+};
+
+static int __init pcn_module_init(void)
+{
+	return rxe_cc_register(&pcn_ops);
+}
+
+static void __exit pcn_module_exit(void)
+{
+	rxe_cc_unregister(&pcn_ops);
+}
+
+module_init(pcn_module_init);
+module_exit(pcn_module_exit);
+
+MODULE_DESCRIPTION("PCN reaction and notification points for the rxe_cc engine");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,369 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Packet-level model of PCN (NSDI'20, Appendix A) driving rxe_cc/pcn_sm.c
+ * unchanged: N senders (each paced at its RP's rate, line rate C) share
+ * one bottleneck of capacity C whose FIFO marks CE with NP-ECN's rule for
+ * a congested port (queue above a threshold K when the packet leaves).
+ * Each receiver runs the NP (period T, timer started by a packet, stopped
+ * by an empty period); its CNPs are encoded, travel back one propagation
+ * delay, are decoded and fed to the sender's RP.
+ *
+ * Asserted, for N = 2, 4, 8 at 40 Gb/s and at 100 Mb/s:
+ *  (a) all flows starting at line rate together: one control period
+ *      after the CNPs can first arrive (T + RTT), the total sending rate
+ *      is within 3% of (1 - w_min) C (Proposition 1);
+ *  (b) flows starting one after another: over the second half of the
+ *      run (20000 periods) Jain's index >= 0.99 and every flow within
+ *      10% of C/N (Proposition 2), and the link is at least 90% used.
+ *
+ * The 100 Mb/s scale is the 40 Gb/s one slowed 400 times (T = 20 ms):
+ * the same number of packets per period.  The marking threshold K is one
+ * packet: a packet is marked when it leaves with more than one packet
+ * behind it (with K = 0, sch_dcb's np-ecn, every flow but one starves
+ * here: see pcn.rst).  The NP timers fire up to T/10 late (uniform,
+ * seeded).
+ * Environment, for exploring: PCN_MODEL_K (bytes), PCN_MODEL_X (run
+ * length multiplier).  See Documentation/pcn.rst for measured numbers.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcn_sm.h"
+
+#define MAXN	8
+#define PKT	1024U		/* bytes on the wire per packet */
+#define RING	(1U << 20)
+
+struct scale {
+	const char *name;
+	u32 c;			/* bottleneck = line rate, kb/s */
+	u32 period_ns;		/* NP period T */
+	u32 delay_ns;		/* one-way propagation */
+	u32 dt_ns;		/* time step */
+	u32 k_bytes;		/* marking threshold */
+	u32 jitter_ns;		/* NP timers fire up to this late */
+	u64 run_ns;		/* length of the convergence run */
+	u64 stagger_ns;		/* start of flow i: i * stagger */
+};
+
+struct pkt {
+	u64 t;			/* delivery time (wire rings) */
+	u8 flow;
+	u8 ce;
+	u8 cnp[PCN_CNP_BYTES];
+};
+
+struct ring {
+	struct pkt *p;
+	u32 head, tail;
+};
+
+static int fails;
+static u64 rng = 88172645463325252ULL;
+
+/* xorshift64: deterministic jitter */
+static u32 rnd(u32 range)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return range ? (u32)(rng % range) : 0;
+}
+
+static void ring_push(struct ring *r, const struct pkt *p)
+{
+	if (r->tail - r->head >= RING) {
+		fprintf(stderr, "ring overflow\n");
+		exit(2);
+	}
+	r->p[r->tail++ % RING] = *p;
+}
+
+static struct pkt *ring_peek(struct ring *r)
+{
+	return r->head == r->tail ? NULL : &r->p[r->head % RING];
+}
+
+struct sim {
+	const struct scale *sc;
+	int n;
+	struct pcn_rp_params rpp;
+	struct pcn_np_params npp;
+	struct pcn_rp rp[MAXN];
+	struct pcn_np np[MAXN];
+	u64 np_timer[MAXN];
+	u64 start[MAXN];
+	double credit[MAXN];
+	u64 rx_bytes[MAXN];	/* delivered, in the measuring window */
+	u32 cnps[MAXN], ecn_cnps[MAXN];
+	struct ring q, wire, back;	/* bottleneck FIFO, to receivers, CNPs */
+	u32 qbytes;
+	double srv;		/* bottleneck credit, bits */
+	double qsum;
+	u64 qsamples;
+	u32 qmax;
+	u64 now;
+};
+
+static void sim_init(struct sim *s, const struct scale *sc, int n)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	s->sc = sc;
+	s->n = n;
+	s->rpp.line_rate = sc->c;
+	s->rpp.min_rate = sc->c / 10000 ? sc->c / 10000 : 1;
+	s->rpp.w_min = PCN_W_ONE / 128;
+	s->rpp.w_max = PCN_W_ONE / 2;
+	s->npp.period_ns = sc->period_ns;
+	s->npp.ecn_threshold_pct = 95;
+	for (i = 0; i < n; i++) {
+		pcn_rp_init(&s->rp[i], &s->rpp);
+		pcn_np_init(&s->np[i]);
+	}
+	s->q.p = calloc(RING, sizeof(struct pkt));
+	s->wire.p = calloc(RING, sizeof(struct pkt));
+	s->back.p = calloc(RING, sizeof(struct pkt));
+	if (!s->q.p || !s->wire.p || !s->back.p)
+		exit(2);
+	s->now = 1000000;	/* pcn_np: time 0 means "no packet yet" */
+}
+
+static void sim_free(struct sim *s)
+{
+	free(s->q.p);
+	free(s->wire.p);
+	free(s->back.p);
+}
+
+static void sim_step(struct sim *s)
+{
+	const struct scale *sc = s->sc;
+	struct pkt p = { 0 }, *h;
+	struct pcn_cnp cnp;
+	int i;
+
+	/* senders, paced at their RP rate */
+	for (i = 0; i < s->n; i++) {
+		if (s->now < s->start[i])
+			continue;
+		s->credit[i] += (double)s->rp[i].rate * sc->dt_ns / 1e6;
+		if (s->credit[i] > 2.0 * PKT * 8)
+			s->credit[i] = 2.0 * PKT * 8;
+		while (s->credit[i] >= PKT * 8) {
+			s->credit[i] -= PKT * 8;
+			p.flow = i;
+			ring_push(&s->q, &p);
+			s->qbytes += PKT;
+		}
+	}
+	/* bottleneck */
+	if (s->qbytes) {
+		s->srv += (double)sc->c * sc->dt_ns / 1e6;
+		while (s->srv >= PKT * 8 && (h = ring_peek(&s->q))) {
+			s->srv -= PKT * 8;
+			p = *h;
+			s->q.head++;
+			s->qbytes -= PKT;
+			/* marked when it leaves with a queue behind it */
+			p.ce = s->qbytes > sc->k_bytes;
+			p.t = s->now + sc->delay_ns;
+			ring_push(&s->wire, &p);
+		}
+		if (!s->qbytes)
+			s->srv = 0;
+	}
+	s->qsum += s->qbytes;
+	s->qsamples++;
+	if (s->qbytes > s->qmax)
+		s->qmax = s->qbytes;
+	/* receivers: NP */
+	while ((h = ring_peek(&s->wire)) && h->t <= s->now) {
+		i = h->flow;
+		s->rx_bytes[i] += PKT;
+		if (pcn_np_on_rx(&s->np[i], PKT, h->ce, s->now))
+			s->np_timer[i] = s->now + sc->period_ns +
+					 rnd(sc->jitter_ns);
+		s->wire.head++;
+	}
+	for (i = 0; i < s->n; i++) {
+		if (!s->np[i].running || s->np_timer[i] > s->now)
+			continue;
+		if (pcn_np_period_end(&s->np[i], &s->npp, s->now, &cnp)) {
+			p.flow = i;
+			p.t = s->now + sc->delay_ns;
+			pcn_cnp_encode(&cnp, p.cnp);
+			ring_push(&s->back, &p);
+		}
+		if (s->np[i].running)
+			s->np_timer[i] += sc->period_ns + rnd(sc->jitter_ns);
+	}
+	/* senders: RP */
+	while ((h = ring_peek(&s->back)) && h->t <= s->now) {
+		i = h->flow;
+		if (pcn_cnp_decode(h->cnp, &cnp) != PCN_CNP_OK) {
+			printf("not ok: CNP did not decode\n");
+			fails++;
+		} else {
+			pcn_rp_on_cnp(&s->rp[i], &s->rpp, cnp.ecn,
+				      cnp.rec_rate);
+			s->cnps[i]++;
+			s->ecn_cnps[i] += cnp.ecn;
+		}
+		s->back.head++;
+	}
+	s->now += sc->dt_ns;
+}
+
+static double total_rate(const struct sim *s)
+{
+	double t = 0;
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		t += s->rp[i].rate;
+	return t;
+}
+
+/*
+ * (a) all at line rate together: the first CNP of every flow carries ECN
+ * and brings the total to (1 - w_min) C; that happens within one control
+ * period: T after the first packets reach the receivers (one delay plus
+ * N packet times), plus the NP timer's jitter, plus the way back.
+ */
+static void run_overload(const struct scale *sc, int n)
+{
+	double want = sc->c * (1.0 - 1.0 / 128), got;
+	double pkt_ns = PKT * 8 * 1e6 / sc->c;
+	u64 t0, bound, lim;
+	struct sim s;
+	int i, done;
+
+	sim_init(&s, sc, n);
+	t0 = s.now;
+	for (i = 0; i < n; i++)
+		s.start[i] = t0;
+	bound = t0 + sc->period_ns + 2ULL * sc->delay_ns + sc->jitter_ns +
+		(u64)((n + 2) * pkt_ns) + 2ULL * sc->dt_ns;
+	lim = t0 + 4ULL * sc->period_ns;
+	do {
+		sim_step(&s);
+		for (done = 0, i = 0; i < n; i++)
+			done += s.cnps[i] > 0;
+	} while (done < n && s.now < lim);
+	got = total_rate(&s);
+	printf("# %s N=%d overload: all flows had their first CNP after %.1f us (bound %.1f us): total %.4f C (want %.4f C, %+.2f%%), queue %.0f KB\n",
+	       sc->name, n, (s.now - t0) / 1e3, (bound - t0) / 1e3,
+	       got / sc->c, want / sc->c, 100.0 * (got - want) / want,
+	       s.qbytes / 1024.0);
+	if (s.now > bound || fabs(got - want) > 0.03 * want) {
+		printf("not ok: %s N=%d: total %.0f kb/s at %.1f us, want %.0f by %.1f us\n",
+		       sc->name, n, got, (s.now - t0) / 1e3, want,
+		       (bound - t0) / 1e3);
+		fails++;
+	}
+	for (i = 0; i < n; i++) {
+		if (s.ecn_cnps[i] != 1) {
+			printf("not ok: %s N=%d flow %d: first CNP without ECN\n",
+			       sc->name, n, i);
+			fails++;
+		}
+	}
+	sim_free(&s);
+}
+
+/* (b) one after another: fair shares at the end */
+static void run_converge(const struct scale *sc, int n)
+{
+	double share = (double)sc->c / n, x[MAXN], sum = 0, sq = 0, jain;
+	double worst = 0, util, secs;
+	u64 t0, meas;
+	struct sim s;
+	int i;
+
+	sim_init(&s, sc, n);
+	t0 = s.now;
+	for (i = 0; i < n; i++)
+		s.start[i] = t0 + i * sc->stagger_ns;
+	meas = t0 + sc->run_ns / 2;
+	while (s.now < meas)
+		sim_step(&s);
+	memset(s.rx_bytes, 0, sizeof(s.rx_bytes));
+	s.qsum = 0;
+	s.qsamples = 0;
+	s.qmax = 0;
+	while (s.now < t0 + sc->run_ns)
+		sim_step(&s);
+	secs = (sc->run_ns - sc->run_ns / 2) / 1e9;
+	for (i = 0; i < n; i++) {
+		x[i] = s.rx_bytes[i] * 8 / secs / 1e3;	/* kb/s */
+		sum += x[i];
+		sq += x[i] * x[i];
+		if (fabs(x[i] - share) / share > worst)
+			worst = fabs(x[i] - share) / share;
+	}
+	jain = sum * sum / (n * sq);
+	util = sum / sc->c;
+	printf("# %s N=%d converge: Jain %.4f, worst flow %.1f%% off C/N, utilisation %.3f, queue mean %.1f KB max %.1f KB; shares",
+	       sc->name, n, jain, 100 * worst, util,
+	       s.qsum / s.qsamples / 1024, s.qmax / 1024.0);
+	for (i = 0; i < n; i++)
+		printf(" %.3f", x[i] / share);
+	printf("\n");
+	if (jain < 0.99 || worst > 0.10 || util < 0.90) {
+		printf("not ok: %s N=%d: Jain %.4f (>= 0.99), worst %.1f%% (<= 10%%), utilisation %.3f (>= 0.90)\n",
+		       sc->name, n, jain, 100 * worst, util);
+		fails++;
+	}
+	sim_free(&s);
+}
+
+int main(void)
+{
+	static const struct scale scales[] = {
+		{
+			.name = "40Gb/s",
+			.c = 40000000,
+			.period_ns = 50000,
+			.delay_ns = 5000,
+			.dt_ns = 50,
+			.k_bytes = 1024,
+			.jitter_ns = 5000,
+			.run_ns = 2000000000ULL,
+			.stagger_ns = 5000000ULL,
+		},
+		{
+			.name = "100Mb/s",
+			.c = 100000,
+			.period_ns = 20000000,
+			.delay_ns = 2000000,
+			.dt_ns = 20000,
+			.k_bytes = 1024,
+			.jitter_ns = 2000000,
+			.run_ns = 800000000000ULL,
+			.stagger_ns = 2000000000ULL,
+		},
+	};
+	static const int ns[] = { 2, 4, 8 };
+	unsigned int i, j;
+	struct scale sc;
+	const char *e;
+
+	for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
+		for (j = 0; j < sizeof(ns) / sizeof(ns[0]); j++) {
+			sc = scales[i];
+			e = getenv("PCN_MODEL_X");
+			if (e)
+				sc.run_ns *= atoi(e);
+			e = getenv("PCN_MODEL_K");
+			if (e)
+				sc.k_bytes = atoi(e);
+			run_overload(&sc, ns[j]);
+			run_converge(&sc, ns[j]);
+		}
+	printf("%s: PCN model, %d failures\n", fails ? "FAIL" : "PASS", fails);
+	return fails ? 1 : 0;
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rxe_cc/pcn_sm.c against the paper's rules (NSDI'20,
+ * Algorithm 1, Figure 8, Figure 10), expected values computed here (in
+ * double precision where the machine rounds).  Each check prints what
+ * it measured on failure; with -v also on success.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pcn_sm.h"
+
+#define US 1000ULL
+#define LINE 40000000U		/* 40 Gb/s in kb/s */
+#define W_MIN (PCN_W_ONE / 128)
+#define W_MAX (PCN_W_ONE / 2)
+
+static int fails, checks, verbose;
+
+#define CHECK(cond, ...) do {						\
+	checks++;							\
+	if (!(cond) || verbose) {					\
+		if (!(cond))						\
+			fails++;					\
+		printf("%s: %s:%d: ", (cond) ? "ok" : "not ok",		\
+		       __func__, __LINE__);				\
+		printf(__VA_ARGS__);					\
+		printf("\n");						\
+	}								\
+} while (0)
+
+static struct pcn_rp_params rp_params(u32 line)
+{
+	struct pcn_rp_params p = {
+		.line_rate = line,
+		.min_rate = line / 1000,
+		.w_min = W_MIN,
+		.w_max = W_MAX,
+	};
+	return p;
+}
+
+static const struct pcn_np_params np_default = {
+	.period_ns = 50 * US,
+	.ecn_threshold_pct = 95,
+};
+
+/*
+ * Figure 10: from a low rate, successive CNPs without ECN.  Under 10% of
+ * the line rate for the first 5, above 95% after 15; each step within
+ * 1e-4 of the line rate of a double-precision reference.
+ */
+static void test_fig10(u32 line)
+{
+	struct pcn_rp_params p = rp_params(line);
+	struct pcn_rp s;
+	double r, r5 = 0, w = 1.0 / 128;
+	int k;
+
+	pcn_rp_init(&s, &p);
+	CHECK(s.rate == line && s.w == W_MIN, "init rate %u w %u", s.rate, s.w);
+	/* an ECN CNP reporting 1 kb/s brings the flow to its floor */
+	pcn_rp_on_cnp(&s, &p, true, 1);
+	CHECK(s.rate == p.min_rate, "floor %u, want %u", s.rate, p.min_rate);
+	r = s.rate;
+	for (k = 1; k <= 15; k++) {
+		pcn_rp_on_cnp(&s, &p, false, 0);
+		r = r * (1 - w) + (double)line * w;
+		w = w * (1 - w) + 0.5 * w;
+		CHECK(fabs(s.rate - r) <= 1e-4 * line,
+		      "line %u CNP %d: rate %u, reference %.0f", line, k,
+		      s.rate, r);
+		CHECK(fabs((double)s.w / PCN_W_ONE - w) <= 1e-5,
+		      "CNP %d: w %.7f, reference %.7f", k,
+		      (double)s.w / PCN_W_ONE, w);
+		if (k == 5)
+			r5 = s.rate;
+		if (k <= 5)
+			CHECK(s.rate < line / 10,
+			      "line %u CNP %d: rate %u (%.2f%%) >= 10%%",
+			      line, k, s.rate, 100.0 * s.rate / line);
+	}
+	CHECK(s.rate > (u64)line * 95 / 100,
+	      "line %u after 15 CNPs: rate %u (%.2f%%) <= 95%%", line, s.rate,
+	      100.0 * s.rate / line);
+	printf("# fig10 line %u kb/s from %.1f%%: after 5 CNPs %.2f%%, after 15 %.2f%% (reference %.2f%%)\n",
+	       line, 100.0 * p.min_rate / line, 100.0 * r5 / line,
+	       100.0 * s.rate / line, 100.0 * r / line);
+	/* w approaches w_max from below and never passes it */
+	for (k = 0; k < 100; k++)
+		pcn_rp_on_cnp(&s, &p, false, 0);
+	CHECK(s.w <= W_MAX && s.w >= W_MAX - 4, "w %u, w_max %u", s.w, W_MAX);
+	CHECK(s.rate == line, "ceiling: rate %u, line %u", s.rate, line);
+}
+
+/* Line 6-7: sendRate = min(sendRate, recRate*(1-w_min)), w = w_min. */
+static void test_decrease(void)
+{
+	struct pcn_rp_params p = rp_params(LINE);
+	struct pcn_rp s;
+	bool ch;
+	int k;
+
+	pcn_rp_init(&s, &p);
+	ch = pcn_rp_on_cnp(&s, &p, true, 20000000);
+	/* 20 Gb/s * 127/128 = 19843750 kb/s, exact */
+	CHECK(ch && s.rate == 19843750, "decrease: rate %u, want 19843750",
+	      s.rate);
+	CHECK(s.last_event == PCN_EV_DECREASE, "event %u", s.last_event);
+	/* a higher recRate never increases the rate (queue draining) */
+	ch = pcn_rp_on_cnp(&s, &p, true, 30000000);
+	CHECK(!ch && s.rate == 19843750, "min(): rate %u, want 19843750",
+	      s.rate);
+	/* a lower one does */
+	pcn_rp_on_cnp(&s, &p, true, 1280000);
+	CHECK(s.rate == 1270000, "decrease: rate %u, want 1270000", s.rate);
+	/* w grows on increases and is reset to w_min by ECN */
+	for (k = 0; k < 6; k++)
+		pcn_rp_on_cnp(&s, &p, false, 0);
+	CHECK(s.w > 5 * W_MIN, "w after 6 increases %u", s.w);
+	pcn_rp_on_cnp(&s, &p, true, LINE);
+	CHECK(s.w == W_MIN, "w reset: %u, want %u", s.w, W_MIN);
+	/* recRate above the line rate: capped at the line rate */
+	pcn_rp_init(&s, &p);
+	pcn_rp_on_cnp(&s, &p, true, 0xffffffffU);
+	CHECK(s.rate == LINE, "ceiling on decrease: rate %u", s.rate);
+	/* floor */
+	pcn_rp_on_cnp(&s, &p, true, 100);
+	CHECK(s.rate == p.min_rate, "floor: rate %u, want %u", s.rate,
+	      p.min_rate);
+	/* one increase from the floor closes w_min of the gap, rounded up */
+	pcn_rp_on_cnp(&s, &p, false, 0);
+	CHECK(s.rate == p.min_rate + (LINE - p.min_rate + 127) / 128,
+	      "first increase: rate %u, want %u", s.rate,
+	      p.min_rate + (LINE - p.min_rate + 127) / 128);
+}
+
+/* Feed @n packets of @bytes, @nce of them CE, spread over the period. */
+static bool np_period(struct pcn_np *s, u64 t0, u32 n, u32 nce, u32 bytes,
+		      struct pcn_cnp *c)
+{
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		pcn_np_on_rx(s, bytes, i < nce, t0 + i * (40 * US / n));
+	return pcn_np_period_end(s, &np_default, t0 + 50 * US, c);
+}
+
+/* Figure 8's 95% rule: ECN only when strictly more than 95% are CE. */
+static void test_ecn_rule(void)
+{
+	struct pcn_np_params p = np_default;
+	struct pcn_cnp c;
+	struct pcn_np s;
+	bool sent;
+	u64 t = 1000 * US;
+	u32 i;
+
+	pcn_np_init(&s);
+	sent = np_period(&s, t, 20, 19, 1000, &c);
+	CHECK(sent && !c.ecn, "19/20 CE (95%%): sent %d ecn %d", sent, c.ecn);
+	t += 50 * US;
+	sent = np_period(&s, t, 20, 20, 1000, &c);
+	CHECK(sent && c.ecn, "20/20 CE: sent %d ecn %d", sent, c.ecn);
+	t += 50 * US;
+	sent = np_period(&s, t, 100, 95, 1000, &c);
+	CHECK(sent && !c.ecn, "95/100 CE: ecn %d", c.ecn);
+	t += 50 * US;
+	sent = np_period(&s, t, 100, 96, 1000, &c);
+	CHECK(sent && c.ecn, "96/100 CE: ecn %d", c.ecn);
+	t += 50 * US;
+	sent = np_period(&s, t, 100, 0, 1000, &c);
+	CHECK(sent && !c.ecn, "0/100 CE: ecn %d", c.ecn);
+	/* the knob: 50% */
+	p.ecn_threshold_pct = 50;
+	t += 50 * US;
+	for (i = 0; i < 10; i++)
+		pcn_np_on_rx(&s, 1000, i < 5, t + i * US);
+	sent = pcn_np_period_end(&s, &p, t + 50 * US, &c);
+	CHECK(sent && !c.ecn, "5/10 CE at 50%%: ecn %d", c.ecn);
+	t += 50 * US;
+	for (i = 0; i < 10; i++)
+		pcn_np_on_rx(&s, 1000, i < 6, t + i * US);
+	sent = pcn_np_period_end(&s, &p, t + 50 * US, &c);
+	CHECK(sent && c.ecn, "6/10 CE at 50%%: ecn %d", c.ecn);
+}
+
+/* recRate: bytes over the period, or one packet over its gap. */
+static void test_rate_estimate(void)
+{
+	struct pcn_cnp c;
+	struct pcn_np s;
+	u64 t = 1000 * US;
+	bool opened, sent;
+	u32 i;
+
+	pcn_np_init(&s);
+	/*
+	 * 10 x 1000 bytes, the first opening the period: 9000 bytes in
+	 * 50 us = 1.44 Gb/s (the opening packet was sent before the period)
+	 */
+	opened = pcn_np_on_rx(&s, 1000, false, t);
+	CHECK(opened && s.running, "first packet opens a period");
+	for (i = 1; i < 10; i++)
+		pcn_np_on_rx(&s, 1000, false, t + i * 4 * US);
+	sent = pcn_np_period_end(&s, &np_default, t + 50 * US, &c);
+	CHECK(sent && c.rec_rate == 1440000,
+	      "10 packets: recRate %u, want 1440000", c.rec_rate);
+	CHECK(s.running, "a period with packets re-arms");
+	/* a late timer: the rate is over the time that really passed */
+	pcn_np_on_rx(&s, 1000, false, t + 60 * US);
+	pcn_np_on_rx(&s, 1000, false, t + 70 * US);
+	sent = pcn_np_period_end(&s, &np_default, t + 150 * US, &c);
+	CHECK(sent && c.rec_rate == 160000,
+	      "2 packets in 100 us: recRate %u, want 160000", c.rec_rate);
+	/*
+	 * one packet, 90 us after the previous: 1000 B / 90 us = 88.9 Mb/s
+	 * (not 1000 B over the 50 us period, 160 Mb/s)
+	 */
+	pcn_np_on_rx(&s, 1000, true, t + 160 * US);
+	sent = pcn_np_period_end(&s, &np_default, t + 200 * US, &c);
+	CHECK(sent && c.rec_rate == 88888 && c.ecn,
+	      "single packet: recRate %u, want 88888; ecn %d", c.rec_rate,
+	      c.ecn);
+	/* one packet 70 us after the previous (periods running) */
+	pcn_np_on_rx(&s, 4096, false, t + 230 * US);
+	sent = pcn_np_period_end(&s, &np_default, t + 250 * US, &c);
+	CHECK(sent && c.rec_rate == 468114,
+	      "single packet after 70 us: recRate %u, want 468114",
+	      c.rec_rate);
+}
+
+/* No packets in a period: no CNP, the periods stop, restart on a packet. */
+static void test_no_packets(void)
+{
+	struct pcn_cnp c = { .ecn = true, .rec_rate = 7 };
+	struct pcn_np s;
+	u64 t = 1000 * US;
+	bool sent, opened;
+
+	pcn_np_init(&s);
+	sent = pcn_np_period_end(&s, &np_default, t, &c);
+	CHECK(!sent && !s.running, "idle NP: sent %d", sent);
+	pcn_np_on_rx(&s, 1000, false, t);
+	sent = pcn_np_period_end(&s, &np_default, t + 50 * US, &c);
+	CHECK(sent && s.running, "period with a packet: sent %d", sent);
+	/* first packet ever: no predecessor, 1000 B over 50 us */
+	CHECK(c.rec_rate == 160000, "lone first packet: recRate %u",
+	      c.rec_rate);
+	c.rec_rate = 7;
+	sent = pcn_np_period_end(&s, &np_default, t + 100 * US, &c);
+	CHECK(!sent && !s.running && c.rec_rate == 7,
+	      "empty period: sent %d running %d", sent, s.running);
+	/* a packet long after: opens a new period, measured over T */
+	opened = pcn_np_on_rx(&s, 1000, false, t + 10000 * US);
+	CHECK(opened && s.gap == 0, "reopen: opened %d gap %llu", opened,
+	      (unsigned long long)s.gap);
+	sent = pcn_np_period_end(&s, &np_default, t + 10050 * US, &c);
+	CHECK(sent && c.rec_rate == 160000,
+	      "packet after idle: recRate %u, want 160000", c.rec_rate);
+}
+
+static void test_cnp_codec(void)
+{
+	static const u32 rates[] = { 1, 1000, 100000, 40000000, 0xdeadbeef,
+				     0xffffffff };
+	struct pcn_cnp in, out;
+	u8 b[PCN_CNP_BYTES];
+	enum pcn_cnp_err e;
+	unsigned int i;
+
+	for (i = 0; i < 2 * sizeof(rates) / sizeof(rates[0]); i++) {
+		in.ecn = i & 1;
+		in.rec_rate = rates[i / 2];
+		pcn_cnp_encode(&in, b);
+		memset(&out, 0, sizeof(out));
+		e = pcn_cnp_decode(b, &out);
+		CHECK(e == PCN_CNP_OK && out.ecn == in.ecn &&
+		      out.rec_rate == in.rec_rate,
+		      "round trip %u/%d: err %d got %u/%d", in.rec_rate,
+		      in.ecn, e, out.rec_rate, out.ecn);
+	}
+	in.ecn = true;
+	in.rec_rate = 0x01020304;
+	pcn_cnp_encode(&in, b);
+	CHECK(b[0] == PCN_CNP_MAGIC && b[1] == 1 && b[4] == 1 && b[5] == 2 &&
+	      b[6] == 3 && b[7] == 4 && !b[2] && !b[3] && !b[15],
+	      "layout %02x %02x %02x%02x%02x%02x", b[0], b[1], b[4], b[5],
+	      b[6], b[7]);
+	/* rejections */
+	memset(b, 0, sizeof(b));
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_MAGIC,
+	      "all-zero (a DCQCN CNP) rejected");
+	pcn_cnp_encode(&in, b);
+	b[0] ^= 1;
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_MAGIC, "bad magic");
+	pcn_cnp_encode(&in, b);
+	b[1] |= 0x80;
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_FLAGS, "bad flags");
+	pcn_cnp_encode(&in, b);
+	b[3] = 1;
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_RSVD, "rsvd byte 3");
+	pcn_cnp_encode(&in, b);
+	b[12] = 0x40;
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_RSVD, "rsvd byte 12");
+	in.rec_rate = 0;
+	pcn_cnp_encode(&in, b);
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_BAD_RATE,
+	      "ECN with recRate 0");
+	in.ecn = false;
+	pcn_cnp_encode(&in, b);
+	CHECK(pcn_cnp_decode(b, &out) == PCN_CNP_OK && !out.ecn,
+	      "increase with recRate 0 is valid");
+}
+
+static void test_rate_kbps(void)
+{
+	CHECK(pcn_rate_kbps(1000, 50 * US) == 160000, "1000 B / 50 us");
+	CHECK(pcn_rate_kbps(1, 1000000000ULL) == 1, "tiny rate floors at 1");
+	CHECK(pcn_rate_kbps(1000, 0) == 0xffffffffU, "0 ns saturates");
+	CHECK(pcn_rate_kbps(1ULL << 40, 1) == 0xffffffffU, "huge saturates");
+}
+
+int main(int argc, char **argv)
+{
+	verbose = argc > 1 && !strcmp(argv[1], "-v");
+	test_fig10(LINE);
+	test_fig10(100000);	/* 100 Mb/s, the guest scale */
+	test_decrease();
+	test_ecn_rule();
+	test_rate_estimate();
+	test_no_packets();
+	test_cnp_codec();
+	test_rate_kbps();
+	printf("%s: %d checks, %d failed\n", fails ? "FAIL" : "PASS", checks,
+	       fails);
+	return fails ? 1 : 0;
+}
