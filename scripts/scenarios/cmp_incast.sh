@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# cmp_incast: soft-RoCE incast, one run per congestion-control setting in
+# the same invocation (issue 6).  N senders s1..sN each RDMA-write a fixed
+# amount (ib_write_bw -n ITERS of SIZE bytes) into one receiver r through
+# a routing switch; every switch port and host NIC is a sch_dcb shaped to
+# the line rate, the switch port toward r is the bottleneck.  Per setting:
+#
+#   none   PFC on (band 0), no ECN: lossless by PAUSE alone
+#   dcqcn  PFC on, RED (dcqcn.rst guest-speed Kmin/Kmax/Pmax), DCQCN RP/NP
+#   pcn    PFC on, NP-ECN, PCN RP/NP (cc/pcn/period_us scaled)
+#   ldcp   PFC OFF, DCTCP step marking at K (WRED drops non-ECT above K),
+#          LDCP windows; losses recovered by rxe's go-back-N
+#
+# Measured per setting: completion time (FCT) and throughput of each flow
+# (from the devices' sent_pkts sampled every sample_s), Jain's index of
+# the flows' throughputs, bottleneck queue mean/p99 over the incast and
+# over its second half (dcbmon), PAUSE frames sent by the switch, drops
+# (tail, WRED, headroom), go-back-N (completer_retry_err of the senders,
+# out_of_seq_request of r).  Results: summary.tsv (one row per setting),
+# summary.txt, per-setting directories, queue.png, fct.png, flows-ALGO.png.
+#
+# The functions cmpi_* are also used by selftests/net/test_78_cmp_ldcp_incast.sh,
+# which sources this file after lib.sh, dcb_lib.sh and rxe_lib.sh.
+
+CMPI_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+CMPI_TOP=$(cd "$CMPI_HERE/../.." && pwd -P)
+
+describe()
+{
+	echo "RDMA incast (ib_write_bw -n) per CC: none/dcqcn/pcn with PFC, ldcp without: FCT, Jain, queue, PAUSE, drops"
+}
+
+params()
+{
+	cat <<'EOF'
+algos           none,dcqcn,pcn,ldcp  settings to run, in this order
+senders         4         number of RDMA senders
+rate            20mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
+iters           30        ib_write_bw -n: writes per sender
+size            65536     bytes per write
+buffer          1mb       switch buffer pool
+xoff            16kb      PFC static XOFF per (ingress port, band 0) (none, dcqcn, pcn)
+delay           50ms      PAUSE response time the headroom is sized for
+red             5kb:50kb:0.01  dcqcn: RED kmin:kmax:pmax (dcqcn.rst guest settings)
+ldcp_k          8kb       ldcp: DCTCP step K (WRED drops non-ECT above it)
+pcn_period_us   20000     pcn: NP period T (pcn.rst: tens of packets per flow)
+timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
+interval_ms     20        dcbmon sampling interval
+sample_s        0.1       sent_pkts sampling interval (FCT resolution)
+EOF
+}
+
+# cmpi_defaults: fill P[] from params for the keys not set (tests).
+cmpi_defaults()
+{
+	local k v _
+	declare -gA P
+	while read -r k v _; do
+		[ -n "$k" ] || continue
+		[ -n "${P[$k]+x}" ] || P[$k]=$v
+	done <<<"$(params)"
+}
+
+# cmpi_libs: the selftest libraries (dcblab mode).  lib.sh installs its
+# own EXIT trap (its at_exit list: rxe processes, namespaces, scratch
+# directory); dcblab's log() is kept.
+cmpi_libs()
+{
+	local mylog
+	declare -F rxe_topo >/dev/null && return 0
+	mylog=$(declare -f log)
+	# shellcheck source=../../selftests/net/lib.sh
+	. "$CMPI_TOP/selftests/net/lib.sh"
+	# shellcheck source=../../selftests/net/dcb_lib.sh
+	. "$CMPI_TOP/selftests/net/dcb_lib.sh"
+	# shellcheck source=../../selftests/net/rxe_lib.sh
+	. "$CMPI_TOP/selftests/net/rxe_lib.sh"
+	eval "$mylog"
+}
+
+cmpi_mbps() { awk -v r="$(dl_rate_bps "$1")" 'BEGIN { printf "%d", r / 1e6 }'; }
+
+# rate bits/s of a tc rate (dcblab has dl_rate_bps; tests do not)
+declare -F dl_rate_bps >/dev/null || dl_rate_bps()
+{
+	awk -v r="$1" 'BEGIN { s = tolower(r); n = s + 0; u = s; sub(/^[0-9.]+/, "", u)
+		m[""] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9
+		printf "%.0f\n", n * m[u] }'
+}
+
+# cmpi_setup: modules, topology (rxe_topo: s1..sN, sw, r), host settings.
+cmpi_setup()
+{
+	local h m
+	cmpi_defaults
+	load_dcqcn
+	for m in pcn ldcp; do
+		[ -d "/sys/module/rxe_cc_$m" ] && continue
+		insmod "${DCBLAB_BUILD:-$CMPI_TOP/build}/rxe_cc/rxe_cc_$m.ko" ||
+			fail "insmod rxe_cc_$m.ko"
+	done
+	rxe_topo "${P[senders]}"
+	CMPI_HOSTS=()
+	for h in $(seq 1 "${P[senders]}"); do CMPI_HOSTS+=("s$h"); done
+	# perftest's TCP control connection ECN-capable: RED/step mark it
+	# instead of WRED dropping it
+	for h in "${CMPI_HOSTS[@]}" r; do
+		topo_exec "$h" sysctl -qw net.ipv4.tcp_ecn=1
+		rxe_gid4 "$h" >/dev/null
+	done
+	CMPI_MBPS=$(cmpi_mbps "${P[rate]}")
+	CMPI_OUT=${CMPI_OUT:-${OUT:-$TMPD}}
+	: >"$CMPI_OUT/summary.tsv.rows"
+}
+
+# cmpi_qdiscs ALGO: sch_dcb on every switch port and host NIC; the
+# bottleneck (toward r) gets the setting's ECN mode.
+cmpi_qdiscs()
+{
+	local algo=$1 sw ecn kmin kmax pmax
+	sw="rate ${P[rate]} buffer ${P[buffer]}"
+	if [ "$algo" = ldcp ]; then
+		sw="$sw pfc off"
+	else
+		sw="$sw pfc prio-pfc 0 xoff ${P[xoff]} delay ${P[delay]}"
+	fi
+	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
+	case $algo in
+	none) ecn="ecn off";;
+	dcqcn) ecn="ecn red kmin $kmin kmax $kmax pmax $pmax";;
+	pcn) ecn="ecn np-ecn";;
+	ldcp) ecn="ecn step k ${P[ldcp_k]}";;
+	*) fail "unknown algo '$algo' (none, dcqcn, pcn, ldcp)";;
+	esac
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $sw || fail "tc: switch ports: $sw"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate "${P[rate]}" limit 2mb || fail "tc: host NICs"
+	# shellcheck disable=SC2086
+	dcb_set $sw $ecn
+	echo "switch ports: $sw; bottleneck $PORT: $sw $ecn; host NICs: rate ${P[rate]} limit 2mb"
+}
+
+# cmpi_rxe ALGO: cc/algo and line rate on every host (the receiver's NP
+# and responder matter too), per-algorithm guest-speed knobs.
+cmpi_rxe()
+{
+	local h
+	for h in "${CMPI_HOSTS[@]}" r; do
+		rxe_algo "$h" "$1" "$CMPI_MBPS"
+		[ "$1" = pcn ] && rxe_cc "$h" pcn/period_us "${P[pcn_period_us]}"
+	done
+	return 0
+}
+
+cmpi_cnt_sum() # NAME HOST...: sum of a hw counter
+{
+	local n=$1 h t=0
+	shift
+	for h in "$@"; do t=$((t + $(rxe_cnt "$h" "$n"))); done
+	echo "$t"
+}
+
+# cmpi_sw_sum VAR KEYREGEX: sum of the snapshot's sw entries matching
+cmpi_sw_sum()
+{
+	local -n _s=$1
+	local k t=0
+	for k in "${!_s[@]}"; do
+		[[ $k =~ ^sw:[^:]+:$2$ ]] && t=$((t + _s[$k]))
+	done
+	echo "$t"
+}
+
+# cmpi_run ALGO: one incast; results in $CMPI_OUT/ALGO/, a row appended to
+# summary.tsv.rows; sets CMPI_ROW.
+cmpi_run()
+{
+	local algo=$1 d=$CMPI_OUT/$1 i h port pids=() t0 mon rc=0 c0r c0o
+	mkdir -p "$d"
+	log "$algo: configuring"
+	cmpi_rxe "$algo"
+	cmpi_qdiscs "$algo" >"$d/qdisc.txt"
+	c0r=$(cmpi_cnt_sum completer_retry_err "${CMPI_HOSTS[@]}")
+	c0o=$(rxe_cnt r out_of_seq_request)
+	pfc_snap CMPI_S0 sw
+
+	# servers, then clients once all listen
+	i=0
+	for h in "${CMPI_HOSTS[@]}"; do
+		i=$((i + 1)); port=$((18900 + i))
+		topo_exec r timeout 300 ib_write_bw -F -d "${RXE_DEV[r]}" -x "${RXE_GID4[r]}" \
+			-p "$port" -s "${P[size]}" -n "${P[iters]}" -u "${P[timeout_u]}" \
+			>"$d/bw-$h.srv" 2>&1 &
+		pids+=($!)
+	done
+	i=0
+	for h in "${CMPI_HOSTS[@]}"; do
+		i=$((i + 1))
+		wait_for --timeout 60 rxe_listen $((18900 + i)) r ||
+			fail "$algo: ib_write_bw server $((18900 + i)) did not start"
+	done
+	"$CMPI_TOP/tools/dcbmon" -i "${P[interval_ms]}" -o "$d/dcbmon.csv" \
+		"$(topo_ns sw):$PORT" 2>"$d/dcbmon.err" &
+	mon=$!
+	# dcbmon's t_ms counts from its own start, which a busy guest delays
+	# by up to a second: align on its first rows (error < interval_ms)
+	local rows=() _
+	for _ in $(seq 200); do
+		mapfile -t rows <"$d/dcbmon.csv" 2>/dev/null
+		[ ${#rows[@]} -ge 2 ] && break
+		sleep 0.05
+	done
+	t0=$EPOCHREALTIME
+	[ ${#rows[@]} -ge 2 ] || fail "$algo: dcbmon wrote no sample ($(cat "$d/dcbmon.err"))"
+	t0=$(awk -v n="$t0" -v ms="${rows[-1]%%,*}" 'BEGIN { printf "%.6f", n - ms / 1000 }')
+	rxe_sampler_start "${P[sample_s]}" "$d/samples.txt" "${CMPI_HOSTS[@]}"
+	i=0
+	for h in "${CMPI_HOSTS[@]}"; do
+		i=$((i + 1))
+		topo_exec "$h" timeout 300 ib_write_bw -F -d "${RXE_DEV[$h]}" -x "${RXE_GID4[$h]}" \
+			-p $((18900 + i)) -s "${P[size]}" -n "${P[iters]}" -u "${P[timeout_u]}" \
+			"$RIP" >"$d/bw-$h.cli" 2>&1 &
+		pids+=($!)
+	done
+	log "$algo: ${#CMPI_HOSTS[@]} x ${P[iters]} x ${P[size]} B writes -> r"
+	for i in "${pids[@]}"; do wait "$i" || rc=1; done
+	sleep 0.5
+	rxe_sampler_stop
+	kill -TERM "$mon" 2>/dev/null; wait "$mon" 2>/dev/null
+	echo "$t0" >"$d/dcbmon.t0"
+
+	pfc_snap CMPI_S1 sw
+	local pause drops tail wred hr retry oos
+	pause=$(( $(cmpi_sw_sum CMPI_S1 'pause_tx:[0-7]') - $(cmpi_sw_sum CMPI_S0 'pause_tx:[0-7]') ))
+	tail=$(( $(cmpi_sw_sum CMPI_S1 drops_tail) - $(cmpi_sw_sum CMPI_S0 drops_tail) ))
+	wred=$(( $(cmpi_sw_sum CMPI_S1 drops_wred) - $(cmpi_sw_sum CMPI_S0 drops_wred) ))
+	hr=$(( $(cmpi_sw_sum CMPI_S1 drops_headroom) - $(cmpi_sw_sum CMPI_S0 drops_headroom) ))
+	drops=$((tail + wred + hr))
+	retry=$(( $(cmpi_cnt_sum completer_retry_err "${CMPI_HOSTS[@]}") - c0r ))
+	oos=$(( $(rxe_cnt r out_of_seq_request) - c0o ))
+	{
+		echo "pause_tx=$pause"; echo "drops=$drops"; echo "drops_tail=$tail"
+		echo "drops_wred=$wred"; echo "drops_headroom=$hr"
+		echo "retry=$retry"; echo "oos=$oos"; echo "bw_rc=$rc"
+		echo "ecn_marked=$(( $(cmpi_sw_sum CMPI_S1 ecn_marked) - $(cmpi_sw_sum CMPI_S0 ecn_marked) ))"
+	} >"$d/counters.env"
+	cmpi_analyze "$algo" "$d"
+	[ $rc = 0 ] || {
+		grep -H -iE 'error|fail|WC|unable|couldn' "$d"/bw-* | head -n 8 >&2
+		log "$algo: an ib_write_bw failed (see $d/bw-*)"
+	}
+	return 0
+}
+
+# cmpi_analyze ALGO DIR: flows.tsv (per flow: first/last packet, FCT,
+# Mb/s, writes done), queue.csv, metrics.env; appends the summary row.
+cmpi_analyze()
+{
+	local algo=$1 d=$2 h i n=${#CMPI_HOSTS[@]} done_w
+	# per-flow: times at which sent_pkts first moved and last moved
+	awk -v sz="${P[size]}" -v it="${P[iters]}" -v hosts="${CMPI_HOSTS[*]}" \
+	    -v t0="$(cat "$d/dcbmon.t0")" '
+	{ t[NR] = $1; for (i = 2; i <= NF; i++) c[NR, i - 1] = $i; n = NF - 1; m = NR }
+	END {
+		split(hosts, hn, " ")
+		print "flow\tstart_s\tend_s\tfct_s\tmbps\tpkts"
+		for (i = 1; i <= n; i++) {
+			for (r = 2; r <= m && c[r, i] == c[1, i]; r++) ;
+			for (e = m; e > 1 && c[e, i] == c[m, i]; e--) ;
+			if (r > m) { printf "%s\tNaN\tNaN\tNaN\t0\t0\n", hn[i]; continue }
+			# first sample with a change, last sample before no change
+			s = t[r - 1]; f = t[e + 1]
+			fct = f - s
+			printf "%s\t%.2f\t%.2f\t%.2f\t%.3f\t%d\n", hn[i], s - t0, f - t0, fct,
+				sz * it * 8 / fct / 1e6, c[m, i] - c[1, i]
+		}
+	}' "$d/samples.txt" >"$d/flows.tsv"
+
+	# writes each client completed (perftest's result line)
+	done_w=0
+	for h in "${CMPI_HOSTS[@]}"; do
+		i=$(awk -v s="${P[size]}" '$1 == s && NF >= 5 { print $2 }' "$d/bw-$h.cli" | tail -n1)
+		[ -n "$i" ] && done_w=$((done_w + i))
+	done
+
+	# queue over the incast [first start, last end] and its second half
+	local ts te
+	ts=$(awk -F'\t' 'NR > 1 && $2 != "NaN" { if (s == "" || $2 < s) s = $2 } END { print s + 0 }' "$d/flows.tsv")
+	te=$(awk -F'\t' 'NR > 1 && $3 != "NaN" { if ($3 > e) e = $3 } END { print e + 0 }' "$d/flows.tsv")
+	awk -F, -v ts="$ts" -v te="$te" -v qf="$d/queue.csv" -v sf="$d/.sorted" '
+	function stats(lo, hi, pfx,   i, k, s, mx, cmd, x, v, p, h) {
+		k = 0; s = 0; mx = 0; cmd = "sort -n > " sf
+		for (i = 1; i <= m; i++) if (t[i] >= lo && t[i] <= hi) {
+			print q[i] | cmd; s += q[i]; k++; if (q[i] > mx) mx = q[i] }
+		close(cmd)
+		if (k == 0) { printf "%s_mean_kb=NaN\n%s_p99_kb=NaN\n%s_p50_kb=NaN\n%s_max_kb=NaN\n%s_n=0\n", pfx, pfx, pfx, pfx, pfx; return }
+		for (i = 1; (getline x < sf) > 0; i++) v[i] = x + 0
+		close(sf)
+		p = int(0.99 * k + 0.999999); if (p < 1) p = 1
+		h = int(0.5 * k + 0.999999); if (h < 1) h = 1
+		printf "%s_mean_kb=%.2f\n%s_p99_kb=%.2f\n%s_p50_kb=%.2f\n%s_max_kb=%.2f\n%s_n=%d\n",
+			pfx, s / k / 1024, pfx, v[p] / 1024, pfx, v[h] / 1024, pfx, mx / 1024, pfx, k
+	}
+	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "t_s,backlog_bytes" > qf; next }
+	$c["band"] != "all" { next }
+	{ m++; t[m] = $c["t_ms"] / 1000; q[m] = $c["backlog_bytes"]
+	  printf "%.3f,%d\n", t[m] - ts, q[m] > qf }
+	END {
+		stats(ts, te, "q")
+		stats(ts + (te - ts) / 2, te, "qh")
+	}' "$d/dcbmon.csv" >"$d/metrics.env"
+	rm -f "$d/.sorted"
+	{
+		echo "writes_done=$done_w"
+		echo "writes_want=$((n * P[iters]))"
+		echo "span_s=$(awk -v a="$ts" -v b="$te" 'BEGIN { printf "%.2f", b - a }')"
+		awk -F'\t' 'NR > 1 { s += $5; q += $5 * $5; k++; if ($4 > mx) mx = $4
+				f = f (f == "" ? "" : "/") sprintf("%.2f", $5) }
+			END { printf "jain=%.4f\nfct_max_s=%.2f\nflows_mbps=%s\n",
+				(q > 0) ? s * s / (k * q) : 0, mx, f }' "$d/flows.tsv"
+	} >>"$d/metrics.env"
+
+	# shellcheck disable=SC1091
+	CMPI_ROW=$( . "$d/metrics.env"; . "$d/counters.env"
+		fcts=$(awk -F'\t' 'NR > 1 { f = f (f == "" ? "" : "/") $4 } END { print f }' "$d/flows.tsv")
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+			"$algo" "$flows_mbps" "$jain" "$q_mean_kb" "$q_p99_kb" "$qh_mean_kb" "$qh_p99_kb" \
+			"$pause_tx" "$drops" "$drops_tail" "$drops_wred" "$retry" "$oos" \
+			"$fct_max_s" "$fcts" "$writes_done/$writes_want" "$ecn_marked" )
+	echo "$CMPI_ROW" >>"$CMPI_OUT/summary.tsv.rows"
+	log "$algo: $CMPI_ROW"
+}
+
+CMPI_HDR='algo	flows_mbps	jain	queue_mean_kb	queue_p99_kb	q2_mean_kb	q2_p99_kb	pause_tx	drops	drops_tail	drops_wred	gbn_retry	oos_req	fct_max_s	fct_s	writes	ecn_marked'
+
+# cmpi_summary: summary.tsv, summary.txt (printed), plots.
+cmpi_summary()
+{
+	{ echo "$CMPI_HDR"; cat "$CMPI_OUT/summary.tsv.rows"; } >"$CMPI_OUT/summary.tsv"
+	rm -f "$CMPI_OUT/summary.tsv.rows"
+	{
+		echo "cmp_incast: ${#CMPI_HOSTS[@]} senders x ${P[iters]} x ${P[size]} B -> r, ${P[rate]} ports;" \
+			"PFC on (band 0) for none/dcqcn/pcn, off for ldcp"
+		echo "(queue: bottleneck port over the incast; q2: its second half; KB)"
+		echo
+		column -t -s "$(printf '\t')" "$CMPI_OUT/summary.tsv"
+	} >"$CMPI_OUT/summary.txt"
+	cat "$CMPI_OUT/summary.txt"
+	[ "${CMPI_PLOTS:-1}" = 0 ] || cmpi_plots
+}
+
+cmpi_plots()
+{
+	local term=pngcairo files='' labels='' a
+	gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 || term=png
+	for a in $(awk -F'\t' 'NR > 1 { print $1 }' "$CMPI_OUT/summary.tsv"); do
+		[ -s "$CMPI_OUT/$a/queue.csv" ] || continue
+		files+="${files:+ }$CMPI_OUT/$a/queue.csv"; labels+="${labels:+ }$a"
+	done
+	[ -n "$files" ] && gnuplot -e "term='$term'; outfile='$CMPI_OUT/queue.png'; dir='$CMPI_TOP/scripts/plot/';
+		files='$files'; labels='$labels'; plottitle='cmp_incast: bottleneck queue (t = first packet)'" \
+		"$CMPI_TOP/scripts/plot/cmp_queue.gp" 2>"$CMPI_OUT/gnuplot.err"
+	{
+		printf 'algo'; for a in "${CMPI_HOSTS[@]}"; do printf '\t%s' "$a"; done; echo
+		awk -F'\t' 'NR > 1 { n = split($15, f, "/"); printf "%s", $1
+			for (i = 1; i <= n; i++) printf "\t%s", f[i]; print "" }' "$CMPI_OUT/summary.tsv"
+	} >"$CMPI_OUT/fct.tsv"
+	gnuplot -e "term='$term'; outfile='$CMPI_OUT/fct.png'; dir='$CMPI_TOP/scripts/plot/';
+		datafile='$CMPI_OUT/fct.tsv'; nflows=${#CMPI_HOSTS[@]}; plottitle='cmp_incast: flow completion times (s)'" \
+		"$CMPI_TOP/scripts/plot/cmp_fct.gp" 2>>"$CMPI_OUT/gnuplot.err"
+	[ -s "$CMPI_OUT/gnuplot.err" ] && sed 's/^/gnuplot: /' "$CMPI_OUT/gnuplot.err" >&2
+	[ -s "$CMPI_OUT/gnuplot.err" ] || rm -f "$CMPI_OUT/gnuplot.err"
+	return 0
+}
+
+run()
+{
+	local a
+	cmpi_libs
+	# dcblab's EXIT trap was replaced by lib.sh's (which cleans up the
+	# rxe processes, the namespaces and the scratch directory)
+	CMPI_OUT=$OUT
+	cmpi_setup
+	log "topology up: ${#CMPI_HOSTS[@]} senders, $PORT toward r"
+	for a in ${P[algos]//,/ }; do
+		cmpi_run "$a"
+	done
+	cmpi_summary
+}
