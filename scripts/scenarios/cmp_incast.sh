@@ -208,8 +208,8 @@ cmpi_run()
 	# dcbmon's t_ms counts from its own start, which a busy guest delays
 	# by up to a second: align on its first rows (error < interval_ms)
 	local rows=() _
-	for _ in $(seq 200); do
-		mapfile -t rows <"$d/dcbmon.csv" 2>/dev/null
+	for _ in $(seq 600); do
+		[ -s "$d/dcbmon.csv" ] && mapfile -t rows <"$d/dcbmon.csv"
 		[ ${#rows[@]} -ge 2 ] && break
 		sleep 0.05
 	done
