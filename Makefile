@@ -72,7 +72,7 @@ check-unit: user
 	bash $(TOP)/selftests/run.sh --unit-only
 
 demo: all
-	bash $(TOP)/scripts/dcblab run incast
+	bash $(TOP)/scripts/dcblab run compare --duration 900
 
 bench: all
 	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
