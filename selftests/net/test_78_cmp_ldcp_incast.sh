@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 300
+# timeout: 600
 #
 # LDCP incast without PFC (issue 6), the ldcp run of the dcblab scenario
 # cmp_incast (scripts/scenarios/cmp_incast.sh, sourced: same topology,
@@ -13,9 +13,10 @@
 #  - steady state: over the second half of the incast (dcbmon samples of
 #    the bottleneck every 20 ms) the mean queue is at most K + 4 MTU (the
 #    issue's "below Kmin plus a few MTU"), and the 99th percentile at most
-#    K + 16 MTU (no runaway: the TCG guest's ACK clock is bursty, so short
-#    peaks of K + 10 MTU occur, ldcp.rst; without a working LDCP the
-#    queue would grow to the 1 MB buffer);
+#    4 K (no runaway: the TCG guest's ACK clock is bursty; test_73 saw
+#    peaks of 29-33 KB = 3.6-4 K with two flows, ldcp.rst, and runs of
+#    this test p99 of 21-24 KB; without a working LDCP the queue would
+#    grow to the 1 MB buffer);
 #  - the switch sent no PAUSE frame.
 # Results (summary.tsv, flows.tsv, dcbmon.csv, queue.csv) are kept in
 # build/selftests/net/test_78_cmp_ldcp_incast/.
@@ -50,7 +51,7 @@ log "PAUSE frames $pause_tx; FCT max $fct_max_s s; flows Mb/s $flows_mbps; Jain 
 assert_ge "$qh_n" 20 "dcbmon samples in the second half"
 assert_le "$qh_mean_kb" "$(awk -v k="$K" -v m="$MTU" 'BEGIN { print (k + 4 * m) / 1024 }')" \
 	"second-half mean queue (KB) <= K + 4 MTU"
-assert_le "$qh_p99_kb" "$(awk -v k="$K" -v m="$MTU" 'BEGIN { print (k + 16 * m) / 1024 }')" \
-	"second-half p99 queue (KB) <= K + 16 MTU"
+assert_le "$qh_p99_kb" "$(awk -v k="$K" 'BEGIN { print 4 * k / 1024 }')" \
+	"second-half p99 queue (KB) <= 4 K"
 [ "$pause_tx" = 0 ] || fail "$pause_tx PAUSE frames with PFC off"
 exit "$ksft_pass"
