@@ -138,7 +138,8 @@ rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -
 #                              min_time_between_cnps (DCQCN_CNP_US)
 #   rxe_qpn_skip HOST:K...     use up K QP numbers of HOST's device, so the
 #                              QPNs of different hosts differ in traces
-#   rxe_bw_start HOST PORT SECS  ib_write_bw server on r + client on HOST
+#   rxe_bw_start HOST PORT SECS  ib_write_bw server on r (or $RXE_BW_DST)
+#                              + client on HOST (rxe_bw_clients starts them)
 #   rxe_bw_wait                wait for them all; fail on an error
 #   rxe_sampler_start IV HOST...  sent_pkts of the HOSTs every IV s
 #   rxe_jain FILE              flow shares over the second half
@@ -225,30 +226,31 @@ rxe_gid4()
 }
 rxe_bw_start()
 {
-	local h=$1 port=$2 secs=$3 o=$TMPD/bw-$1-$2
+	local h=$1 port=$2 secs=$3 o=$TMPD/bw-$1-$2 d=${RXE_BW_DST:-r}
 	shift 3
-	[ -n "${RXE_GID4[r]:-}" ] || rxe_gid4 r >/dev/null
+	[ -n "${RXE_GID4[$d]:-}" ] || rxe_gid4 "$d" >/dev/null
 	[ -n "${RXE_GID4[$h]:-}" ] || rxe_gid4 "$h" >/dev/null
-	topo_exec r timeout $((secs + 60)) ib_write_bw -F -d "${RXE_DEV[r]}" -x "${RXE_GID4[r]}" \
+	topo_exec "$d" timeout $((secs + 60)) ib_write_bw -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
 		-p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
 	RXE_BW_PIDS+=($!)
-	RXE_BW_SRV+=("$h:$port")
+	RXE_BW_SRV+=("$h:$port:$d")
 }
 declare -ga RXE_BW_SRV=()
 # rxe_bw_clients SECS [ARGS...]: start the clients of every started server
 # once all of them listen.
 rxe_bw_clients()
 {
-	local secs=$1 hp h port
+	local secs=$1 hp h port d
 	shift
 	for hp in "${RXE_BW_SRV[@]}"; do
-		wait_for --timeout 30 rxe_listen "${hp#*:}" r || fail "ib_write_bw server on port ${hp#*:} did not start"
+		port=${hp#*:}; port=${port%:*}
+		wait_for --timeout 60 rxe_listen "$port" "${hp##*:}" || fail "ib_write_bw server on port $port did not start"
 	done
 	for hp in "${RXE_BW_SRV[@]}"; do
-		h=${hp%:*}; port=${hp#*:}
+		h=${hp%%:*}; port=${hp#*:}; port=${port%:*}; d=${hp##*:}
 		topo_exec "$h" timeout $((secs + 60)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
-			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" "$RIP" \
-			>"$TMPD/bw-$h-$port.cli" 2>&1 &
+			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" \
+			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
 		RXE_BW_PIDS+=($!)
 	done
 }
