@@ -24,13 +24,15 @@
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw jq
-RXE_BW_U=${DCQCN_U:-15}
+# -u 15 (134 ms): the PFC-only run ended in IBV_WC_REM_INV_REQ_ERR at h1, h2
+RXE_BW_U=${DCQCN_U:-17}
 load_dcb
 load_dcqcn
 SECS=${DCQCN71_SECS:-14}
 LINE=10
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
-TRUNK="rate 40mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
+# delay 100ms: with 50ms the PFC-only run overflowed headrooms (170 drops)
+SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc 0 xoff 16kb delay 100ms"
+TRUNK="rate 40mbit buffer 2mb pfc prio-pfc 0 xoff 16kb delay 100ms"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_71_dcqcn_fig8
 mkdir -p "$OUTD"
@@ -106,7 +108,10 @@ run()
 	rxe_sampler_stop
 	pfc_snap S1 sw1 sw2
 	PAUSE[$name]=$(( $(sw_sum S1 pause_tx 0) - $(sw_sum S0 pause_tx 0) ))
-	for k in drops_headroom in_drops drops_tail drops_wred; do
+	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
+	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)
+	WRED=$(( $(sw_sum S1 drops_wred) - $(sw_sum S0 drops_wred) ))
+	for k in drops_headroom in_drops drops_tail; do
 		i=$(( $(sw_sum S1 "$k") - $(sw_sum S0 "$k") ))
 		[ "$i" = 0 ] || drops+="$k=+$i "
 	done
@@ -116,7 +121,7 @@ run()
 	i=3
 	for f in "$@"; do SH[$name-$f]=${r[$i]:-NaN}; i=$((i + 1)); done
 	log "$name ($algo): second half ${r[0]}-${r[1]} s, Mb/s: $(for f in "$@"; do printf '%s %s  ' "$f" "${SH[$name-$f]}"; done)" \
-		"PAUSE frames ${PAUSE[$name]}; switch drops: ${drops:-none}"
+		"PAUSE frames ${PAUSE[$name]}; switch drops: ${drops:-none}; WRED (TCP control) $WRED"
 	grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* | grep -v ':0$' |
 		sed 's|/sys/class/infiniband/||; s|/ports/1/hw_counters/| |' >"$OUTD/counters-$name.txt"
 	[ -z "$drops" ] || fail "$name: drops at the switches: $drops"
