@@ -686,12 +686,23 @@ int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 	u32 paylen;
 	int err;
 
+	/*
+	 * An algorithm's timer may call this while the QP is being
+	 * destroyed: its last reference gone, its release (which cancels
+	 * the timer) not run yet.  rxe's transmit path takes a reference
+	 * without checking and its skb destructor drops one, so send only
+	 * while holding a reference of our own.
+	 */
+	if (!qp->valid || !rxe_get(qp))
+		return -ENOENT;
 	paylen = RXE_BTH_BYTES + RXE_CC_CNP_RSVD_BYTES + RXE_ICRC_SIZE;
 	pkt.qp = qp;
 	pkt.opcode = RXE_CC_OPCODE_CNP;
 	skb = rxe_init_packet(rxe, av, paylen, &pkt);
-	if (!skb)
-		return -ENOMEM;
+	if (!skb) {
+		err = -ENOMEM;
+		goto out;
+	}
 	pkt.paylen = paylen;
 	pkt.mask |= RXE_BTH_MASK;
 
@@ -707,15 +718,17 @@ int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 	err = rxe_prepare(av, &pkt, skb);
 	if (err) {
 		kfree_skb(skb);
-		return err;
+		goto out;
 	}
 	skb->priority = READ_ONCE(rxe->cc.cnp_802p_prio);
 	err = rxe_xmit_packet(qp, &pkt, skb);
 	if (err)
-		return err;
+		goto out;
 	rxe_counter_inc(rxe, RXE_CNT_NP_CNP_SENT);
 	trace_rxe_cc_cnp_sent(qp_num(qp), qp->attr.dest_qp_num);
-	return 0;
+out:
+	rxe_put(qp);
+	return err;
 }
 EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
 
