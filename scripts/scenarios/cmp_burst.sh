@@ -27,7 +27,8 @@ bursters        3              burst senders on s1
 burst_msgs      64             RDMA WRITEs per burst sender
 burst_size      16384          bytes per WRITE
 pre             4              seconds of both long flows before the burst
-duration        14             long flows' duration (s, ib_write_bw -D)
+post            6              seconds of the long flows after the burst (then they are stopped)
+duration        60             long flows' longest duration (s, ib_write_bw -D; stopped earlier)
 pcn_period_us   20000          PCN's period T
 interval        0.25           sent_pkts sampling interval (s)
 interval_ms     50             dcbmon interval (ms)
@@ -62,7 +63,7 @@ run()
 	TOPO_PREFIX=$TOPO_INIT_PREFIX
 	cmp_setup_common
 	CMP_NB=${P[bursters]}; CMP_BURST_MSGS=${P[burst_msgs]}; CMP_BURST_SIZE=${P[burst_size]}
-	CMP_PRE=${P[pre]}
+	CMP_PRE=${P[pre]}; CMP_POST=${P[post]}
 	# shellcheck disable=SC2086
 	cmp_load $CMP_ALGOS
 	cmp_burst_topo

@@ -171,6 +171,19 @@ cmp_wait()
 	for p in "$@"; do wait "$p" || CMP_FAILED=$((CMP_FAILED + 1)); done
 }
 
+# cmp_keep_bw PREFIX: keep the ib_write_bw outputs of the run (PREFIX-bw/)
+# and the non-zero rxe counters of every device.
+cmp_keep_bw()
+{
+	local h
+	mkdir -p "$1-bw"
+	mv "$TMPD"/bw-* "$1-bw/" 2>/dev/null
+	for h in "${!RXE_DEV[@]}"; do
+		( cd "/sys/class/infiniband/${RXE_DEV[$h]}/ports/1/hw_counters" &&
+		  grep -H . ./* | sed "s|^\./|$h |; s|:| |" | awk '$3 != 0' )
+	done >"$1-bw/counters.txt" 2>/dev/null
+}
+
 # cmp_queue_stats CSV NODE:DEV: "mean_kb p99_kb peak_kb" of the port's
 # backlog over the samples from the first to the last in which it
 # dequeued packets (traffic running).
@@ -220,7 +233,9 @@ CMP_NB=${CMP_NB:-3}			# burst senders
 CMP_BURST_MSGS=${CMP_BURST_MSGS:-64}	# messages per burst sender
 CMP_BURST_SIZE=${CMP_BURST_SIZE:-16384}	# bytes per message
 CMP_PRE=${CMP_PRE:-4}			# seconds of both long flows before the burst
-CMP_SECS=${CMP_SECS:-14}		# long flows' duration (ib_write_bw -D)
+CMP_SECS=${CMP_SECS:-60}		# long flows' longest duration (ib_write_bw -D)
+CMP_POST=${CMP_POST:-6}			# seconds of the long flows after the burst (CMP_STOP=kill)
+CMP_STOP=${CMP_STOP:-kill}		# kill: stop the long flows CMP_POST s after the burst; wait: let them end
 CMP_RUN=0				# runs so far (perftest ports differ per run)
 
 cmp_burst_topo()
@@ -239,6 +254,7 @@ cmp_burst_topo()
 	cmp_rxe_add f0 f1 r0 r1 "${CMP_B[@]}"
 }
 
+cmp_ns_idle() { [ -z "$(ip netns pids "$(topo_ns "$1")")" ]; }
 cmp_sent_ge() { [ "$(cmp_rxe_sum sent_pkts "$1")" -ge "$2" ]; }
 
 # cmp_burst_run ALGO: one run; files $CMP_OUT/burst-ALGO.{samples,dcbmon.csv,env}
@@ -286,9 +302,28 @@ cmp_burst_run()
 	done
 	cmp_wait "${bpids[@]}" "${bsrv[@]}"
 	local bfail=$CMP_FAILED
-	log "$a: burst done ($bfail failed)"
-	cmp_wait "${pids[@]}"
-	local lfail=$CMP_FAILED
+	log "$a: burst done ($bfail failed); ${CMP_POST} s after it"
+	# the post-burst window, then the long flows end (they would run up
+	# to CMP_SECS: process start-up under a loaded TCG guest delays the
+	# burst by seconds, so they are sized for the worst case and stopped)
+	local lfail=0 p
+	if [ "$CMP_STOP" != kill ]; then
+		cmp_wait "${pids[@]}"
+		lfail=$CMP_FAILED
+	else
+	sleep "$CMP_POST"
+	for h in f0 f1; do
+		# still running?  (a flow that ended before is a failure)
+		[ -n "$(ip netns pids "$(topo_ns "$h")")" ] || lfail=$((lfail + 1))
+		for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
+	done
+	for h in r0 r1; do
+		wait_for --timeout 10 cmp_ns_idle "$h" ||
+			for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
+	done
+	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	fi
+	cmp_keep_bw "$o"
 	rxe_sampler_stop
 	cmp_mon_stop
 	pfc_snap CMP_S1 s0 s1
@@ -455,19 +490,29 @@ cmp_pcn_converge()
 	}' "$1"
 }
 
-# cmp_drain CSV NODE:DEV: queue drain time: from the first sample with the
-# backlog above CMP_DRAIN_KB (the flows' start) to the first sample from
-# which the mean backlog over CMP_DRAIN_WIN s stays below it.
+# cmp_drain CSV NODE:DEV: queue drain from dcbmon samples of the port.
+# ta: the first sample with the backlog above CMP_DRAIN_KB (the flows'
+# queue forms); the initial peak: the largest backlog in the
+# CMP_PEAK_WIN s after ta.  drain_s: from ta to the first sample after
+# that peak at or below CMP_DRAIN_KB; settle_s: from ta to the first
+# sample from which the mean backlog over CMP_DRAIN_WIN s stays below
+# it (NaN: never, e.g. a queue held up by PFC).
 cmp_drain()
 {
-	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" -v thr="$((CMP_DRAIN_KB * 1024))" -v win="$CMP_DRAIN_WIN" '
+	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" -v thr="$((CMP_DRAIN_KB * 1024))" \
+		-v win="$CMP_DRAIN_WIN" -v pw="${CMP_PEAK_WIN:-2}" '
 		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 		$c["netns"] ":" $c["dev"] != nd || $c["band"] != "all" { next }
 		{ n++; t[n] = $c["t_ms"] / 1000; q[n] = $c["backlog_bytes"]; d[n] = $c["deq_packets"] }
 		END {
 			for (a = 1; a <= n && q[a] <= thr; a++) ;
-			if (a > n) { print "drain_s=0"; print "queue_built=0"; exit }
+			if (a > n) { print "drain_s=0"; print "settle_s=0"; print "peak0_kb=0"; exit }
 			for (e = n; e > 1 && d[e - 1] == d[n]; e--) ;
+			p = a
+			for (k = a; k <= n && t[k] <= t[a] + pw; k++) if (q[k] > q[p]) p = k
+			for (k = p; k <= e && q[k] > thr; k++) ;
+			print "drain_s=" ((k <= e) ? sprintf("%.2f", t[k] - t[a]) : "NaN")
+			printf "peak0_kb=%.1f\n", q[p] / 1024
 			res = "NaN"
 			for (k = a; k <= e; k++) {
 				s = 0; cnt = 0
@@ -475,8 +520,7 @@ cmp_drain()
 				if (z > e) break
 				if (cnt && s / cnt < thr) { res = sprintf("%.2f", t[k] - t[a]); break }
 			}
-			print "drain_s=" res
-			print "queue_built=1"
+			print "settle_s=" res
 		}' "$1"
 }
 
@@ -502,6 +546,7 @@ cmp_conv_run()
 	log "$a: ${CMP_N} flows started"
 	cmp_wait "${pids[@]}"
 	local fl=$CMP_FAILED
+	cmp_keep_bw "$o"
 	rxe_sampler_stop
 	cmp_mon_stop
 	[ "$a" != pcn ] || { echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable"; cp "$CMP_TR/trace" "$o-trace.txt"; }
@@ -532,12 +577,17 @@ cmp_conv_run()
 			END { s = 0; for (j = 2; j <= n + 1; j++) s += c[m, j] - c[1, j]
 			      print "total_mbps=" ((m > 1) ? sprintf("%.2f", s * 8192 / (t[m] - t[1]) / 1e6) : "NaN") }' "$o-samples.txt"
 	} >"$o.env"
-	# per-flow throughput per interval (t from the first sample)
-	awk -v n="$CMP_N" 'NR == 1 { t0 = $1; h = "t_s"; for (j = 1; j <= n; j++) h = h ",s" j; print h }
-		{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j }
-		NR > 1 { line = sprintf("%.3f", (t[NR - 1] + t[NR]) / 2 - t0)
-			 for (j = 2; j <= n + 1; j++) line = line sprintf(",%.3f", (c[NR, j] - c[NR - 1, j]) * 8192 / (t[NR] - t[NR - 1]) / 1e6)
-			 print line }' "$o-samples.txt" >"$o-flows.csv"
+	# per-flow throughput per interval (t from the first packet of any flow)
+	awk -v n="$CMP_N" '{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j; m = NR }
+		END {
+			h = "t_s"; for (j = 1; j <= n; j++) h = h ",s" j; print h
+			for (f = 2; f <= m; f++) { d = 0; for (j = 2; j <= n + 1; j++) if (c[f, j] != c[1, j]) d = 1; if (d) break }
+			t0 = t[f - 1]
+			for (i = 2; i <= m; i++) {
+				line = sprintf("%.3f", (t[i - 1] + t[i]) / 2 - t0)
+				for (j = 2; j <= n + 1; j++) line = line sprintf(",%.3f", (c[i, j] - c[i - 1, j]) * 8192 / (t[i] - t[i - 1]) / 1e6)
+				print line
+			} }' "$o-samples.txt" >"$o-flows.csv"
 	log "$a: $(tr '\n' ' ' <"$o.env")"
 }
 
@@ -545,5 +595,5 @@ cmp_conv_cols()
 {
 	local c="algo" k
 	for k in $(seq 1 "$CMP_N"); do c+=" f${k}_mbps"; done
-	echo "$c total_mbps jain queue_mean_kb queue_p99_kb pause_tx drops retries converge_s converge_periods drain_s failed"
+	echo "$c total_mbps jain queue_mean_kb queue_p99_kb pause_tx drops retries converge_s converge_periods peak0_kb drain_s settle_s failed"
 }
