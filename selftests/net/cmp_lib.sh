@@ -573,9 +573,13 @@ cmp_conv_run()
 		read -r -a sh <<<"$(rxe_shares "$o-samples.txt")"
 		echo "half_from_s=${sh[0]}"; echo "half_to_s=${sh[1]}"; echo "jain=${sh[2]}"
 		for k in $(seq 1 "$CMP_N"); do echo "f${k}_mbps=${sh[$((k + 2))]:-NaN}"; done
-		awk -v n="$CMP_N" '{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j; m = NR }
-			END { s = 0; for (j = 2; j <= n + 1; j++) s += c[m, j] - c[1, j]
-			      print "total_mbps=" ((m > 1) ? sprintf("%.2f", s * 8192 / (t[m] - t[1]) / 1e6) : "NaN") }' "$o-samples.txt"
+		# all flows together, from the first packet of any to the last
+		awk -v n="$CMP_N" '{ t[NR] = $1; s = 0; for (j = 2; j <= NF; j++) s += $j; c[NR] = s; m = NR }
+			END { for (a = 2; a <= m && c[a] == c[1]; a++) ;
+			      for (b = m; b > 1 && c[b - 1] == c[m]; b--) ;
+			      a--
+			      print "total_mbps=" ((b > a) ? sprintf("%.2f", (c[b] - c[a]) * 8192 / (t[b] - t[a]) / 1e6) : "NaN")
+			      print "active_s=" ((b > a) ? sprintf("%.2f", t[b] - t[a]) : "NaN") }' "$o-samples.txt"
 	} >"$o.env"
 	# per-flow throughput per interval (t from the first packet of any flow)
 	awk -v n="$CMP_N" '{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j; m = NR }
@@ -595,5 +599,5 @@ cmp_conv_cols()
 {
 	local c="algo" k
 	for k in $(seq 1 "$CMP_N"); do c+=" f${k}_mbps"; done
-	echo "$c total_mbps jain queue_mean_kb queue_p99_kb pause_tx drops retries converge_s converge_periods peak0_kb drain_s settle_s failed"
+	echo "$c total_mbps active_s jain queue_mean_kb queue_p99_kb pause_tx drops retries converge_s converge_periods peak0_kb drain_s settle_s failed"
 }
