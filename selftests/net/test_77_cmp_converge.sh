@@ -19,7 +19,7 @@
 . "$(dirname "$0")/cmp_lib.sh"
 
 need_cmd rdma ib_write_bw jq
-PERIODS=${CMP77_PERIODS:-8}
+PERIODS=${CMP77_PERIODS:-15}
 DRAIN_S=${CMP77_DRAIN_S:-5}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
 rm -rf "$OUTD"; mkdir -p "$OUTD"
