@@ -78,7 +78,7 @@ bench: all
 	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
 bench-rxe: all
-	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash $(TOP)/scripts/bench/rxe_bw.sh
+	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -160,7 +160,7 @@ static void dcqcn_release(struct rxe_qp *qp)
 	hrtimer_cancel(&d->timer);
 }
 
-static void dcqcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
+static int dcqcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 {
 	struct dcqcn_qp *d = rxe_cc_priv(qp);
 	unsigned long flags;
@@ -169,6 +169,7 @@ static void dcqcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 	dcqcn_sm_on_cnp(&d->sm, &d->p, ktime_get_ns());
 	dcqcn_apply(d, true);
 	spin_unlock_irqrestore(&d->lock, flags);
+	return 0;
 }
 
 static void dcqcn_on_sent(struct rxe_qp *qp, u32 bytes)

@@ -171,7 +171,7 @@ static void pcn_on_rx(struct rxe_qp *qp, u32 bytes, bool ce)
 }
 
 /* RP: a CNP from the peer; its payload is checked before any use. */
-static void pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
+static int pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 {
 	struct pcn_qp *d = rxe_cc_priv(qp);
 	enum pcn_cnp_err err;
@@ -183,7 +183,7 @@ static void pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 		atomic_long_inc(&pcn_bad_cnps);
 		trace_rxe_cc_pcn_bad_cnp(qp_num(qp), err, cnp->rsvd[0],
 					 cnp->rsvd[1]);
-		return;
+		return -EINVAL;
 	}
 	spin_lock_irqsave(&d->lock, flags);
 	if (pcn_rp_on_cnp(&d->rp, &d->rp_p, c.ecn, c.rec_rate))
@@ -191,6 +191,7 @@ static void pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 	trace_rxe_cc_pcn_rate(qp->ibqp.device->name, qp_num(qp), d->rp.rate,
 			      d->rp.w, c.rec_rate, c.ecn);
 	spin_unlock_irqrestore(&d->lock, flags);
+	return 0;
 }
 
 static struct rxe_cc_ops pcn_ops = {

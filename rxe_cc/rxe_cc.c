@@ -796,12 +796,13 @@ void rxe_cc_cnp_rcv(struct sk_buff *skb)
 	    !rxe_cc_cnp_from_peer(skb, qp))
 		goto ignore;
 
-	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_HANDLED);
-	trace_rxe_cc_cnp_rcvd(qpn);
 	if (qp->cc.ops && qp->cc.ops->on_cnp) {
 		memcpy(cnp.rsvd, pkt->hdr + RXE_BTH_BYTES, sizeof(cnp.rsvd));
-		qp->cc.ops->on_cnp(qp, &cnp);
+		if (qp->cc.ops->on_cnp(qp, &cnp))
+			goto ignore;
 	}
+	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_HANDLED);
+	trace_rxe_cc_cnp_rcvd(qpn);
 	goto out;
 ignore:
 	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_IGNORED);

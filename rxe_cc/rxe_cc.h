@@ -81,8 +81,11 @@ struct rxe_cc_ops {
 	void (*release)(struct rxe_qp *qp);
 	/* RP: a data packet of @bytes (on the wire) left. */
 	void (*on_sent)(struct rxe_qp *qp, u32 bytes);
-	/* RP: a valid CNP for this QP arrived. */
-	void (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
+	/*
+	 * RP: a valid CNP for this QP arrived.  Non-zero: the algorithm
+	 * rejects its reserved bytes (counted as rp_cnp_ignored).
+	 */
+	int (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
 	/* NP: a request packet arrived for this (responder) QP. */
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
 	/* RP: a request packet is being built (also for retransmissions). */

@@ -38,12 +38,13 @@ static int rxe_cc_fixed_qp_init(struct rxe_qp *qp)
 	return 0;
 }
 
-static void rxe_cc_fixed_on_cnp(struct rxe_qp *qp,
-				const struct rxe_cc_cnp *cnp)
+static int rxe_cc_fixed_on_cnp(struct rxe_qp *qp,
+			       const struct rxe_cc_cnp *cnp)
 {
 	struct rxe_cc_fixed_qp *p = rxe_cc_priv(qp);
 
 	p->cnps++;
+	return 0;
 }
 
 static struct rxe_cc_ops rxe_cc_fixed_ops = {

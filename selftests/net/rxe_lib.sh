@@ -127,3 +127,262 @@ rxe_listen() { topo_exec "$2" ss -ltnH "sport = :$1" | grep -q .; }
 
 # rxe_cm_listen PORT HOST: an rdma_cm listener on PORT in HOST.
 rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -q ":$1 "; }
+
+# ------------------------------------------------------------------ DCQCN
+# Helpers of the DCQCN guest tests (test_74, wip_70, wip_71) and of the dcblab
+# scenarios dcqcn_* (which source this file too).
+#
+#   load_dcqcn                 rdma_rxe.ko and rxe_cc_dcqcn.ko
+#   rxe_algo HOST ALGO MBPS    cc/algo, cc/max_rate_mbps (the line rate);
+#                              for dcqcn also DCQCN_KNOBS and the NP's
+#                              min_time_between_cnps (DCQCN_CNP_US)
+#   rxe_qpn_skip HOST:K...     use up K QP numbers of HOST's device, so the
+#                              QPNs of different hosts differ in traces
+#   rxe_bw_start HOST PORT SECS  ib_write_bw server on r (or $RXE_BW_DST)
+#                              + client on HOST (rxe_bw_clients starts them)
+#   rxe_bw_wait                wait for them all; fail on an error
+#   rxe_sampler_start IV HOST...  sent_pkts of the HOSTs every IV s
+#   rxe_jain FILE              flow shares over the second half
+#   dcqcn_trace_on / dcqcn_trace_csv FILE
+
+RXE_DCQCN_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_dcqcn.ko
+
+load_dcqcn()
+{
+	load_rxe
+	[ -d /sys/module/rxe_cc_dcqcn ] && return 0
+	[ -f "$RXE_DCQCN_KO" ] || fail "$RXE_DCQCN_KO not built (run make)"
+	insmod "$RXE_DCQCN_KO" || fail "insmod $RXE_DCQCN_KO failed"
+}
+
+# DCQCN at a 20 Mb/s line rate (Documentation/dcqcn.rst, "Guest-speed
+# settings"): the paper's T = K = 55 us and N = 50 us scaled by 1000 (they
+# must exceed the loop delay of a TCG guest plus the queueing delay, tens
+# of ms), R_AI 50 kb/s and R_HAI 100 kb/s per T (0.25 % and 0.5 % of the
+# line rate, the paper's 0.1 % recovers too slowly for runs of seconds),
+# a 500 kb/s floor, the byte counter as in the paper (10 MB: seconds at
+# these rates, so the timer drives recovery).
+declare -gA DCQCN_KNOBS=(
+	[rpg_time_reset]=55000 [dce_tcp_rtt]=55000
+	[rpg_ai_rate]=50 [rpg_hai_rate]=100 [rpg_min_rate]=500
+	[rpg_byte_reset]=10485760 [rpg_threshold]=5 [dce_tcp_g]=1020
+	[initial_alpha_value]=1024 [clamp_tgt_rate]=1
+)
+DCQCN_CNP_US=${DCQCN_CNP_US:-50000}
+
+rxe_algo()
+{
+	local h=$1 algo=$2 mbps=$3 k
+	rxe_cc "$h" algo "$algo"
+	[ "$(rxe_cc "$h" algo)" = "$algo" ] || fail "cc/algo of $h does not read back $algo"
+	rxe_cc "$h" max_rate_mbps "$mbps"
+	[ "$algo" = dcqcn ] || return 0
+	for k in "${!DCQCN_KNOBS[@]}"; do
+		rxe_cc "$h" "dcqcn/$k" "${DCQCN_KNOBS[$k]}"
+	done
+	rxe_cc "$h" min_time_between_cnps "$DCQCN_CNP_US"
+}
+
+# rxe_nqp HOST: QPs of HOST's device.
+rxe_nqp() { topo_exec "$1" rdma resource show qp link "${RXE_DEV[$1]}/1" 2>/dev/null | grep -c 'type RC'; }
+
+rxe_qpn_skip()
+{
+	local hk h k i pids=() want=0
+	for hk in "$@"; do
+		h=${hk%:*}; k=${hk#*:}
+		for i in $(seq 1 "$k"); do
+			# (ip netns exec execs: $! is ibv_rc_pingpong itself)
+			ip netns exec "$(topo_ns "$h")" ibv_rc_pingpong -d "${RXE_DEV[$h]}" \
+				-g "$(rxe_gid4 "$h")" -p $((19500 + i)) >/dev/null 2>&1 &
+			pids+=($!)
+		done
+	done
+	for hk in "$@"; do
+		wait_for --timeout 60 rxe_nqp_ge "${hk%:*}" "${hk#*:}" ||
+			fail "ibv_rc_pingpong did not create ${hk#*:} QPs on ${hk%:*}"
+	done
+	kill "${pids[@]}" 2>/dev/null
+	wait "${pids[@]}" 2>/dev/null
+	for hk in "$@"; do
+		wait_for --timeout 20 rxe_nqp_ge0 "${hk%:*}" || fail "QPs of ${hk%:*} not destroyed"
+	done
+}
+rxe_nqp_ge() { [ "$(rxe_nqp "$1")" -ge "$2" ]; }
+rxe_nqp_ge0() { [ "$(rxe_nqp "$1")" = 0 ]; }
+
+# rxe_bw_start HOST PORT SECS [ARGS...]: ib_write_bw -D SECS from HOST to r
+# (server first, started when it listens); client output in
+# $TMPD/bw-HOST-PORT.cli, pids in RXE_BW_PIDS.
+declare -ga RXE_BW_PIDS=()
+# perftest's transport timeout exponent (-u): 4.096 us * 2^U
+RXE_BW_U=${RXE_BW_U:-20}
+declare -gA RXE_GID4=()
+# rxe_gid4 HOST: rxe_gid HOST 4, remembered
+rxe_gid4()
+{
+	[ -n "${RXE_GID4[$1]:-}" ] || RXE_GID4[$1]=$(rxe_gid "$1" 4) || fail "no GID of $1"
+	echo "${RXE_GID4[$1]}"
+}
+rxe_bw_start()
+{
+	local h=$1 port=$2 secs=$3 o=$TMPD/bw-$1-$2 d=${RXE_BW_DST:-r}
+	shift 3
+	[ -n "${RXE_GID4[$d]:-}" ] || rxe_gid4 "$d" >/dev/null
+	[ -n "${RXE_GID4[$h]:-}" ] || rxe_gid4 "$h" >/dev/null
+	topo_exec "$d" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
+		-p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
+	RXE_BW_PIDS+=($!)
+	RXE_BW_SRV+=("$h:$port:$d")
+}
+declare -ga RXE_BW_SRV=()
+# rxe_bw_clients SECS [ARGS...]: start the clients of every started server
+# once all of them listen.
+rxe_bw_clients()
+{
+	local secs=$1 hp h port d
+	shift
+	for hp in "${RXE_BW_SRV[@]}"; do
+		port=${hp#*:}; port=${port%:*}
+		wait_for --timeout 60 rxe_listen "$port" "${hp##*:}" || fail "ib_write_bw server on port $port did not start"
+	done
+	for hp in "${RXE_BW_SRV[@]}"; do
+		h=${hp%%:*}; port=${hp#*:}; port=${port%:*}; d=${hp##*:}
+		topo_exec "$h" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" \
+			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
+		RXE_BW_PIDS+=($!)
+	done
+}
+
+# rxe_bw_wait: wait for every ib_write_bw; fail (with its output) if one
+# failed.  Resets the lists.
+rxe_bw_wait()
+{
+	local p rc=0 bad=()
+	for p in "${RXE_BW_PIDS[@]}"; do
+		wait "$p" || { rc=$?; bad+=("$p:$rc"); }
+	done
+	RXE_BW_PIDS=()
+	if [ ${#bad[@]} -gt 0 ]; then
+		for f in "$TMPD"/bw-*.cli "$TMPD"/bw-*.srv; do
+			grep -H -iE 'error|fail|WC|unable|couldn' "$f" | head -n 5
+		done
+		RXE_BW_SRV=()
+		fail "ib_write_bw failed (pid:status ${bad[*]})"
+	fi
+	RXE_BW_SRV=()
+}
+
+# rxe_bw_qpn HOST PORT: the client's local QPN (decimal).
+rxe_bw_qpn()
+{
+	local q
+	q=$(sed -n 's/.*local address:.*QPN \(0x[0-9a-fA-F]*\).*/\1/p' "$TMPD/bw-$1-$2.cli" | head -n1)
+	[ -n "$q" ] && echo $((q))
+}
+
+# rxe_sampler_start IV FILE HOST...: every IV seconds a line "t pkts..."
+# (EPOCHREALTIME, sent_pkts of each HOST's device; read with bash builtins,
+# no process per sample) into FILE until rxe_sampler_stop.
+rxe_sampler_start()
+{
+	local iv=$1 out=$2 h files=()
+	shift 2
+	for h in "$@"; do
+		files+=("/sys/class/infiniband/${RXE_DEV[$h]}/ports/1/hw_counters/sent_pkts")
+	done
+	(
+		exec >"$out" 3<> <(:)
+		while :; do
+			line=$EPOCHREALTIME
+			for f in "${files[@]}"; do
+				read -r v <"$f" || v=NaN
+				line+=" $v"
+			done
+			echo "$line"
+			read -r -t "$iv" -u 3
+		done
+	) &
+	RXE_SAMPLER=$!
+}
+rxe_sampler_stop() { kill "$RXE_SAMPLER" 2>/dev/null; wait "$RXE_SAMPLER" 2>/dev/null; }
+
+# rxe_shares FILE: per-flow payload rates over the second half of the
+# window in which every flow was running (from the sample at which the
+# last flow started to the one at which the first flow sent its last
+# packet; stalls inside count), from a rxe_sampler_start file: prints
+# "t0 t1 jain rate1 rate2 ..." (t from the first sample, rates in Mb/s of
+# 1024-byte packets).
+rxe_shares()
+{
+	awk '
+	{ t[NR] = $1; for (i = 2; i <= NF; i++) c[NR, i - 1] = $i; n = NF - 1; m = NR }
+	END {
+		first = 0; last = m
+		for (i = 1; i <= n; i++) {
+			for (r = 2; r <= m && c[r, i] == c[1, i]; r++) ;
+			if (r > m) { print "NaN NaN NaN"; exit }
+			if (r - 1 > first) first = r - 1
+			for (r = m; r > 1 && c[r, i] == c[m, i]; r--) ;
+			if (r + 1 < last) last = r + 1
+		}
+		if (last - first < 4) { print "NaN NaN NaN"; exit }
+		mid = t[first] + (t[last] - t[first]) / 2
+		for (a = first; a < last && t[a] < mid; a++) ;
+		s = 0; q = 0; out = ""
+		for (i = 1; i <= n; i++) {
+			x = (c[last, i] - c[a, i]) * 1024 * 8 / (t[last] - t[a]) / 1e6
+			s += x; q += x * x; out = out sprintf(" %.3f", x)
+		}
+		printf "%.2f %.2f %.4f%s\n", t[a] - t[1], t[last] - t[1], (q > 0) ? s * s / (n * q) : 0, out
+	}' "$1"
+}
+
+# dcqcn_trace_on: record the rxe_cc_dcqcn tracepoint (cleared, 4 MB per
+# CPU), switched off at exit.
+dcqcn_trace_on()
+{
+	local t=/sys/kernel/tracing
+	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null || t=/sys/kernel/debug/tracing
+	[ -d $t/events/rxe_cc_dcqcn ] || fail "no rxe_cc_dcqcn tracepoint"
+	DCQCN_TR=$t
+	echo 0 >$t/tracing_on
+	echo 4096 >$t/buffer_size_kb
+	echo >$t/trace
+	echo 1 >$t/events/rxe_cc_dcqcn/enable
+	echo 1 >$t/tracing_on
+	at_exit 'echo 0 >"$DCQCN_TR/events/rxe_cc_dcqcn/enable"'
+}
+dcqcn_trace_off() { echo 0 >"$DCQCN_TR/events/rxe_cc_dcqcn/enable"; }
+
+# dcqcn_trace_csv FILE: the trace as CSV "t_s,qpn,rc_mbps,rt_mbps,alpha,ev"
+# (t from the first event; alpha on a 0..1 scale).
+dcqcn_trace_csv()
+{
+	awk 'match($0, /[0-9]+\.[0-9]+: rxe_cc_dcqcn:/) {
+		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
+		if (t0 == "") t0 = ts
+		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "%.6f,%d,%.3f,%.3f,%.5f,%s\n", ts - t0, v["qpn"], v["rc_kbps"] / 1000,
+			v["rt_kbps"] / 1000, v["alpha"] / 1048576, v["ev"] }' "$DCQCN_TR/trace" >"$1"
+}
+
+# dcqcn_timeline CSV PNG TITLE SHARE HOST:QPN...: split the trace CSV per QP
+# (CSV-QPN.csv) and plot R_C, R_T and alpha of each (scripts/plot/
+# dcqcn_timeline.gp); fails when a QP has no event.
+dcqcn_timeline()
+{
+	local csv=$1 png=$2 title=$3 share=$4 hq files='' labels='' term=pngcairo
+	shift 4
+	for hq in "$@"; do
+		awk -F, -v q="${hq#*:}" '$2 == q' "$csv" >"${csv%.csv}-${hq#*:}.csv"
+		[ -s "${csv%.csv}-${hq#*:}.csv" ] || fail "no rxe_cc_dcqcn event of ${hq%:*}'s QP ${hq#*:}"
+		files+="${files:+ }${csv%.csv}-${hq#*:}.csv"
+		labels+="${labels:+ }${hq%:*}"
+	done
+	gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1 || term=png
+	gnuplot -e "term='$term'; outfile='$png'; files='$files'; labels='$labels'; plottitle='$title'; share=$share" \
+		"$TOP/scripts/plot/dcqcn_timeline.gp" || fail "gnuplot dcqcn_timeline"
+	[ -s "$png" ] || fail "no $png"
+}

@@ -5,13 +5,7 @@
 # driving rxe_cc/dcqcn_sm.c unchanged (selftests/unit/dcqcn/model.c), at
 # paper scale (40 Gb/s) and guest scale (100 Mb/s): fair shares, queue
 # near Kmin, utilisation.  Exit: 0 pass, 1 fail, 4 skip.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-out=${DCBLAB_BUILD:-$here/../../build}/dcqcn
-command -v "${CC:-gcc}" >/dev/null && command -v make >/dev/null ||
-	{ echo "SKIP: no compiler/make"; exit 4; }
-if ! make -s -C "$here/dcqcn" OUT="$out" "$out/model"; then
-	echo "FAIL: build of the model"; exit 1
-fi
-"$out/model" || { echo "FAIL: DCQCN model scenarios"; exit 1; }
+. "$(dirname "$0")/sm_lib.sh"
+bin=$(sm_build dcqcn model) || exit $?
+"$bin" || { echo "FAIL: DCQCN model scenarios"; exit 1; }
 exit 0

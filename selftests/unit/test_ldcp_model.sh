@@ -8,19 +8,13 @@
 # datacenter scale (BDP 50): queue small and stable, utilisation, fair
 # shares, ECE fraction at the fluid model's fixed point.
 # Exit: 0 pass, 1 fail, 4 skip.
-set -u
-here=$(cd "$(dirname "$0")" && pwd)
-out=${DCBLAB_BUILD:-$here/../../build}/ldcp
-command -v "${CC:-gcc}" >/dev/null && command -v make >/dev/null ||
-	{ echo "SKIP: no compiler/make"; exit 4; }
-if ! make -s -C "$here/ldcp" OUT="$out" "$out/model"; then
-	echo "FAIL: build of the model"; exit 1
-fi
-"$out/model" || { echo "FAIL: LDCP model scenarios"; exit 1; }
+. "$(dirname "$0")/sm_lib.sh"
+bin=$(sm_build ldcp model) || exit $?
+"$bin" || { echo "FAIL: LDCP model scenarios"; exit 1; }
 # an ACK every 4th packet (n-packet ACKs) must hold the same bounds
-"$out/model" -k 4 || { echo "FAIL: LDCP model with ack_every 4"; exit 1; }
+"$bin" -k 4 || { echo "FAIL: LDCP model with ack_every 4"; exit 1; }
 # the checks can fail: beta = 1.0 drains the queue (utilisation < 90%)
-if "$out/model" -b 1024 >/dev/null; then
+if "$bin" -b 1024 >/dev/null; then
 	echo "FAIL: the model accepted beta = 1.0"; exit 1
 fi
 exit 0

@@ -12,21 +12,11 @@
 #include <string.h>
 
 #include "dcqcn_sm.h"
+#include "../check.h"
 
 #define US 1000ULL
 #define LINE 40000000U		/* 40 Gb/s in kb/s */
 
-static int fails, checks;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		fails++;						\
-		printf("not ok: %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 static int rate_ok(u32 got, double want)
 {

@@ -12,21 +12,11 @@
 #include <string.h>
 
 #include "ldcp_sm.h"
+#include "../check.h"
 
 #define ONE ((double)LDCP_CWND_ONE)
 #define FP(x) ((u32)((x) * LDCP_CWND_ONE))
 
-static int fails, checks;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond)) {							\
-		fails++;						\
-		printf("not ok: %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 #define CHECK_CWND(s, want)						\
 	CHECK((s)->cwnd == (u32)(want), "cwnd = %u (%.6f), want %u (%.6f)", \

@@ -11,25 +11,13 @@
 #include <string.h>
 
 #include "pcn_sm.h"
+#include "../check.h"
 
 #define US 1000ULL
 #define LINE 40000000U		/* 40 Gb/s in kb/s */
 #define W_MIN (PCN_W_ONE / 128)
 #define W_MAX (PCN_W_ONE / 2)
 
-static int fails, checks, verbose;
-
-#define CHECK(cond, ...) do {						\
-	checks++;							\
-	if (!(cond) || verbose) {					\
-		if (!(cond))						\
-			fails++;					\
-		printf("%s: %s:%d: ", (cond) ? "ok" : "not ok",		\
-		       __func__, __LINE__);				\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
 
 static struct pcn_rp_params rp_params(u32 line)
 {

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
+# 10 Mb/s links, PFC on band 0, RED 5 KB / 20 KB / 1 % on sw -> r,
+# ib_write_bw from both senders at once with algo dcqcn on every device
+# (the scaled knobs of rxe_lib.sh).  From events/rxe_cc_dcqcn:
+#  - every sender's QP was cut (CNP events), as many CNP events per QP as
+#    its device's rp_cnp_handled;
+#  - every cut follows eq. (1): R_C' = max(R_C (1 - alpha/2), rpg_min_rate)
+#    within 1 % + 2 kb/s, with alpha the value before the cut, recovered
+#    from the traced one after it (alpha' = (1 - g) alpha + g; decays
+#    without a rate change are not traced, so alpha' is only checked to be
+#    at most (1 - g) alpha_last + g); R_T' = R_C (clamp_tgt_rate 1);
+#  - R_C <= R_T <= line rate and 0 <= alpha <= 1 in every event;
+#  - the timeline (R_C, R_T, alpha per QP) is plotted to PNG in
+#    build/selftests/net/test_74_dcqcn_timeline/;
+#  - no headroom, ingress or tail drop at the switch.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
+RXE_BW_U=17	# 537 ms (see wip_70_dcqcn_incast.sh)
+load_dcqcn
+rxe_topo 2
+SECS=10
+LINE=10
+SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
+OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_74_dcqcn_timeline
+mkdir -p "$OUTD"
+# shellcheck disable=SC2086
+topo_dcb_all switch $SW || fail "tc: $SW"
+# shellcheck disable=SC2086
+topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+# shellcheck disable=SC2086
+dcb_set $SW ecn red kmin 5kb kmax 20kb pmax 0.01
+for h in s1 s2 r; do
+	topo_exec $h sysctl -qw net.ipv4.tcp_ecn=1
+	rxe_algo "$h" dcqcn "$LINE"
+done
+rxe_qpn_skip s2:1
+log "set up"
+
+pfc_snap S0 sw
+dcqcn_trace_on
+rxe_bw_start s1 18741 "$SECS"
+rxe_bw_start s2 18742 "$SECS"
+rxe_sampler_start 0.5 "$TMPD/samples" s1 s2
+rxe_bw_clients "$SECS"
+rxe_bw_wait
+rxe_sampler_stop
+dcqcn_trace_off
+pfc_snap S1 sw
+cp "$TMPD/samples" "$OUTD/samples.txt"
+dcqcn_trace_csv "$OUTD/trace.csv"
+
+drops=''
+for k in drops_headroom in_drops drops_tail; do
+	for p in $(topo_ports sw); do
+		d=$(( ${S1[sw:$p:$k]} - ${S0[sw:$p:$k]} ))
+		[ "$d" = 0 ] || drops+="$p:$k=+$d "
+	done
+done
+read -r -a sh <<<"$(rxe_shares "$TMPD/samples")"
+log "second half ${sh[0]}-${sh[1]} s: s1 ${sh[3]:-?} s2 ${sh[4]:-?} Mb/s (Jain ${sh[2]});" \
+	"bottleneck marked $(( ${S1[sw:$PORT:ecn_marked]} - ${S0[sw:$PORT:ecn_marked]} ))," \
+	"peak ${S1[sw:$PORT:backlog_peak]} B; switch drops: ${drops:-none}"
+[ -z "$drops" ] || fail "drops at the switch: $drops"
+
+g=$(awk -v d="${DCQCN_KNOBS[dce_tcp_g]}" 'BEGIN { printf "%.8f", (1024 - d) / 1024 }')
+minr=$(awk -v m="${DCQCN_KNOBS[rpg_min_rate]}" 'BEGIN { print m / 1000 }')
+qpns=()
+for h in s1 s2; do
+	q=$(rxe_bw_qpn "$h" $((18740 + ${h#s})))
+	[ -n "$q" ] || fail "no QPN in $h's ib_write_bw output"
+	qpns+=("$h:$q")
+	# shellcheck disable=SC2016
+	res=$(awk -F, -v q="$q" -v g="$g" -v minr="$minr" -v line="$LINE" '
+		$2 != q { next }
+		{ n++
+		  if ($3 > $4 + 0.002 || $4 > line + 0.002 || $5 < 0 || $5 > 1) {
+			bad++; if (!why) why = sprintf("t=%s rc=%s rt=%s alpha=%s", $1, $3, $4, $5) }
+		  if (($6 == "cnp") && have) {
+			cuts++
+			# alpha before the cut, from the one after it (a decay
+			# without a rate change is not traced): at = (a - g) / (1 - g)
+			at = ($5 - g) / (1 - g)
+			want = rc * (1 - at / 2); if (want < minr) want = minr
+			ea = (1 - g) * al + g
+			if ($3 < want * 0.99 - 0.002 || $3 > want * 1.01 + 0.002 || $4 < rc - 0.002 || $4 > rc + 0.002 ||
+			    at < -1e-3 || $5 > ea + 1e-3) {
+				badcut++
+				if (!whycut) whycut = sprintf("t=%s before rc=%s alpha=%s, after rc=%s rt=%s alpha=%s (expected rc %.3f alpha %.5f)",
+					$1, rc, al, $3, $4, $5, want, ea) }
+		  }
+		  if ($6 == "cnp" || $6 == "first_cnp") cnp++
+		  rc = $3; al = $5; have = 1 }
+		END { printf "%d %d %d %d %d|%s|%s\n", n, cnp, cuts, bad, badcut, why, whycut }' "$OUTD/trace.csv")
+	IFS='|' read -r nums why whycut <<<"$res"
+	read -r n cnp cuts bad badcut <<<"$nums"
+	handled=$(rxe_cnt "$h" rp_cnp_handled)
+	log "$h QP $q: $n events, $cnp CNP events ($cuts cuts checked), rp_cnp_handled $handled"
+	assert_ge "$cnp" 1 "$h: CNP events in the trace"
+	[ "$cnp" = "$handled" ] || fail "$h: $cnp CNP events in the trace, rp_cnp_handled $handled"
+	[ "$bad" = 0 ] || fail "$h: $bad events outside R_C <= R_T <= line rate, 0 <= alpha <= 1 (first: $why)"
+	[ "$badcut" = 0 ] || fail "$h: $badcut of $cuts cuts not as eq. (1) (first: $whycut)"
+	log "ok: $h: every cut as eq. (1), rates and alpha in range"
+done
+dcqcn_timeline "$OUTD/trace.csv" "$OUTD/timeline.png" \
+	"DCQCN 2:1 incast, $LINE Mb/s: R_C (solid), R_T (dotted), alpha" \
+	"$(awk -v c="$LINE" 'BEGIN { print c * 1024 / 1082 / 2 }')" "${qpns[@]}"
+log "ok: timeline $OUTD/timeline.png ($(stat -c %s "$OUTD/timeline.png") bytes)"
+exit "$ksft_pass"

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 700
+#
+# NOT IN THE SUITE YET (see wip_70_dcqcn_incast.sh for why; run it with
+# `scripts/vm-run -- bash selftests/net/guest-runner.sh wip_71_dcqcn_fig8`).
+#
+# DCQCN paper Fig. 3 -> Fig. 8 (PFC unfairness) and Fig. 4 -> Fig. 9
+# (victim flow) with soft-RoCE, in one topology:
+#
+#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, 10 Mb/s)
+#                  / |
+#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 40 Mb/s)
+#
+# Host links 10 Mb/s, PFC on band 0 everywhere, RED ECN on sw1 -> r in the
+# dcqcn run.  h1..h4 send to r (ib_write_bw); v sends to vr over the trunk
+# and never crosses the congested port.  Runs: v alone; the incast with v
+# under algo none (PFC only: sw1 pauses the trunk, h1 gets about half of
+# the bottleneck, v is slowed); the same with dcqcn.  Asserts with dcqcn:
+# every h within 20 % of the fair share (Fig. 8) and v keeps >= 80 % of
+# its throughput alone (Fig. 9); no drop at the switches.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+need_cmd rdma ib_write_bw jq
+# -u 15 (134 ms): the PFC-only run ended in IBV_WC_REM_INV_REQ_ERR at h1, h2
+RXE_BW_U=${DCQCN_U:-17}
+load_dcb
+load_dcqcn
+SECS=${DCQCN71_SECS:-14}
+LINE=10
+# delay 100ms: with 50ms the PFC-only run overflowed headrooms (170 drops)
+SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc 0 xoff 16kb delay 100ms"
+TRUNK="rate 40mbit buffer 2mb pfc prio-pfc 0 xoff 16kb delay 100ms"
+RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
+OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_71_dcqcn_fig8
+mkdir -p "$OUTD"
+
+topo_init "d71$$" || fail "topo_init"
+at_exit topo_cleanup
+at_exit rxe_kill_all
+topo_switch sw1 && topo_switch sw2 || fail "switches"
+topo_host r && topo_link r sw1 >/dev/null || fail "r"
+topo_host vr && topo_link vr sw1 >/dev/null || fail "vr"
+topo_host h1 && topo_link h1 sw1 >/dev/null || fail "h1"
+topo_link sw2 sw1 >/dev/null || fail "sw2-sw1"
+for h in h2 h3 h4 v; do topo_host $h && topo_link $h sw2 >/dev/null || fail "$h"; done
+topo_routes || fail "routes"
+# shellcheck disable=SC2086
+topo_dcb_all switch $SW || fail "tc: switch ports"
+# shellcheck disable=SC2086
+topo_qdisc sw1 "$(topo_port sw1 sw2)" dcb $TRUNK || fail "trunk sw1"
+# shellcheck disable=SC2086
+topo_qdisc sw2 "$(topo_port sw2 sw1)" dcb $TRUNK || fail "trunk sw2"
+# shellcheck disable=SC2086
+topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+RIP=$(topo_ip4 r)
+BN=$(topo_port sw1 r)
+HOSTS="h1 h2 h3 h4 v r vr"
+for h in $HOSTS; do
+	topo_exec $h sysctl -qw net.ipv4.tcp_ecn=1
+	RXE_DEV[$h]=${TOPO_PREFIX}_$h
+	topo_exec $h rdma link add "${RXE_DEV[$h]}" type rxe netdev eth0 || fail "rdma link add in $h"
+done
+for h in $HOSTS; do
+	wait_for --timeout 30 rxe_gid "$h" 4 || fail "no RoCE v2 GID on ${RXE_DEV[$h]}"
+done
+log "topology up"
+
+sw_sum()
+{
+	local -n _s=$1
+	local k t=0
+	for k in "${!_s[@]}"; do
+		case $k in sw?:*:"$2${3:+:$3}") t=$((t + _s[$k])) ;; esac
+	done
+	echo "$t"
+}
+
+# run NAME ALGO FLOWS...: FLOWS are h1..h4 and/or v; sets SH[NAME-flow]
+# (Mb/s over the second half) and PAUSE[NAME]
+declare -A SH PAUSE
+run()
+{
+	local name=$1 algo=$2 f i=0 res r k drops=''
+	shift 2
+	for f in $HOSTS; do rxe_algo "$f" "$algo" "$LINE"; done
+	if [ "$algo" = dcqcn ]; then
+		# shellcheck disable=SC2086
+		topo_qdisc sw1 "$BN" dcb $SW $RED || fail "tc: bottleneck"
+	else
+		# shellcheck disable=SC2086
+		topo_qdisc sw1 "$BN" dcb $SW ecn off || fail "tc: bottleneck"
+	fi
+	pfc_snap S0 sw1 sw2
+	for f in "$@"; do
+		i=$((i + 1))
+		if [ "$f" = v ]; then
+			RXE_BW_DST=vr rxe_bw_start v $((18800 + i)) "$SECS"
+		else
+			rxe_bw_start "$f" $((18800 + i)) "$SECS"
+		fi
+	done
+	rxe_sampler_start 0.5 "$TMPD/samples-$name" "$@"
+	rxe_bw_clients "$SECS"
+	rxe_bw_wait
+	rxe_sampler_stop
+	pfc_snap S1 sw1 sw2
+	PAUSE[$name]=$(( $(sw_sum S1 pause_tx 0) - $(sw_sum S0 pause_tx 0) ))
+	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
+	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)
+	WRED=$(( $(sw_sum S1 drops_wred) - $(sw_sum S0 drops_wred) ))
+	for k in drops_headroom in_drops drops_tail; do
+		i=$(( $(sw_sum S1 "$k") - $(sw_sum S0 "$k") ))
+		[ "$i" = 0 ] || drops+="$k=+$i "
+	done
+	cp "$TMPD/samples-$name" "$OUTD/samples-$name.txt"
+	res=$(rxe_shares "$TMPD/samples-$name")
+	read -r -a r <<<"$res"
+	i=3
+	for f in "$@"; do SH[$name-$f]=${r[$i]:-NaN}; i=$((i + 1)); done
+	log "$name ($algo): second half ${r[0]}-${r[1]} s, Mb/s: $(for f in "$@"; do printf '%s %s  ' "$f" "${SH[$name-$f]}"; done)" \
+		"PAUSE frames ${PAUSE[$name]}; switch drops: ${drops:-none}; WRED (TCP control) $WRED"
+	grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* | grep -v ':0$' |
+		sed 's|/sys/class/infiniband/||; s|/ports/1/hw_counters/| |' >"$OUTD/counters-$name.txt"
+	[ -z "$drops" ] || fail "$name: drops at the switches: $drops"
+	_lib_num "${r[2]}" || fail "$name: flows did not overlap long enough ($res)"
+}
+
+run alone dcqcn v
+run none none h1 h2 h3 h4 v
+run dcqcn dcqcn h1 h2 h3 h4 v
+
+fair=$(awk -v a="${SH[dcqcn-h1]}" -v b="${SH[dcqcn-h2]}" -v c="${SH[dcqcn-h3]}" -v d="${SH[dcqcn-h4]}" \
+	'BEGIN { printf "%.3f", (a + b + c + d) / 4 }')
+log "none: h1 / mean(h2..h4) = $(awk -v a="${SH[none-h1]}" -v b="${SH[none-h2]}" -v c="${SH[none-h3]}" -v d="${SH[none-h4]}" \
+	'BEGIN { m = (b + c + d) / 3; printf "%.2f", m > 0 ? a / m : 99 }') (Fig. 3: about 3)"
+for h in h1 h2 h3 h4; do
+	assert_within_pct "${SH[dcqcn-$h]}" "$fair" 20 "dcqcn: $h's share vs the fair share (Fig. 8)"
+done
+vn=$(awk -v a="${SH[none-v]}" -v b="${SH[alone-v]}" 'BEGIN { printf "%.3f", a / b }')
+vd=$(awk -v a="${SH[dcqcn-v]}" -v b="${SH[alone-v]}" 'BEGIN { printf "%.3f", a / b }')
+log "victim: alone ${SH[alone-v]} Mb/s; with the incast: none $vn, dcqcn $vd of that"
+assert_ge "$vd" 0.8 "dcqcn: victim's throughput during the incast / alone (Fig. 9)"
+exit "$ksft_pass"
