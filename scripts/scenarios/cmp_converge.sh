@@ -53,7 +53,8 @@ run()
 		echo "cmp_converge: ${CMP_N} flows -> sw -> r, ${P[rate]} Mb/s, ${P[duration]} s per algorithm"
 		for a in $CMP_ALGOS; do echo "  $a: switch ports: ${CMP_SWOPTS[$a]}"; done
 		echo "  (per-flow Mb/s and Jain over the second half; converge_s: pcn only, from its rate tracepoint;"
-		echo "   drain_s: from the queue passing ${P[drain_kb]} KB to its 1 s mean staying below)"
+		echo "   drain_s: from the queue passing ${P[drain_kb]} KB to falling to it after its initial peak peak0_kb;"
+		echo "   settle_s: to its 1 s mean staying below ${P[drain_kb]} KB; total_mbps: all flows over active_s)"
 		echo
 		cmp_table "$OUT/summary.tsv"
 	} >"$OUT/summary.txt"
