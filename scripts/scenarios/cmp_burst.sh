@@ -91,7 +91,7 @@ run()
 		awk -F, 'NR > 1 { print $1 "," $2 }' "$OUT/burst-$a-flows.csv" | sed '1i t_s,F0' >"$OUT/f0-$i.csv"
 		names+="${names:+ }$a"; i=$((i + 1))
 	done
-	cmp_plot pfc_flows "$OUT/f0.png" "prefix='$OUT/f0-'" "n=$((i - 1))" "names='$names'" "tstart=0" \
+	cmp_plot pfc_flows "$OUT/f0.png" "prefix='$OUT/f0-'" "n=$((i - 1))" "names='$names'" "tstart=0" "ylab='sent (Mb/s of payload)'" \
 		"plottitle='cmp_burst: F0 (the victim) per algorithm, t = 0: burst start'" || true
 	return 0
 }

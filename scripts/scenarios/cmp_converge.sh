@@ -68,6 +68,6 @@ run()
 		names+="${names:+ }$a"; i=$((i + 1))
 	done
 	cmp_plot pfc_flows "$OUT/queue.png" "prefix='$OUT/queue-'" "n=$((i - 1))" "names='$names'" \
-		"plottitle='cmp_converge: queue of sw -> r (KB) per algorithm'" || true
+		"ylab='backlog (KB)'" "plottitle='cmp_converge: queue of sw -> r per algorithm'" || true
 	return 0
 }
