@@ -260,7 +260,7 @@ cmp_sent_ge() { [ "$(cmp_rxe_sum sent_pkts "$1")" -ge "$2" ]; }
 # cmp_burst_run ALGO: one run; files $CMP_OUT/burst-ALGO.{samples,dcbmon.csv,env}
 cmp_burst_run()
 {
-	local a=$1 h i port base s0 s1 f0s f1s pids=() bpids=() bsrv=() t0 t1
+	local a=$1 h i port base f0s f1s pids=() bpids=() bsrv=()
 	local o=$CMP_OUT/burst-$a
 	for h in f0 f1 r0 r1 "${CMP_B[@]}"; do cmp_algo "$h" "$a"; done
 	cmp_switch "$a"
@@ -311,17 +311,17 @@ cmp_burst_run()
 		cmp_wait "${pids[@]}"
 		lfail=$CMP_FAILED
 	else
-	sleep "$CMP_POST"
-	for h in f0 f1; do
-		# still running?  (a flow that ended before is a failure)
-		[ -n "$(ip netns pids "$(topo_ns "$h")")" ] || lfail=$((lfail + 1))
-		for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
-	done
-	for h in r0 r1; do
-		wait_for --timeout 10 cmp_ns_idle "$h" ||
+		sleep "$CMP_POST"
+		for h in f0 f1; do
+			# still running?  (a flow that ended before is a failure)
+			[ -n "$(ip netns pids "$(topo_ns "$h")")" ] || lfail=$((lfail + 1))
 			for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
-	done
-	for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+		done
+		for h in r0 r1; do
+			wait_for --timeout 10 cmp_ns_idle "$h" ||
+				for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
+		done
+		for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
 	fi
 	cmp_keep_bw "$o"
 	rxe_sampler_stop
