@@ -27,7 +27,7 @@ bursters        3              burst senders on s1
 burst_msgs      64             RDMA WRITEs per burst sender
 burst_size      16384          bytes per WRITE
 pre             4              seconds of both long flows before the burst
-post            6              seconds of the long flows after the burst (then they are stopped)
+post            12             seconds of the long flows after the burst (then they are stopped)
 duration        60             long flows' longest duration (s, ib_write_bw -D; stopped earlier)
 pcn_period_us   20000          PCN's period T
 interval        0.25           sent_pkts sampling interval (s)

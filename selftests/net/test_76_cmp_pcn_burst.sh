@@ -20,11 +20,11 @@
 . "$(dirname "$0")/cmp_lib.sh"
 
 need_cmd rdma ib_write_bw jq
-RECOVERY_S=${CMP76_RECOVERY_S:-3}
+RECOVERY_S=${CMP76_RECOVERY_S:-10}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_76_cmp_pcn_burst
 rm -rf "$OUTD"; mkdir -p "$OUTD"
 CMP_OUT=$OUTD
-CMP_POST=${CMP76_POST:-5}
+CMP_POST=${CMP76_POST:-12}
 CMP_PRE=3
 
 cmp_load pcn
