@@ -392,13 +392,27 @@ cmp_burst_analyse()
 			if (ok) { rec = sprintf("%.2f", t[k] - t[b1]); break }
 		}
 		print "recovery_s=" rec
+		# recovery_share_s: the same, with the fair share of each window
+		# half of the rate of the two flows in it, and their sum at least
+		# 70 % of the pre-burst sum (the capacity of the guest drifts with
+		# the load of the host)
+		rec = "NaN"
+		for (k = b1; k <= le; k++) {
+			for (z = k; z <= le && t[z] < t[k] + rec_win; z++) ;
+			if (z > le) break
+			x = rate(1, k, z); y = rate(2, k, z); f = (x + y) / 2
+			if (f >= 0.7 * fair && x >= f * (1 - tol) && x <= f * (1 + tol) && y >= f * (1 - tol) && y <= f * (1 + tol)) {
+				rec = sprintf("%.2f", t[k] - t[b1]); break
+			}
+		}
+		print "recovery_share_s=" rec
 		print "t_s,F0,F1,burst" >csv
 		for (i = 2; i <= m; i++)
 			printf "%.3f,%.3f,%.3f,%.3f\n", (t[i - 1] + t[i]) / 2 - t[b0], rate(1, i - 1, i), rate(2, i - 1, i), brate(i - 1, i) >csv
 	}' "$1"
 }
 
-CMP_BURST_COLS="algo f0_pre f0_burst f0_post f1_pre f1_burst f1_post burst_mbps burst_s f0_keep jain_post queue_mean_kb queue_p99_kb q01_mean_kb q01_p99_kb pause_tx drops retries recovery_s failed"
+CMP_BURST_COLS="algo f0_pre f0_burst f0_post f1_pre f1_burst f1_post burst_mbps burst_s f0_keep jain_post queue_mean_kb queue_p99_kb q01_mean_kb q01_p99_kb pause_tx drops retries recovery_s recovery_share_s failed"
 
 # cmp_row ENVFILE ALGO COLS: one TSV row.
 cmp_row()
