@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# cmp_converge: PCN Fig. 11, scaled dumbbell: N long flows s1..sN -> sw -> r
+# start at line rate into one port, run with each algorithm of `algos` in
+# one invocation (issue 6).  Measured per algorithm: the time until the sum
+# of the algorithm's rates is at most 1.1 x the line rate (pcn: from its
+# rate tracepoint), the time until the port's queue drains, per-flow
+# throughput and Jain's index over the second half, PAUSE frames, drops.
+# The code is in selftests/net/cmp_lib.sh (shared with test_77).
+
+. "$(dirname "${BASH_SOURCE[0]}")/cmp_burst.sh"
+
+describe()
+{
+	echo "long-flow convergence: N flows start at line rate into one port, per algorithm (none dcqcn pcn ldcp)"
+}
+
+params()
+{
+	cat <<'EOF2'
+algos           none,dcqcn,pcn,ldcp  algorithms, run one after the other
+rate            20             line rate of every port, host NIC and rxe device (Mb/s)
+flows           3              long flows (senders)
+duration        12             flows' duration (s, ib_write_bw -D)
+drain_kb        4              the queue is drained when its mean over 1 s is below this (KB)
+pcn_period_us   20000          PCN's period T
+interval        0.25           sent_pkts sampling interval (s)
+interval_ms     50             dcbmon interval (ms)
+EOF2
+}
+
+run()
+{
+	local a i names='' cols
+	TOPO_INIT_PREFIX=$TOPO_PREFIX
+	cmp_source_libs
+	TOPO_PREFIX=$TOPO_INIT_PREFIX
+	cmp_setup_common
+	CMP_N=${P[flows]}; CMP_DRAIN_KB=${P[drain_kb]}
+	# shellcheck disable=SC2086
+	cmp_load $CMP_ALGOS
+	cmp_conv_topo
+	cols=$(cmp_conv_cols)
+	printf '%s\n' "${cols// /$'\t'}" >"$OUT/summary.tsv"
+	for a in $CMP_ALGOS; do
+		cmp_conv_run "$a"
+		cmp_row "$OUT/conv-$a.env" "$a" "$cols" >>"$OUT/summary.tsv"
+		cmp_plot pfc_series "$OUT/throughput-$a.png" "datafile='$OUT/conv-$a-flows.csv'" "ncols=$CMP_N" \
+			"ylab='Mb/s (payload)'" "plottitle='cmp_converge: $a: $CMP_N flows into one ${P[rate]} Mb/s port'" || true
+	done
+	{
+		echo "cmp_converge: ${CMP_N} flows -> sw -> r, ${P[rate]} Mb/s, ${P[duration]} s per algorithm"
+		for a in $CMP_ALGOS; do echo "  $a: switch ports: ${CMP_SWOPTS[$a]}"; done
+		echo "  (per-flow Mb/s and Jain over the second half; converge_s: pcn only, from its rate tracepoint;"
+		echo "   drain_s: from the queue passing ${P[drain_kb]} KB to falling to it after its initial peak peak0_kb;"
+		echo "   settle_s: to its 1 s mean staying below ${P[drain_kb]} KB; total_mbps: all flows over active_s)"
+		echo
+		cmp_table "$OUT/summary.tsv"
+	} >"$OUT/summary.txt"
+	cat "$OUT/summary.txt"
+	# queue of every algorithm in one plot
+	i=1
+	for a in $CMP_ALGOS; do
+		awk -F, -v nd="$(topo_ns sw):$(topo_port sw r)" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; print "t_s,q"; next }
+			$c["netns"] ":" $c["dev"] == nd && $c["band"] == "all" { printf "%.3f,%.2f\n", $c["t_ms"] / 1000, $c["backlog_bytes"] / 1024 }' \
+			"$OUT/conv-$a-dcbmon.csv" >"$OUT/queue-$i.csv"
+		names+="${names:+ }$a"; i=$((i + 1))
+	done
+	cmp_plot pfc_flows "$OUT/queue.png" "prefix='$OUT/queue-'" "n=$((i - 1))" "names='$names'" \
+		"ylab='backlog (KB)'" "plottitle='cmp_converge: queue of sw -> r per algorithm'" || true
+	return 0
+}

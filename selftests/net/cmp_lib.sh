@@ -1,0 +1,617 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# The side-by-side comparison of none, dcqcn, pcn and ldcp on soft-RoCE
+# (issue 6): the dcblab scenarios cmp_burst and cmp_converge and the guest
+# tests test_76_cmp_pcn_burst and test_77_cmp_converge share this file.
+# Source after lib.sh, dcb_lib.sh and rxe_lib.sh (load_rxe, load_dcqcn,
+# rxe_algo, rxe_bw_start, rxe_sampler_start, rxe_shares, ...).
+#
+#   cmp_load ALGO...            rdma_rxe.ko and the algorithms' modules
+#   cmp_rxe_add HOST...         an rxe device on eth0 of each HOST
+#   cmp_algo HOST ALGO          rxe_algo at CMP_LINE_MBPS + guest knobs
+#   cmp_sw_opts ALGO            sch_dcb options of a switch port for ALGO
+#   cmp_burst_topo / cmp_burst_run ALGO / cmp_burst_row ALGO
+#   cmp_conv_topo N / cmp_conv_run ALGO / cmp_conv_row ALGO
+#
+# Results of a run go to $CMP_OUT (files named after the algorithm).
+
+CMP_OUT=${CMP_OUT:-$TMPD}
+CMP_RATE_MBPS=${CMP_RATE_MBPS:-20}	# every link and host NIC
+CMP_LINE_MBPS=${CMP_LINE_MBPS:-$CMP_RATE_MBPS}	# rxe cc/max_rate_mbps
+CMP_PFC=${CMP_PFC:-"pfc prio-pfc 0 xoff 16kb delay 50ms"}
+CMP_RED=${CMP_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
+CMP_STEP=${CMP_STEP:-"ecn step k 8kb"}
+CMP_IV=${CMP_IV:-0.25}		# sent_pkts sampling interval (s)
+CMP_MON_MS=${CMP_MON_MS:-50}	# dcbmon interval (ms)
+CMP_KO_DIR=${DCBLAB_BUILD:-$TOP/build}/rxe_cc
+CMP_DCBMON=${CMP_DCBMON:-$TOP/tools/dcbmon}
+
+# PCN at guest speed (Documentation/pcn.rst): a period must hold tens of
+# packets per flow; 20 ms at 20 Mb/s is 49 packets of 1 KB at line rate.
+declare -gA PCN_KNOBS=([period_us]=${CMP_PCN_PERIOD_US:-20000})
+# LDCP: the module's defaults (init window 16 packets, alpha 1, beta 1/8).
+declare -gA LDCP_KNOBS=()
+
+cmp_load()
+{
+	local a ko
+	load_rxe
+	for a in "$@"; do
+		case $a in
+		none) ;;
+		dcqcn) load_dcqcn ;;
+		pcn|ldcp)
+			[ -d "/sys/module/rxe_cc_$a" ] && continue
+			ko=$CMP_KO_DIR/rxe_cc_$a.ko
+			[ -f "$ko" ] || fail "$ko not built (run make)"
+			insmod "$ko" || { dmesg | tail -n 20 >&2; fail "insmod $ko"; } ;;
+		*) fail "unknown algorithm '$a'" ;;
+		esac
+	done
+}
+
+# cmp_rxe_add HOST...: an rxe device "<prefix>_<host>" on HOST's eth0.
+cmp_rxe_add()
+{
+	local h
+	for h in "$@"; do
+		RXE_DEV[$h]=${TOPO_PREFIX}_$h
+		topo_exec "$h" rdma link add "${RXE_DEV[$h]}" type rxe netdev eth0 ||
+			fail "rdma link add in $h"
+		# perftest's TCP control connection: ECN-capable, so that RED
+		# and step marking at the switch mark it instead of dropping it
+		topo_exec "$h" sysctl -qw net.ipv4.tcp_ecn=1
+	done
+	[ -n "${CMP_KILL_AT_EXIT:-}" ] || { at_exit 'rxe_kill_all'; CMP_KILL_AT_EXIT=1; }
+	for h in "$@"; do
+		wait_for --timeout 60 cmp_gid_known "$h" ||
+			fail "no RoCE v2 IPv4 GID on ${RXE_DEV[$h]}"
+	done
+}
+
+# cmp_gid_known HOST: HOST's RoCE v2 IPv4 GID index is known (RXE_GID4).
+cmp_gid_known()
+{
+	local g
+	[ -n "${RXE_GID4[$1]:-}" ] && return 0
+	g=$(rxe_gid "$1" 4) || return 1
+	RXE_GID4[$1]=$g
+}
+
+# cmp_algo HOST ALGO: select ALGO (waits while old QPs still hold the
+# previous algorithm), line rate CMP_LINE_MBPS, scaled knobs.
+cmp_algo()
+{
+	local h=$1 a=$2 k f=/sys/class/infiniband/${RXE_DEV[$1]}/cc/algo
+	wait_for --timeout 30 sh -c "echo $a >$f" ||
+		fail "cannot select $a on ${RXE_DEV[$h]} (QPs left?)"
+	rxe_algo "$h" "$a" "$CMP_LINE_MBPS"
+	case $a in
+	pcn) for k in "${!PCN_KNOBS[@]}"; do rxe_cc "$h" "pcn/$k" "${PCN_KNOBS[$k]}"; done ;;
+	ldcp) for k in "${!LDCP_KNOBS[@]}"; do rxe_cc "$h" "ldcp/$k" "${LDCP_KNOBS[$k]}"; done ;;
+	esac
+}
+
+# cmp_sw_opts ALGO: sch_dcb options of every switch port.  PFC on band 0
+# (rxe's data, DSCP 0) and the algorithm's congestion point: RED for
+# dcqcn, NP-ECN for pcn, no marking for none; ldcp runs without PFC with
+# DCTCP step marking (its fast-start packets are dropped by WRED there).
+cmp_sw_opts()
+{
+	local o="rate ${CMP_RATE_MBPS}mbit buffer 1mb"
+	case $1 in
+	none) echo "$o $CMP_PFC ecn off" ;;
+	dcqcn) echo "$o $CMP_PFC $CMP_RED" ;;
+	pcn) echo "$o $CMP_PFC ecn np-ecn" ;;
+	ldcp) echo "$o pfc off $CMP_STEP" ;;
+	esac
+}
+
+cmp_hosts_qdisc()
+{
+	topo_dcb_all host rate "${CMP_RATE_MBPS}mbit" limit 2mb || fail "tc: host NICs"
+}
+
+# cmp_switch ALGO: configure every switch port for ALGO.
+cmp_switch()
+{
+	local o
+	o=$(cmp_sw_opts "$1")
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $o || fail "tc: $o"
+	CMP_SWOPTS[$1]=$o
+}
+declare -gA CMP_SWOPTS=()
+
+# cmp_mon_start FILE NODE:DEV...: dcbmon of the ports into FILE.
+cmp_mon_start()
+{
+	local f=$1 nd a=()
+	shift
+	[ -x "$CMP_DCBMON" ] || fail "$CMP_DCBMON not built (make tools)"
+	for nd in "$@"; do a+=("$(topo_ns "${nd%%:*}"):${nd#*:}"); done
+	"$CMP_DCBMON" -i "$CMP_MON_MS" -o "$f" "${a[@]}" 2>"$f.err" &
+	CMP_MON=$!
+}
+cmp_mon_stop() { kill -TERM "$CMP_MON" 2>/dev/null; wait "$CMP_MON" 2>/dev/null; CMP_MON=; }
+
+# cmp_sw_sum VAR KEY [BAND]: KEY summed over every switch port in snapshot VAR.
+cmp_sw_sum()
+{
+	local -n _s=$1
+	local k t=0
+	for k in "${!_s[@]}"; do
+		case $k in
+		*:*:"$2${3:+:$3}")
+			[ "${TOPO_KIND[${k%%:*}]:-}" = switch ] && t=$((t + _s[$k])) ;;
+		esac
+	done
+	echo "$t"
+}
+
+# cmp_counters VAR HOST...: sum of a few rxe hw counters of the HOSTs into
+# the associative array VAR (retries = completer_retry_err).
+cmp_rxe_sum()
+{
+	local key=$1 h v t=0
+	shift
+	for h in "$@"; do
+		read -r v <"/sys/class/infiniband/${RXE_DEV[$h]}/ports/1/hw_counters/$key" || v=0
+		t=$((t + v))
+	done
+	echo "$t"
+}
+
+# cmp_wait PID...: wait for each; the number that failed in CMP_FAILED.
+cmp_wait()
+{
+	local p
+	CMP_FAILED=0
+	for p in "$@"; do wait "$p" || CMP_FAILED=$((CMP_FAILED + 1)); done
+}
+
+# cmp_keep_bw PREFIX: keep the ib_write_bw outputs of the run (PREFIX-bw/)
+# and the non-zero rxe counters of every device.
+cmp_keep_bw()
+{
+	local h
+	mkdir -p "$1-bw"
+	mv "$TMPD"/bw-* "$1-bw/" 2>/dev/null
+	for h in "${!RXE_DEV[@]}"; do
+		( cd "/sys/class/infiniband/${RXE_DEV[$h]}/ports/1/hw_counters" &&
+		  grep -H . ./* | sed "s|^\./|$h |; s|:| |" | awk '$3 != 0' )
+	done >"$1-bw/counters.txt" 2>/dev/null
+}
+
+# cmp_queue_stats CSV NODE:DEV: "mean_kb p99_kb peak_kb" of the port's
+# backlog over the samples from the first to the last in which it
+# dequeued packets (traffic running).
+cmp_queue_stats()
+{
+	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["netns"] ":" $c["dev"] != nd || $c["band"] != "all" { next }
+		{ n++; q[n] = $c["backlog_bytes"]; d[n] = $c["deq_packets"] }
+		END {
+			if (n < 2) { print "NaN NaN NaN"; exit }
+			for (a = 2; a <= n && d[a] == d[1]; a++) ;
+			for (b = n; b > 1 && d[b] == d[n]; b--) ;
+			b++; if (b > n) b = n
+			m = 0; k = 0
+			for (i = a; i <= b; i++) { k++; v[k] = q[i]; s += q[i]; if (q[i] > m) m = q[i] }
+			if (k == 0) { print "NaN NaN NaN"; exit }
+			for (i = 2; i <= k; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+			p = int(0.99 * k + 0.999); if (p < 1) p = 1; if (p > k) p = k
+			printf "%.1f %.1f %.1f\n", s / k / 1024, v[p] / 1024, m / 1024 }' "$1"
+}
+
+# cmp_plot SCRIPT PNG var=value...: gnuplot scripts/plot/SCRIPT.gp.
+cmp_plot()
+{
+	local gp=$TOP/scripts/plot/$1.gp png=$2 e term=pngcairo v
+	shift 2
+	gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 || term=png
+	e="term='$term'; outfile='$png'; dir='$TOP/scripts/plot/'"
+	for v in "$@"; do e="$e; $v"; done
+	gnuplot -e "$e" "$gp" || { echo "cmp: plot $1 failed" >&2; return 1; }
+}
+
+# ------------------------------------------------------------ cmp_burst
+# PCN section 3.1, scaled:
+#
+#   f0 --\                    /-- r0
+#         s0 ------------- s1 --- r1     F0: f0 -> r0, F1: f1 -> r1
+#   f1 --/                 |  \          burst: b1..bN -> r1
+#                         b1 .. bN
+#
+# F0 and F1 share s0 -> s1 (fair share C/2 each).  The burst congests
+# s1 -> r1; with PFC s1 pauses s0, whose port toward s1 then holds F0 too
+# (F0 never crosses s1 -> r1: it is the victim).
+
+CMP_NB=${CMP_NB:-3}			# burst senders
+CMP_BURST_MSGS=${CMP_BURST_MSGS:-64}	# messages per burst sender
+CMP_BURST_SIZE=${CMP_BURST_SIZE:-16384}	# bytes per message
+CMP_PRE=${CMP_PRE:-4}			# seconds of both long flows before the burst
+CMP_SECS=${CMP_SECS:-60}		# long flows' longest duration (ib_write_bw -D)
+CMP_POST=${CMP_POST:-6}			# seconds of the long flows after the burst (CMP_STOP=kill)
+CMP_STOP=${CMP_STOP:-kill}		# kill: stop the long flows CMP_POST s after the burst; wait: let them end
+CMP_RUN=0				# runs so far (perftest ports differ per run)
+
+cmp_burst_topo()
+{
+	local h i
+	CMP_B=()
+	for i in $(seq 1 "$CMP_NB"); do CMP_B+=("b$i"); done
+	topo_switch s0 && topo_switch s1 && topo_link s0 s1 >/dev/null || fail "switches"
+	for h in f0 f1; do topo_host $h && topo_link $h s0 >/dev/null || fail "$h"; done
+	for h in r0 r1 "${CMP_B[@]}"; do topo_host "$h" && topo_link "$h" s1 >/dev/null || fail "$h"; done
+	topo_routes || fail "routes"
+	cmp_hosts_qdisc
+	cmp_switch none
+	topo_exec f0 ping -c1 -W5 "$(topo_ip4 r0)" >/dev/null || fail "no path f0 -> r0"
+	topo_exec b1 ping -c1 -W5 "$(topo_ip4 r1)" >/dev/null || fail "no path b1 -> r1"
+	cmp_rxe_add f0 f1 r0 r1 "${CMP_B[@]}"
+}
+
+cmp_ns_idle() { [ -z "$(ip netns pids "$(topo_ns "$1")")" ]; }
+cmp_sent_ge() { [ "$(cmp_rxe_sum sent_pkts "$1")" -ge "$2" ]; }
+
+# cmp_burst_run ALGO: one run; files $CMP_OUT/burst-ALGO.{samples,dcbmon.csv,env}
+cmp_burst_run()
+{
+	local a=$1 h i port base f0s f1s pids=() bpids=() bsrv=()
+	local o=$CMP_OUT/burst-$a
+	for h in f0 f1 r0 r1 "${CMP_B[@]}"; do cmp_algo "$h" "$a"; done
+	cmp_switch "$a"
+	base=$((18900 + 20 * CMP_RUN)); CMP_RUN=$((CMP_RUN + 1))
+	pfc_snap CMP_S0 s0 s1
+	local rt0 k
+	rt0=$(cmp_rxe_sum completer_retry_err f0 f1 "${CMP_B[@]}")
+	RXE_BW_SRV=()
+	RXE_BW_DST=r0 rxe_bw_start f0 "$base" "$CMP_SECS"
+	RXE_BW_DST=r1 rxe_bw_start f1 $((base + 1)) "$CMP_SECS"
+	i=0
+	for h in "${CMP_B[@]}"; do
+		port=$((base + 2 + i)); i=$((i + 1))
+		topo_exec r1 timeout $((CMP_SECS + 90)) ib_write_bw -F -d "${RXE_DEV[r1]}" \
+			-x "${RXE_GID4[r1]}" -p "$port" -n "$CMP_BURST_MSGS" -s "$CMP_BURST_SIZE" \
+			-u "$RXE_BW_U" >"$o-srv-$h.txt" 2>&1 &
+		bsrv+=($!)
+	done
+	for i in $(seq 0 $((CMP_NB - 1))); do
+		wait_for --timeout 60 rxe_listen $((base + 2 + i)) r1 || fail "$a: burst server $i did not start"
+	done
+	f0s=$(cmp_rxe_sum sent_pkts f0); f1s=$(cmp_rxe_sum sent_pkts f1)
+	cmp_mon_start "$o-dcbmon.csv" "s0:$(topo_port s0 s1)" "s1:$(topo_port s1 r1)" "s1:$(topo_port s1 r0)"
+	rxe_sampler_start "$CMP_IV" "$o-samples.txt" f0 f1 "${CMP_B[@]}"
+	rxe_bw_clients "$CMP_SECS"
+	pids=("${RXE_BW_PIDS[@]}"); RXE_BW_PIDS=()
+	# both long flows running, then the pre-burst window
+	wait_for --timeout 60 cmp_sent_ge f0 $((f0s + 200)) || log "$a: F0 did not start"
+	wait_for --timeout 60 cmp_sent_ge f1 $((f1s + 200)) || log "$a: F1 did not start"
+	sleep "$CMP_PRE"
+	log "$a: burst: ${CMP_NB} x ${CMP_BURST_MSGS} x ${CMP_BURST_SIZE} B -> r1"
+	i=0
+	for h in "${CMP_B[@]}"; do
+		port=$((base + 2 + i)); i=$((i + 1))
+		topo_exec "$h" timeout $((CMP_SECS + 90)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+			-x "${RXE_GID4[$h]}" -p "$port" -n "$CMP_BURST_MSGS" -s "$CMP_BURST_SIZE" \
+			-u "$RXE_BW_U" "$(topo_ip4 r1)" >"$o-cli-$h.txt" 2>&1 &
+		bpids+=($!)
+	done
+	cmp_wait "${bpids[@]}" "${bsrv[@]}"
+	local bfail=$CMP_FAILED
+	log "$a: burst done ($bfail failed); ${CMP_POST} s after it"
+	# the post-burst window, then the long flows end (they would run up
+	# to CMP_SECS: process start-up under a loaded TCG guest delays the
+	# burst by seconds, so they are sized for the worst case and stopped)
+	local lfail=0 p
+	if [ "$CMP_STOP" != kill ]; then
+		cmp_wait "${pids[@]}"
+		lfail=$CMP_FAILED
+	else
+		sleep "$CMP_POST"
+		for h in f0 f1; do
+			# still running?  (a flow that ended before is a failure)
+			[ -n "$(ip netns pids "$(topo_ns "$h")")" ] || lfail=$((lfail + 1))
+			for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
+		done
+		for h in r0 r1; do
+			wait_for --timeout 10 cmp_ns_idle "$h" ||
+				for p in $(ip netns pids "$(topo_ns "$h")"); do kill "$p" 2>/dev/null; done
+		done
+		for p in "${pids[@]}"; do wait "$p" 2>/dev/null; done
+	fi
+	cmp_keep_bw "$o"
+	rxe_sampler_stop
+	cmp_mon_stop
+	pfc_snap CMP_S1 s0 s1
+	local pause drops retries
+	pause=$(( $(cmp_sw_sum CMP_S1 pause_tx 0) - $(cmp_sw_sum CMP_S0 pause_tx 0) ))
+	drops=0
+	for k in drops_tail drops_wred drops_headroom; do
+		drops=$((drops + $(cmp_sw_sum CMP_S1 $k) - $(cmp_sw_sum CMP_S0 $k)))
+	done
+	retries=$(( $(cmp_rxe_sum completer_retry_err f0 f1 "${CMP_B[@]}") - rt0 ))
+	{
+		echo "pause_tx=$pause"
+		echo "drops=$drops"
+		echo "retries=$retries"
+		echo "failed=$((bfail + lfail))"
+		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "s1:$(topo_port s1 r1)")"
+		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"; echo "queue_peak_kb=$qk"
+		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "s0:$(topo_port s0 s1)")"
+		echo "q01_mean_kb=$qm"; echo "q01_p99_kb=$qp"
+		cmp_burst_analyse "$o-samples.txt" "$o-flows.csv"
+	} >"$o.env"
+	log "$a: $(tr '\n' ' ' <"$o.env")"
+}
+
+# cmp_burst_analyse SAMPLES CSV: metrics from the sent_pkts samples (F0 F1
+# B1..BN), as key=value lines; CSV: t_s (from the burst start), F0, F1,
+# burst in Mb/s (1024-byte payloads) per sampling interval.
+cmp_burst_analyse()
+{
+	awk -v csv="$2" -v rec_win="${CMP_REC_WIN:-1.0}" -v tol="${CMP_REC_TOL:-0.2}" '
+	{ m++; t[m] = $1; n = NF - 1; for (j = 1; j <= n; j++) c[m, j] = $(j + 1)
+	  b = 0; for (j = 3; j <= n; j++) b += $(j + 1); bs[m] = b }
+	function rate(j, a, z) { return (t[z] > t[a]) ? (c[z, j] - c[a, j]) * 8192 / (t[z] - t[a]) / 1e6 : 0 }
+	function brate(a, z) { return (t[z] > t[a]) ? (bs[z] - bs[a]) * 8192 / (t[z] - t[a]) / 1e6 : 0 }
+	END {
+		if (m < 4) { print "error=few_samples"; exit }
+		# both long flows running from ls; the first to end at le
+		ls = 1
+		for (j = 1; j <= 2; j++) { for (i = 2; i <= m && c[i, j] == c[1, j]; i++) ; if (i - 1 > ls) ls = i - 1 }
+		le = m
+		for (j = 1; j <= 2; j++) { for (i = m; i > 1 && c[i - 1, j] == c[m, j]; i--) ; if (i < le) le = i }
+		# burst: from the sample before its first packet to the first
+		# sample with all of it
+		for (i = 2; i <= m && bs[i] == bs[1]; i++) ;
+		if (i > m) { print "error=no_burst"; exit }
+		b0 = i - 1
+		for (i = b0; i <= m && bs[i] < bs[m]; i++) ;
+		b1 = i
+		for (a = ls; a < b0 && t[a] < t[ls] + 1; a++) ;
+		if (t[b0] - t[a] < 1) a = ls
+		fair = (rate(1, a, b0) + rate(2, a, b0)) / 2
+		printf "pre_s=%.2f\nburst_s=%.2f\npost_s=%.2f\n", t[b0] - t[a], t[b1] - t[b0], t[le] - t[b1]
+		printf "f0_pre=%.2f\nf1_pre=%.2f\nf0_burst=%.2f\nf1_burst=%.2f\n", rate(1, a, b0), rate(2, a, b0), rate(1, b0, b1), rate(2, b0, b1)
+		printf "f0_post=%.2f\nf1_post=%.2f\nburst_mbps=%.2f\nfair=%.2f\n", rate(1, b1, le), rate(2, b1, le), brate(b0, b1), fair
+		x = rate(1, b1, le); y = rate(2, b1, le)
+		printf "jain_post=%.4f\n", (x * x + y * y > 0) ? (x + y) ^ 2 / (2 * (x * x + y * y)) : 0
+		printf "f0_keep=%.3f\n", (rate(1, a, b0) > 0) ? rate(1, b0, b1) / rate(1, a, b0) : 0
+		# recovery: the first sample k after the burst from which both
+		# flows, over the next rec_win seconds, are within tol of fair
+		rec = "NaN"
+		for (k = b1; k <= le; k++) {
+			for (z = k; z <= le && t[z] < t[k] + rec_win; z++) ;
+			if (z > le) break
+			ok = 1
+			for (j = 1; j <= 2; j++) { r = rate(j, k, z); if (r < fair * (1 - tol) || r > fair * (1 + tol)) ok = 0 }
+			if (ok) { rec = sprintf("%.2f", t[k] - t[b1]); break }
+		}
+		print "recovery_s=" rec
+		# recovery_share_s: the same, with the fair share of each window
+		# half of the rate of the two flows in it, and their sum at least
+		# 70 % of the pre-burst sum (the capacity of the guest drifts with
+		# the load of the host)
+		rec = "NaN"
+		for (k = b1; k <= le; k++) {
+			for (z = k; z <= le && t[z] < t[k] + rec_win; z++) ;
+			if (z > le) break
+			x = rate(1, k, z); y = rate(2, k, z); f = (x + y) / 2
+			if (f >= 0.7 * fair && x >= f * (1 - tol) && x <= f * (1 + tol) && y >= f * (1 - tol) && y <= f * (1 + tol)) {
+				rec = sprintf("%.2f", t[k] - t[b1]); break
+			}
+		}
+		print "recovery_share_s=" rec
+		print "t_s,F0,F1,burst" >csv
+		for (i = 2; i <= m; i++)
+			printf "%.3f,%.3f,%.3f,%.3f\n", (t[i - 1] + t[i]) / 2 - t[b0], rate(1, i - 1, i), rate(2, i - 1, i), brate(i - 1, i) >csv
+	}' "$1"
+}
+
+CMP_BURST_COLS="algo f0_pre f0_burst f0_post f1_pre f1_burst f1_post burst_mbps burst_s f0_keep jain_post queue_mean_kb queue_p99_kb q01_mean_kb q01_p99_kb pause_tx drops retries recovery_s recovery_share_s failed"
+
+# cmp_row ENVFILE ALGO COLS: one TSV row.
+cmp_row()
+{
+	awk -F= -v a="$2" -v cols="$3" '{ v[$1] = $2 }
+		END { n = split(cols, k, " "); line = a
+		      for (i = 2; i <= n; i++) line = line "\t" ((k[i] in v) ? v[k[i]] : "NaN")
+		      print line }' "$1"
+}
+
+# cmp_table TSV: the summary as an aligned table.
+cmp_table() { column -t -s "$(printf '\t')" "$1" 2>/dev/null || cat "$1"; }
+
+# ------------------------------------------------------------ cmp_converge
+# PCN Fig. 11, scaled: s1..sN -> sw -> r, every flow starts at line rate.
+
+CMP_N=${CMP_N:-3}
+CMP_DRAIN_KB=${CMP_DRAIN_KB:-4}		# "drained": mean backlog below this over CMP_DRAIN_WIN
+CMP_DRAIN_WIN=${CMP_DRAIN_WIN:-1.0}
+
+cmp_conv_topo()
+{
+	local h
+	CMP_S=()
+	for h in $(seq 1 "$CMP_N"); do CMP_S+=("s$h"); done
+	topo_switch sw || fail "switch"
+	for h in "${CMP_S[@]}" r; do topo_host "$h" && topo_link "$h" sw >/dev/null || fail "$h"; done
+	topo_routes || fail "routes"
+	cmp_hosts_qdisc
+	cmp_switch none
+	topo_exec s1 ping -c1 -W5 "$(topo_ip4 r)" >/dev/null || fail "no path s1 -> r"
+	cmp_rxe_add "${CMP_S[@]}" r
+}
+
+# cmp_trace_on ALGO: record the algorithm's rate tracepoint (pcn only:
+# it names the device; dcqcn's and the engine's name only the QPN, which
+# is the same on every host).
+cmp_trace_on()
+{
+	CMP_TR=/sys/kernel/tracing
+	[ -d $CMP_TR/events ] || mount -t tracefs nodev $CMP_TR 2>/dev/null || CMP_TR=/sys/kernel/debug/tracing
+	[ "$1" = pcn ] || return 0
+	[ -d $CMP_TR/events/rxe_cc_pcn ] || fail "no rxe_cc_pcn tracepoints"
+	echo 0 >$CMP_TR/tracing_on
+	echo 4096 >$CMP_TR/buffer_size_kb
+	echo mono >$CMP_TR/trace_clock 2>/dev/null
+	echo >$CMP_TR/trace
+	echo 1 >$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable
+	echo 1 >$CMP_TR/tracing_on
+	[ -n "${CMP_TR_AT_EXIT:-}" ] || { at_exit 'echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable" 2>/dev/null'; CMP_TR_AT_EXIT=1; }
+}
+
+# cmp_pcn_converge TRACE: from the rxe_cc_pcn_rate events of the senders'
+# devices: each flow's rate is the line rate until its first CNP; a flow
+# started one period before its first CNP (its NP's first period opened
+# with its first packet).  Prints converge_s (from the last flow's start
+# until the sum of the rates is first at most 1.1 C), ecn_cuts and the
+# aggregate at that moment.
+cmp_pcn_converge()
+{
+	local devs='' h
+	for h in "${CMP_S[@]}"; do devs+="${devs:+ }${RXE_DEV[$h]}"; done
+	awk -v devs="$devs" -v line="$((CMP_LINE_MBPS * 1000))" -v per="${PCN_KNOBS[period_us]}" '
+	BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { idx[d[i]] = i; rate[i] = line } }
+	match($0, /[0-9]+\.[0-9]+: rxe_cc_pcn_rate:/) {
+		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
+		delete v
+		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
+		if (!(v["dev"] in idx)) next
+		k++; T[k] = ts + 0; D[k] = idx[v["dev"]]; R[k] = v["rate_kbps"] + 0; E[k] = v["ecn"]
+		if (!(D[k] in first)) first[D[k]] = T[k]
+	}
+	END {
+		if (k == 0) { print "converge_s=NaN"; print "pcn_events=0"; exit }
+		st = 0
+		for (i = 1; i <= n; i++) { if (!(i in first)) { print "converge_s=NaN"; print "pcn_events=" k; exit }
+			s = first[i] - per / 1e6; if (s > st) st = s }
+		conv = "NaN"
+		for (j = 1; j <= k; j++) {
+			rate[D[j]] = R[j]
+			if (T[j] < st) continue
+			sum = 0; for (i = 1; i <= n; i++) sum += rate[i]
+			if (sum <= 1.1 * line) { conv = sprintf("%.3f", T[j] - st); agg = sum; break }
+		}
+		print "converge_s=" conv
+		print "converge_periods=" ((conv == "NaN") ? "NaN" : sprintf("%.1f", conv * 1e6 / per))
+		print "agg_at_converge_mbps=" ((conv == "NaN") ? "NaN" : sprintf("%.2f", agg / 1000))
+		print "pcn_events=" k
+	}' "$1"
+}
+
+# cmp_drain CSV NODE:DEV: queue drain from dcbmon samples of the port.
+# ta: the first sample with the backlog above CMP_DRAIN_KB (the flows'
+# queue forms); the initial peak: the largest backlog in the
+# CMP_PEAK_WIN s after ta.  drain_s: from ta to the first sample after
+# that peak at or below CMP_DRAIN_KB; settle_s: from ta to the first
+# sample from which the mean backlog over CMP_DRAIN_WIN s stays below
+# it (NaN: never, e.g. a queue held up by PFC).
+cmp_drain()
+{
+	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" -v thr="$((CMP_DRAIN_KB * 1024))" \
+		-v win="$CMP_DRAIN_WIN" -v pw="${CMP_PEAK_WIN:-2}" '
+		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$c["netns"] ":" $c["dev"] != nd || $c["band"] != "all" { next }
+		{ n++; t[n] = $c["t_ms"] / 1000; q[n] = $c["backlog_bytes"]; d[n] = $c["deq_packets"] }
+		END {
+			for (a = 1; a <= n && q[a] <= thr; a++) ;
+			if (a > n) { print "drain_s=0"; print "settle_s=0"; print "peak0_kb=0"; exit }
+			for (e = n; e > 1 && d[e - 1] == d[n]; e--) ;
+			p = a
+			for (k = a; k <= n && t[k] <= t[a] + pw; k++) if (q[k] > q[p]) p = k
+			for (k = p; k <= e && q[k] > thr; k++) ;
+			print "drain_s=" ((k <= e) ? sprintf("%.2f", t[k] - t[a]) : "NaN")
+			printf "peak0_kb=%.1f\n", q[p] / 1024
+			res = "NaN"
+			for (k = a; k <= e; k++) {
+				s = 0; cnt = 0
+				for (z = k; z <= e && t[z] < t[k] + win; z++) { s += q[z]; cnt++ }
+				if (z > e) break
+				if (cnt && s / cnt < thr) { res = sprintf("%.2f", t[k] - t[a]); break }
+			}
+			print "settle_s=" res
+		}' "$1"
+}
+
+# cmp_conv_run ALGO: one run; files $CMP_OUT/conv-ALGO.*
+cmp_conv_run()
+{
+	local a=$1 h base pids port
+	local o=$CMP_OUT/conv-$a
+	for h in "${CMP_S[@]}" r; do cmp_algo "$h" "$a"; done
+	cmp_switch "$a"
+	base=$((18900 + 20 * CMP_RUN)); CMP_RUN=$((CMP_RUN + 1))
+	pfc_snap CMP_S0 sw
+	local r0
+	r0=$(cmp_rxe_sum completer_retry_err "${CMP_S[@]}")
+	RXE_BW_SRV=()
+	port=$base
+	for h in "${CMP_S[@]}"; do rxe_bw_start "$h" "$port" "$CMP_SECS"; port=$((port + 1)); done
+	cmp_trace_on "$a"
+	cmp_mon_start "$o-dcbmon.csv" "sw:$(topo_port sw r)"
+	rxe_sampler_start "$CMP_IV" "$o-samples.txt" "${CMP_S[@]}"
+	rxe_bw_clients "$CMP_SECS"
+	pids=("${RXE_BW_PIDS[@]}"); RXE_BW_PIDS=()
+	log "$a: ${CMP_N} flows started"
+	cmp_wait "${pids[@]}"
+	local fl=$CMP_FAILED
+	cmp_keep_bw "$o"
+	rxe_sampler_stop
+	cmp_mon_stop
+	[ "$a" != pcn ] || { echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable"; cp "$CMP_TR/trace" "$o-trace.txt"; }
+	pfc_snap CMP_S1 sw
+	local pause drops k
+	pause=$(( $(cmp_sw_sum CMP_S1 pause_tx 0) - $(cmp_sw_sum CMP_S0 pause_tx 0) ))
+	drops=0
+	for k in drops_tail drops_wred drops_headroom; do
+		drops=$((drops + $(cmp_sw_sum CMP_S1 $k) - $(cmp_sw_sum CMP_S0 $k)))
+	done
+	{
+		echo "pause_tx=$pause"
+		echo "drops=$drops"
+		echo "retries=$(( $(cmp_rxe_sum completer_retry_err "${CMP_S[@]}") - r0 ))"
+		echo "failed=$fl"
+		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "sw:$(topo_port sw r)")"
+		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"; echo "queue_peak_kb=$qk"
+		cmp_drain "$o-dcbmon.csv" "sw:$(topo_port sw r)"
+		if [ "$a" = pcn ]; then
+			cmp_pcn_converge "$o-trace.txt"
+		else
+			echo "converge_s=NaN"
+		fi
+		read -r -a sh <<<"$(rxe_shares "$o-samples.txt")"
+		echo "half_from_s=${sh[0]}"; echo "half_to_s=${sh[1]}"; echo "jain=${sh[2]}"
+		for k in $(seq 1 "$CMP_N"); do echo "f${k}_mbps=${sh[$((k + 2))]:-NaN}"; done
+		# all flows together, from the first packet of any to the last
+		awk -v n="$CMP_N" '{ t[NR] = $1; s = 0; for (j = 2; j <= NF; j++) s += $j; c[NR] = s; m = NR }
+			END { for (a = 2; a <= m && c[a] == c[1]; a++) ;
+			      for (b = m; b > 1 && c[b - 1] == c[m]; b--) ;
+			      a--
+			      print "total_mbps=" ((b > a) ? sprintf("%.2f", (c[b] - c[a]) * 8192 / (t[b] - t[a]) / 1e6) : "NaN")
+			      print "active_s=" ((b > a) ? sprintf("%.2f", t[b] - t[a]) : "NaN") }' "$o-samples.txt"
+	} >"$o.env"
+	# per-flow throughput per interval (t from the first packet of any flow)
+	awk -v n="$CMP_N" '{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j; m = NR }
+		END {
+			h = "t_s"; for (j = 1; j <= n; j++) h = h ",s" j; print h
+			for (f = 2; f <= m; f++) { d = 0; for (j = 2; j <= n + 1; j++) if (c[f, j] != c[1, j]) d = 1; if (d) break }
+			t0 = t[f - 1]
+			for (i = 2; i <= m; i++) {
+				line = sprintf("%.3f", (t[i - 1] + t[i]) / 2 - t0)
+				for (j = 2; j <= n + 1; j++) line = line sprintf(",%.3f", (c[i, j] - c[i - 1, j]) * 8192 / (t[i] - t[i - 1]) / 1e6)
+				print line
+			} }' "$o-samples.txt" >"$o-flows.csv"
+	log "$a: $(tr '\n' ' ' <"$o.env")"
+}
+
+cmp_conv_cols()
+{
+	local c="algo" k
+	for k in $(seq 1 "$CMP_N"); do c+=" f${k}_mbps"; done
+	echo "$c total_mbps active_s jain queue_mean_kb queue_p99_kb pause_tx drops retries converge_s converge_periods peak0_kb drain_s settle_s failed"
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+#
+# PCN's concurrent burst (PCN section 3.1, scaled; the dcblab scenario
+# cmp_burst with algos=pcn): long flows F0 (f0 -> r0) and F1 (f1 -> r1)
+# share s0 -> s1; three senders on s1 send a burst of 64 x 16 KB RDMA
+# WRITEs each to r1.  Every link 20 Mb/s, PFC on band 0, NP-ECN on every
+# switch port, rxe_cc_pcn on every device (period_us 20000).  Rates from
+# the senders' sent_pkts every 0.25 s.  Asserted:
+#  - F0, which never crosses the congested port s1 -> r1, keeps at least
+#    80 % of its pre-burst throughput during the burst;
+#  - after the burst both long flows are back to a fair share within
+#    CMP76_RECOVERY_S (5 s): over 1 s both within 20 % of half their sum,
+#    and the sum at least 70 % of the pre-burst sum (the guest's capacity
+#    drifts with the host's load; Documentation/testing.rst);
+#  - every transfer completes; no drop at the switches.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+. "$(dirname "$0")/cmp_lib.sh"
+
+need_cmd rdma ib_write_bw jq
+RECOVERY_S=${CMP76_RECOVERY_S:-5}
+OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_76_cmp_pcn_burst
+rm -rf "$OUTD"; mkdir -p "$OUTD"
+CMP_OUT=$OUTD
+CMP_POST=${CMP76_POST:-12}
+CMP_PRE=3
+
+cmp_load pcn
+load_dcb
+topo_init "c76$$" || fail "topo_init"
+at_exit topo_cleanup
+cmp_burst_topo
+log "topology up"
+cmp_burst_run pcn
+# shellcheck disable=SC1091
+. "$OUTD/burst-pcn.env"
+cmp_plot pfc_series "$OUTD/burst-pcn.png" "datafile='$OUTD/burst-pcn-flows.csv'" "ncols=3" \
+	"ylab='Mb/s'" "plottitle='test_76: PCN, F0, F1 and the burst (t = 0: burst start)'" || true
+# shellcheck disable=SC2154 # from burst-pcn.env
+{
+	[ "$failed" = 0 ] || fail "$failed ib_write_bw transfer(s) failed"
+	log "F0 $f0_pre -> $f0_burst -> $f0_post Mb/s, F1 $f1_pre -> $f1_burst -> $f1_post Mb/s;" \
+		"burst ${burst_s} s at $burst_mbps Mb/s; PAUSE $pause_tx; recovery ${recovery_share_s} s (to the pre-burst fair share ${recovery_s} s);" \
+		"queue s1->r1 mean $queue_mean_kb KB p99 $queue_p99_kb KB; retries $retries"
+	assert_ge "$burst_s" 0.5 "the burst lasted (s)"
+	assert_ge "$f0_keep" 0.8 "F0 during the burst / before"
+	_lib_num "$recovery_share_s" || fail "the long flows never came back to sharing fairly after the burst"
+	assert_le "$recovery_share_s" "$RECOVERY_S" "recovery time (s): both within 20% of half their sum, the sum >= 70% of before"
+	assert_le "$drops" 0 "drops at the switches"
+}
+exit "$ksft_pass"

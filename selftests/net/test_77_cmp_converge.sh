@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 480
+#
+# PCN's convergence (PCN Fig. 11, scaled; the dcblab scenario cmp_converge
+# with algos=pcn): three ib_write_bw flows s1..s3 -> sw -> r start at the
+# 20 Mb/s line rate into the 20 Mb/s port sw -> r (PFC on band 0, NP-ECN,
+# rxe_cc_pcn with period_us 20000 everywhere).  From the rxe_cc_pcn_rate
+# tracepoint (each flow at line rate until its first CNP; a flow starts one
+# period before its first CNP): the sum of the three rates comes down to
+# at most 1.1 x the line rate within CMP77_PERIODS periods of the last
+# flow's start.  From dcbmon samples of the port (every 50 ms): after the
+# initial peak (the largest backlog in the 2 s after it first passed
+# 4 KB) the queue falls to 4 KB or less within CMP77_DRAIN_S of passing
+# 4 KB.  Every transfer completes.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+. "$(dirname "$0")/cmp_lib.sh"
+
+need_cmd rdma ib_write_bw jq
+PERIODS=${CMP77_PERIODS:-15}
+DRAIN_S=${CMP77_DRAIN_S:-5}
+OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
+rm -rf "$OUTD"; mkdir -p "$OUTD"
+CMP_OUT=$OUTD
+CMP_SECS=${CMP77_SECS:-10}
+
+cmp_load pcn
+load_dcb
+topo_init "c77$$" || fail "topo_init"
+at_exit topo_cleanup
+cmp_conv_topo
+log "topology up"
+cmp_conv_run pcn
+# shellcheck disable=SC1091
+. "$OUTD/conv-pcn.env"
+cmp_plot pfc_series "$OUTD/conv-pcn.png" "datafile='$OUTD/conv-pcn-flows.csv'" "ncols=$CMP_N" \
+	"ylab='Mb/s'" "plottitle='test_77: PCN, 3 flows into one 20 Mb/s port'" || true
+# shellcheck disable=SC2154 # from conv-pcn.env
+{
+	[ "$failed" = 0 ] || fail "$failed ib_write_bw transfer(s) failed"
+	log "converge ${converge_s} s (${converge_periods} periods, aggregate $agg_at_converge_mbps Mb/s);" \
+		"drain ${drain_s} s from a peak of $peak0_kb KB (1 s mean below 4 KB after $settle_s s); second half: $f1_mbps $f2_mbps $f3_mbps Mb/s, Jain $jain;" \
+		"PAUSE $pause_tx; queue mean $queue_mean_kb KB p99 $queue_p99_kb KB"
+	_lib_num "$converge_s" || fail "the aggregate rate never came down to 1.1 x line rate"
+	assert_le "$converge_periods" "$PERIODS" "periods until the aggregate is at most 1.1 C"
+	_lib_num "$drain_s" || fail "the queue never drained"
+	assert_le "$drain_s" "$DRAIN_S" "queue drain time (s)"
+}
+exit "$ksft_pass"
