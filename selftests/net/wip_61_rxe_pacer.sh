@@ -2,6 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
 #
+# NOT IN THE SUITE (named wip_, run.sh does not pick it up): on a quiet
+# host it passed 10 Mb/s (9.78, 9.83) and 50 Mb/s (50.05, 48.69) within
+# 3%, but with thin margins, and two devices at once came out short (5
+# and 10 Mb/s: 4.78 and 9.79; 20 and 40: 20.23 and 37.95, the latter with
+# two flows sharing the guest's CPU).  Run it by hand:
+#   scripts/vm-run -- bash selftests/net/wip_61_rxe_pacer.sh
+#
 # The rxe_cc pacer: cc/max_rate_mbps caps every QP of a device.  The
 # ceiling is a line rate: it counts wire bytes (Ethernet, IP, UDP, BTH,
 # payload, ICRC), so ib_write_bw, which counts RDMA payload, reports about
