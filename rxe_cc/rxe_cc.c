@@ -529,16 +529,20 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 	return true;
 }
 
+/* Wire size of a packet of @qp's path: Ethernet to ICRC. */
+static u32 rxe_cc_wire_bytes(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	return ETH_HLEN + sizeof(struct udphdr) + pkt->paylen +
+	       (qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6 ?
+		sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+}
+
 /* Requester: a packet left; charge its wire size to the pacer. */
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
+	u32 bytes = rxe_cc_wire_bytes(qp, pkt);
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 now, debt;
-	u32 bytes;
-
-	bytes = ETH_HLEN + sizeof(struct udphdr) + pkt->paylen +
-		(qp->pri_av.network_type == RXE_NETWORK_TYPE_IPV6 ?
-		 sizeof(struct ipv6hdr) : sizeof(struct iphdr));
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
 	if (!kbps) {
@@ -749,7 +753,7 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 	if (!ops)
 		return;
 	if (ops->on_rx)
-		ops->on_rx(qp, pkt->paylen, ce);
+		ops->on_rx(qp, rxe_cc_wire_bytes(qp, pkt), ce);
 	if (ce && (ops->flags & RXE_CC_F_BECN))
 		WRITE_ONCE(qp->cc.ce_unacked, true);
 	if (!ce || !(ops->flags & RXE_CC_F_NP) ||

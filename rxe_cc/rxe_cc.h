@@ -86,7 +86,10 @@ struct rxe_cc_ops {
 	 * rejects its reserved bytes (counted as rp_cnp_ignored).
 	 */
 	int (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
-	/* NP: a request packet arrived for this (responder) QP. */
+	/*
+	 * NP: a request packet of @bytes on the wire (counted as on_sent
+	 * counts them) arrived for this (responder) QP.
+	 */
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
 	/* RP: a request packet is being built (also for retransmissions). */
 	void (*pkt_prep)(struct rxe_qp *qp, struct rxe_cc_pkt *p);
