@@ -543,6 +543,7 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	u32 bytes = rxe_cc_wire_bytes(qp, pkt);
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 now, debt;
+
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
 	if (!kbps) {
