@@ -24,4 +24,8 @@ static inline u64 div_u64(u64 a, u32 b)
 	return a / b;
 }
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #endif

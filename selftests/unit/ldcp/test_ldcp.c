@@ -316,7 +316,7 @@ static void test_fast_start(void)
 		char got[8];
 		unsigned int i;
 
-		for (i = 0; i < sizeof(seq) / sizeof(seq[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(seq); i++) {
 			pkt = (struct ldcp_pkt){ .first = seq[i].first,
 						 .retry = seq[i].retry };
 			ldcp_sm_pkt_prep(&s, &p, &pkt);

@@ -352,8 +352,8 @@ int main(void)
 	struct scale sc;
 	const char *e;
 
-	for (i = 0; i < sizeof(scales) / sizeof(scales[0]); i++)
-		for (j = 0; j < sizeof(ns) / sizeof(ns[0]); j++) {
+	for (i = 0; i < ARRAY_SIZE(scales); i++)
+		for (j = 0; j < ARRAY_SIZE(ns); j++) {
 			sc = scales[i];
 			e = getenv("PCN_MODEL_X");
 			if (e)

@@ -259,7 +259,7 @@ static void test_cnp_codec(void)
 	enum pcn_cnp_err e;
 	unsigned int i;
 
-	for (i = 0; i < 2 * sizeof(rates) / sizeof(rates[0]); i++) {
+	for (i = 0; i < 2 * ARRAY_SIZE(rates); i++) {
 		in.ecn = i & 1;
 		in.rec_rate = rates[i / 2];
 		pcn_cnp_encode(&in, b);
