@@ -22,18 +22,29 @@ dcb_topo 2
 OVH=24
 SWNS=$(topo_ns sw)
 
-# measure RATE_MBIT LEN PORT
+# measure RATE_MBIT LEN PORT [SENDERS]: SENDERS hosts (s1, s2; default 1)
+# offer 1.5 times RATE_MBIT between them, to servers on PORT, PORT+10.
+# (One iperf3 is one thread: at 100 Mbit/s two share the guest's vCPUs.)
 measure()
 {
-	local mbit=$1 len=$2 port=$3 csv=$TMPD/shape-$1.csv
+	local mbit=$1 len=$2 port=$3 n=${4:-1} csv=$TMPD/shape-$1.csv i flows=()
 	dcb_set rate "${mbit}mbit" overhead $OVH limit 400kb dscp-map 0:7
-	udp_server "$port"
-	udp_flow s1 "$port" "$((mbit * 3 / 2))M" 0x20 120 "$len"
-	wait_for --timeout 20 backlog_at_least $((20 * len)) ||
+	for ((i = 1; i <= n; i++)); do
+		udp_server $((port + 10 * (i - 1)))
+		udp_flow "s$i" $((port + 10 * (i - 1))) "$((mbit * 3 / 2 / n))M" 0x20 120 "$len"
+		flows+=("$FLOW_PID")
+	done
+	wait_for --timeout 30 backlog_at_least $((20 * len)) || {
+		log "backlog $(dcb_stat backlog_bytes) B; port: $(dcb_json)"
+		kill "${flows[@]}" 2>/dev/null; wait "${flows[@]}"
+		for ((i = 1; i <= n; i++)); do
+			tail -n 5 "$TMPD/client-$((port + 10 * (i - 1))).json" >&2
+		done
 		fail "port not backlogged at ${mbit}mbit"
+	}
 	"$TOP/tools/dcbmon" -i 50 -d 8 -o "$csv" "$SWNS:$PORT" ||
 		fail "dcbmon failed"
-	kill "$FLOW_PID" 2>/dev/null
+	kill "${flows[@]}" 2>/dev/null
 	# Sum over sampling intervals that start and end with at least 10
 	# packets queued: the port was busy through them (a sender stall on
 	# the loaded host must not count against the shaper).
@@ -58,7 +69,7 @@ measure()
 
 measure 10 1400 5301
 measure 50 8000 5302
-measure 100 8000 5303
+measure 100 8000 5303 2
 
 # Strict priority: band 1 (DSCP 8) flooded at 2x, band 7 (DSCP 56) at 3M.
 # Band 1 has its own limit below the port's, as a switch queue would.
