@@ -88,9 +88,16 @@ topo_new_ns()
 	TOPO_NIF[$name]=0
 	TOPO_NAMES+=("$name")
 	topo_run ip -n "$ns" link set lo up || return 1
-	# Addresses are usable at once (no DAD wait for the tests).
-	ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-		net.ipv6.conf.default.accept_dad=0 >/dev/null 2>&1
+	# Addresses are usable at once (no DAD wait for the tests); a switch
+	# forwards IPv4 and IPv6.  One process: start-up is slow under TCG.
+	if [ "$kind" = switch ]; then
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 net.ipv4.ip_forward=1 \
+			net.ipv6.conf.all.forwarding=1 >/dev/null || return 1
+	else
+		ip netns exec "$ns" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0 >/dev/null 2>&1
+	fi
 	return 0
 }
 
@@ -99,12 +106,7 @@ topo_host() { topo_new_ns "$1" host; }
 
 # topo_switch NAME: create a routing switch namespace (IPv4 and IPv6
 # forwarding on).
-topo_switch()
-{
-	topo_new_ns "$1" switch || return 1
-	topo_exec "$1" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv6.conf.all.forwarding=1 >/dev/null || return 1
-}
+topo_switch() { topo_new_ns "$1" switch; }
 
 topo_ifname()
 {
@@ -116,33 +118,60 @@ topo_ifname()
 	fi
 }
 
+# topo_veth_setup NODE DEV: offloads and RPS of NODE's DEV (one process).
 topo_veth_setup()
 {
-	local n=$1 dev=$2 mtu=${TOPO_MTU:-1500}
-	ip -n "$(topo_ns "$n")" link set dev "$dev" mtu "$mtu" up || return 1
-	# MTU-sized packets: no aggregation on receive, no offload on send.
-	topo_exec "$n" ethtool -K "$dev" gro off gso off tso off >/dev/null 2>&1 ||
-		topo_err "ethtool -K $dev failed (packets may not be MTU sized)"
+	local n=$1 dev=$2 rps=
 	# A veth hands a packet to the backlog of the CPU that sent it, so
 	# a flow sent from two CPUs in turn (a paced requester, a qdisc run
 	# from its watchdog) arrives reordered, which RoCE's go-back-N pays
 	# for.  RPS on every CPU hashes each flow to one backlog, as a NIC's
-	# RSS would.  TOPO_RPS=0 keeps the kernel default (off).
-	if [ "${TOPO_RPS:-1}" = 1 ]; then
-		topo_exec "$n" sh -c "echo $(topo_cpumask) > /sys/class/net/$dev/queues/rx-0/rps_cpus" ||
-			topo_err "cannot set rps_cpus of $dev"
-	fi
+	# RSS would.  TOPO_RPS=0 keeps the kernel default (off).  (Set inside
+	# the namespace: moving a device to another one drops its RPS map.)
+	[ "${TOPO_RPS:-1}" = 1 ] &&
+		rps="echo $(topo_cpumask) > /sys/class/net/$dev/queues/rx-0/rps_cpus || echo 'cannot set rps_cpus of $dev' >&2"
+	# MTU-sized packets: no aggregation on receive, no offload on send.
+	topo_exec "$n" sh -c "ethtool -K $dev gro off gso off tso off >/dev/null 2>&1 ||
+		echo 'topo: error: ethtool -K $dev failed (packets may not be MTU sized)' >&2
+		$rps"
 	return 0
+}
+
+# topo_batch NODE [-6]: run the ip commands on stdin in NODE's namespace,
+# in one process (process start-up is what makes set-up slow in a TCG
+# guest).
+topo_batch()
+{
+	local n=$1 cmds; shift
+	cmds=$(cat)
+	topo_log "batch in $n: $cmds"
+	ip -n "$(topo_ns "$n")" "$@" -batch - <<<"$cmds" ||
+		{ topo_err "failed in $n: $cmds"; return 1; }
 }
 
 # The hex mask of every online CPU.
 topo_cpumask() { printf '%x\n' $(( (1 << $(nproc)) - 1 )); }
 
+# topo_link_end NODE DEV ADDR4 ADDR6 PEER4 PEER6 PEERMAC: up, addresses
+# and (unless TOPO_STATIC_NEIGH=0) static neighbours of one veth end.
+topo_link_end()
+{
+	{
+		echo "link set dev $2 up"
+		echo "addr add $3/24 dev $2"
+		echo "addr add $4/64 dev $2 nodad"
+		if [ "${TOPO_STATIC_NEIGH:-1}" = 1 ]; then
+			echo "neigh replace $5 lladdr $7 dev $2 nud permanent"
+			echo "neigh replace $6 lladdr $7 dev $2 nud permanent"
+		fi
+	} | topo_batch "$1"
+}
+
 # topo_link A B: veth between nodes A and B (host-switch or switch-switch).
 # Prints "IFACE_A IFACE_B".
 topo_link()
 {
-	local a=$1 b=$2 ia ib l a4 b4 a6 b6 tmp swapped=
+	local a=$1 b=$2 ia ib l a4 b4 a6 b6 ma mb tmp swapped=
 	[ -n "${TOPO_KIND[$a]:-}" ] || { topo_err "no node $a"; return 1; }
 	[ -n "${TOPO_KIND[$b]:-}" ] || { topo_err "no node $b"; return 1; }
 	[ -z "${TOPO_PORT[$a,$b]:-}" ] || { topo_err "$a and $b already linked"; return 1; }
@@ -159,8 +188,11 @@ topo_link()
 	l=$((TOPO_NLINKS + 1))
 	[ $l -le 254 ] || { topo_err "too many links"; return 1; }
 	ia=$(topo_ifname "$a"); ib=$(topo_ifname "$b")
-	topo_run ip link add "$ia" netns "$(topo_ns "$a")" type veth \
-		peer name "$ib" netns "$(topo_ns "$b")" || return 1
+	# fixed MACs (link number, end): the static neighbours need no lookup
+	ma=$(printf '02:dc:b0:00:%02x:01' "$l"); mb=$(printf '02:dc:b0:00:%02x:02' "$l")
+	topo_run ip link add "$ia" address "$ma" mtu "${TOPO_MTU:-1500}" \
+		netns "$(topo_ns "$a")" type veth peer name "$ib" address "$mb" \
+		mtu "${TOPO_MTU:-1500}" netns "$(topo_ns "$b")" || return 1
 	TOPO_NLINKS=$l
 	TOPO_NIF[$a]=$((TOPO_NIF[$a] + 1))
 	TOPO_NIF[$b]=$((TOPO_NIF[$b] + 1))
@@ -173,25 +205,10 @@ topo_link()
 	TOPO_ADDR6[$a,$b]=$a6; TOPO_ADDR6[$b,$a]=$b6
 	topo_veth_setup "$a" "$ia" || return 1
 	topo_veth_setup "$b" "$ib" || return 1
-	local nsa nsb ma mb
-	nsa=$(topo_ns "$a"); nsb=$(topo_ns "$b")
-	topo_run ip -n "$nsa" addr add "$a4/24" dev "$ia" || return 1
-	topo_run ip -n "$nsb" addr add "$b4/24" dev "$ib" || return 1
-	topo_run ip -n "$nsa" -6 addr add "$a6/64" dev "$ia" nodad || return 1
-	topo_run ip -n "$nsb" -6 addr add "$b6/64" dev "$ib" nodad || return 1
 	# Static neighbours: no ARP/ND, whose packets would queue behind (or
 	# be dropped by) a congested port in the middle of an experiment.
-	if [ "${TOPO_STATIC_NEIGH:-1}" = 1 ]; then
-		ma=$(ip -n "$nsa" -o link show dev "$ia" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-		mb=$(ip -n "$nsb" -o link show dev "$ib" | sed -n 's/.*link\/ether \([0-9a-f:]*\).*/\1/p')
-		if [ -n "$ma" ] && [ -n "$mb" ]; then
-			topo_run ip -n "$nsa" neigh replace "$b4" lladdr "$mb" dev "$ia" nud permanent &&
-			topo_run ip -n "$nsb" neigh replace "$a4" lladdr "$ma" dev "$ib" nud permanent &&
-			topo_run ip -n "$nsa" -6 neigh replace "$b6" lladdr "$mb" dev "$ia" nud permanent &&
-			topo_run ip -n "$nsb" -6 neigh replace "$a6" lladdr "$ma" dev "$ib" nud permanent ||
-				return 1
-		fi
-	fi
+	topo_link_end "$a" "$ia" "$a4" "$a6" "$b4" "$b6" "$mb" || return 1
+	topo_link_end "$b" "$ib" "$b4" "$b6" "$a4" "$a6" "$ma" || return 1
 	if [ -n "${swapped:-}" ]; then
 		echo "$ib $ia"
 	else
@@ -243,37 +260,34 @@ topo_ip6()
 # not routed beyond their two ends.
 topo_routes()
 {
-	local n sw h s l nh
+	local n sw h s l nh r4 r6
 	for n in "${TOPO_NAMES[@]}"; do
-		[ "${TOPO_KIND[$n]}" = host ] || continue
-		sw=$(topo_peers "$n" | head -n1)
-		[ -n "$sw" ] || continue
-		topo_run topo_exec "$n" ip route replace default \
-			via "${TOPO_ADDR4[$sw,$n]}" || return 1
-		topo_run topo_exec "$n" ip -6 route replace default \
-			via "${TOPO_ADDR6[$sw,$n]}" || return 1
-	done
-	for n in "${TOPO_NAMES[@]}"; do
+		r4=; r6=
 		if [ "${TOPO_KIND[$n]}" = host ]; then
-			[ "$(topo_peers "$n" | wc -l)" -gt 1 ] || continue
+			sw=$(topo_peers "$n" | head -n1)
+			[ -n "$sw" ] || continue
+			r4="route replace default via ${TOPO_ADDR4[$sw,$n]}"$'\n'
+			r6="route replace default via ${TOPO_ADDR6[$sw,$n]}"$'\n'
 		fi
-		topo_bfs "$n"
-		# every host subnet: the link of host h to its switch s
-		for h in "${TOPO_NAMES[@]}"; do
-			[ "${TOPO_KIND[$h]}" = host ] || continue
-			[ "$h" = "$n" ] && continue
-			for s in $(topo_peers "$h"); do
-				l=${TOPO_SUBNET[$h,$s]}
-				# attached to that subnet already
-				[ "$s" = "$n" ] && continue
-				nh=${TOPO_FIRSTHOP[$s]:-}
-				[ -n "$nh" ] || continue	# not reachable
-				topo_run topo_exec "$n" ip route replace \
-					"10.0.$l.0/24" via "${TOPO_ADDR4[$nh,$n]}" || return 1
-				topo_run topo_exec "$n" ip -6 route replace \
-					"fd00:dcb:0:$l::/64" via "${TOPO_ADDR6[$nh,$n]}" || return 1
+		if [ "${TOPO_KIND[$n]}" = switch ] || [ "$(topo_peers "$n" | wc -l)" -gt 1 ]; then
+			topo_bfs "$n"
+			# every host subnet: the link of host h to its switch s
+			for h in "${TOPO_NAMES[@]}"; do
+				[ "${TOPO_KIND[$h]}" = host ] || continue
+				[ "$h" = "$n" ] && continue
+				for s in $(topo_peers "$h"); do
+					l=${TOPO_SUBNET[$h,$s]}
+					# attached to that subnet already
+					[ "$s" = "$n" ] && continue
+					nh=${TOPO_FIRSTHOP[$s]:-}
+					[ -n "$nh" ] || continue	# not reachable
+					r4+="route replace 10.0.$l.0/24 via ${TOPO_ADDR4[$nh,$n]}"$'\n'
+					r6+="route replace fd00:dcb:0:$l::/64 via ${TOPO_ADDR6[$nh,$n]}"$'\n'
+				done
 			done
-		done
+		fi
+		[ -z "$r4" ] || printf '%s' "$r4" | topo_batch "$n" || return 1
+		[ -z "$r6" ] || printf '%s' "$r6" | topo_batch "$n" -6 || return 1
 	done
 }
 
