@@ -537,6 +537,15 @@ static u32 rxe_cc_wire_bytes(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		sizeof(struct ipv6hdr) : sizeof(struct iphdr));
 }
 
+/* Pacing time a waiting QP could not catch up, in us (a counter). */
+static void rxe_cc_count_lost(struct rxe_qp *qp, u64 ns)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+
+	atomic64_add(div_u64(ns, NSEC_PER_USEC),
+		     &rxe->stats_counters[RXE_CNT_CC_PACER_LOST_US]);
+}
+
 /* Requester: a packet left; charge its wire size to the pacer. */
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
@@ -562,8 +571,12 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_catchup_us) :
 		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us)) *
 	       NSEC_PER_USEC;
-	if (qp->cc.next_send_ns + debt < now)
+	if (qp->cc.next_send_ns + debt < now) {
+		/* a waiting QP got the CPU later than it can catch up */
+		if (qp->cc.behind)
+			rxe_cc_count_lost(qp, now - debt - qp->cc.next_send_ns);
 		qp->cc.next_send_ns = now - debt;
+	}
 	/* bits / (kbit/s) = ms; * 1e6 -> ns */
 	qp->cc.next_send_ns += div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
