@@ -182,6 +182,17 @@ static inline void rxe_cc_window_stall(struct rxe_qp *qp)
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
 }
 
+/*
+ * The requester stops because rxe's limit of skbs in flight per QP is
+ * reached (the local stack has not yet taken its packets): held too.
+ */
+static inline void rxe_cc_skb_stall(struct rxe_qp *qp)
+{
+	if (qp->cc.next_send_ns)
+		qp->cc.behind = true;
+	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_SKB_STALLS);
+}
+
 /* The IP TOS/traffic class of an outgoing packet. */
 static inline u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tos)
 {
