@@ -89,8 +89,9 @@ static void dcqcn_apply(struct dcqcn_qp *d, bool trace)
 		rxe_cc_set_rate(d->qp, rate);
 	}
 	if (trace)
-		trace_rxe_cc_dcqcn(qp_num(d->qp), s->rc, s->rt, s->alpha,
-				   s->t, s->bc, s->last_event);
+		trace_rxe_cc_dcqcn(d->qp->ibqp.device->name, qp_num(d->qp),
+				   s->rc, s->rt, s->alpha, s->t, s->bc,
+				   s->last_event);
 	/* hrtimer_start() is safe from the callback and re-arms a queued
 	 * timer; a timer left armed when nothing is due just finds nothing.
 	 */

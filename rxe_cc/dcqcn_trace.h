@@ -10,11 +10,16 @@
 
 #include <linux/tracepoint.h>
 
-/* R_C, R_T in kb/s; alpha on a 2^20 scale; T, BC; what happened. */
+/*
+ * The device and QP (QP numbers repeat across devices); R_C, R_T in
+ * kb/s; alpha on a 2^20 scale; T, BC; what happened.
+ */
 TRACE_EVENT(rxe_cc_dcqcn,
-	TP_PROTO(u32 qpn, u32 rc, u32 rt, u32 alpha, u32 t, u32 bc, u8 ev),
-	TP_ARGS(qpn, rc, rt, alpha, t, bc, ev),
+	TP_PROTO(const char *dev, u32 qpn, u32 rc, u32 rt, u32 alpha, u32 t,
+		 u32 bc, u8 ev),
+	TP_ARGS(dev, qpn, rc, rt, alpha, t, bc, ev),
 	TP_STRUCT__entry(
+		__string(dev, dev)
 		__field(u32, qpn)
 		__field(u32, rc)
 		__field(u32, rt)
@@ -24,6 +29,7 @@ TRACE_EVENT(rxe_cc_dcqcn,
 		__field(u8, ev)
 	),
 	TP_fast_assign(
+		__assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rc = rc;
 		__entry->rt = rt;
@@ -32,8 +38,8 @@ TRACE_EVENT(rxe_cc_dcqcn,
 		__entry->bc = bc;
 		__entry->ev = ev;
 	),
-	TP_printk("qpn=%u rc_kbps=%u rt_kbps=%u alpha=%u t=%u bc=%u ev=%s",
-		  __entry->qpn, __entry->rc, __entry->rt, __entry->alpha,
+	TP_printk("dev=%s qpn=%u rc_kbps=%u rt_kbps=%u alpha=%u t=%u bc=%u ev=%s",
+		  __get_str(dev), __entry->qpn, __entry->rc, __entry->rt, __entry->alpha,
 		  __entry->t, __entry->bc,
 		  __print_symbolic(__entry->ev,
 				   { 0, "init" }, { 1, "cnp" },

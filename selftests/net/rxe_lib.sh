@@ -364,8 +364,8 @@ dcqcn_trace_csv()
 		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
 		if (t0 == "") t0 = ts
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		printf "%.6f,%d,%.3f,%.3f,%.5f,%s\n", ts - t0, v["qpn"], v["rc_kbps"] / 1000,
-			v["rt_kbps"] / 1000, v["alpha"] / 1048576, v["ev"] }' "$DCQCN_TR/trace" >"$1"
+		printf "%.6f,%d,%.3f,%.3f,%.5f,%s,%s\n", ts - t0, v["qpn"], v["rc_kbps"] / 1000,
+			v["rt_kbps"] / 1000, v["alpha"] / 1048576, v["ev"], v["dev"] }' "$DCQCN_TR/trace" >"$1"
 }
 
 # dcqcn_timeline CSV PNG TITLE SHARE HOST:QPN...: split the trace CSV per QP
@@ -376,7 +376,8 @@ dcqcn_timeline()
 	local csv=$1 png=$2 title=$3 share=$4 hq files='' labels='' term=pngcairo
 	shift 4
 	for hq in "$@"; do
-		awk -F, -v q="${hq#*:}" '$2 == q' "$csv" >"${csv%.csv}-${hq#*:}.csv"
+		awk -F, -v q="${hq#*:}" -v d="${RXE_DEV[${hq%:*}]:-}" \
+			'$2 == q && (d == "" || $7 == d)' "$csv" >"${csv%.csv}-${hq#*:}.csv"
 		[ -s "${csv%.csv}-${hq#*:}.csv" ] || fail "no rxe_cc_dcqcn event of ${hq%:*}'s QP ${hq#*:}"
 		files+="${files:+ }${csv%.csv}-${hq#*:}.csv"
 		labels+="${labels:+ }${hq%:*}"

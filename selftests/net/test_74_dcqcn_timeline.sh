@@ -77,8 +77,8 @@ for h in s1 s2; do
 	[ -n "$q" ] || fail "no QPN in $h's ib_write_bw output"
 	qpns+=("$h:$q")
 	# shellcheck disable=SC2016
-	res=$(awk -F, -v q="$q" -v g="$g" -v minr="$minr" -v line="$LINE" '
-		$2 != q { next }
+	res=$(awk -F, -v q="$q" -v d="${RXE_DEV[$h]}" -v g="$g" -v minr="$minr" -v line="$LINE" '
+		$2 != q || $7 != d { next }
 		{ n++
 		  if ($3 > $4 + 0.002 || $4 > line + 0.002 || $5 < 0 || $5 > 1) {
 			bad++; if (!why) why = sprintf("t=%s rc=%s rt=%s alpha=%s", $1, $3, $4, $5) }
