@@ -6,7 +6,7 @@
 #   s1..s4 -> sw -> r     every link `line` Mb/s, PFC on band 0,
 #                         RED 5 KB / 20 KB / 1 % on sw -> r
 #
-# Runs selftests/net/wip_70_dcqcn_incast.sh (4:1 and 2:1, each with algo
+# Runs selftests/net/test_70_dcqcn_incast.sh (4:1 and 2:1, each with algo
 # dcqcn and none: ib_write_bw, per-sender rates from the rxe counters,
 # Jain's index over the second half, PAUSE frames, the rxe_cc_dcqcn
 # tracepoint of the 4:1 dcqcn run) and turns its outputs into a table,
@@ -28,10 +28,10 @@ EOF2
 
 run()
 {
-	local t=$REPO/selftests/net/wip_70_dcqcn_incast.sh rc=0 d f n a i
-	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/wip_70_dcqcn_incast
+	local t=$REPO/selftests/net/test_70_dcqcn_incast.sh rc=0 d f n a i
+	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_70_dcqcn_incast
 	log "running $t (line ${P[line]} Mb/s, ${P[duration]} s per run)"
-	DCQCN70_LINE=${P[line]} DCQCN70_SECS=${P[duration]} DCQCN_U=${P[timeout_exp]} \
+	DCQCN70_NS="4 2" DCQCN70_LINE=${P[line]} DCQCN70_SECS=${P[duration]} DCQCN_U=${P[timeout_exp]} \
 		bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
 	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
 	dcqcn_incast_table >"$OUT/summary.txt"
@@ -52,7 +52,7 @@ run()
 			"plottitle='dcqcn_incast: ${a%%-*}:1, algo ${a#*-}, ${P[line]} Mb/s'"
 	done
 	[ -e "$OUT/timeline-4.png" ] && log "rate timeline: $OUT/timeline-4.png"
-	[ $rc = 0 ] || { warn "wip_70 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
+	[ $rc = 0 ] || { warn "test_70 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
 	return 0
 }
 
@@ -65,5 +65,5 @@ dcqcn_incast_table()
 		printf '%-6s %-6s %-34s %7s %7s\n' "${a% *}" "${a#* }" "$r" "$j" "$p"
 	done
 	grep -E 'PAUSE frames dcqcn [0-9]+, none' "$OUT/test.log" | sed 's/^\[[ 0-9.]*\] /  /'
-	grep -E '^FAIL' "$OUT/test.log" || echo "  wip_70 assertions: all passed"
+	grep -E '^FAIL' "$OUT/test.log" || echo "  test_70 assertions: all passed"
 }

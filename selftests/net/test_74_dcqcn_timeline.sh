@@ -16,7 +16,9 @@
 #  - R_C <= R_T <= line rate and 0 <= alpha <= 1 in every event;
 #  - the timeline (R_C, R_T, alpha per QP) is plotted to PNG in
 #    build/selftests/net/test_74_dcqcn_timeline/;
-#  - no headroom, ingress or tail drop at the switch.
+#  - no headroom, ingress or tail drop at the switch;
+#  - the same incast with algo none (PFC only): dcqcn sent at most 0.25
+#    times its PAUSE frames (issue 5's 2:1 incast; test_70 is the 4:1).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -112,4 +114,32 @@ dcqcn_timeline "$OUTD/trace.csv" "$OUTD/timeline.png" \
 	"DCQCN 2:1 incast, $LINE Mb/s: R_C (solid), R_T (dotted), alpha" \
 	"$(awk -v c="$LINE" 'BEGIN { print c * 1024 / 1082 / 2 }')" "${qpns[@]}"
 log "ok: timeline $OUTD/timeline.png ($(stat -c %s "$OUTD/timeline.png") bytes)"
+
+# The same incast with algo none and no ECN (PFC only, the paper's
+# baseline): DCQCN must have sent far fewer PAUSE frames.
+# pause_sum VAR: PAUSE frames (band 0) sent by the switch in snapshot VAR
+pause_sum()
+{
+	local -n _s=$1
+	local k t=0
+	for k in "${!_s[@]}"; do
+		case $k in sw:*:pause_tx:0) t=$((t + _s[$k])) ;; esac
+	done
+	echo "$t"
+}
+p_dcqcn=$(( $(pause_sum S1) - $(pause_sum S0) ))
+for h in s1 s2 r; do rxe_algo "$h" none "$LINE"; done
+# shellcheck disable=SC2086
+dcb_set $SW ecn off
+pfc_snap S2 sw
+rxe_bw_start s1 18743 "$SECS"
+rxe_bw_start s2 18744 "$SECS"
+rxe_bw_clients "$SECS"
+rxe_bw_wait
+pfc_snap S3 sw
+p_none=$(( $(pause_sum S3) - $(pause_sum S2) ))
+ratio=$(awk -v a="$p_dcqcn" -v b="$p_none" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
+log "PAUSE frames sent by the switch: dcqcn $p_dcqcn, none $p_none, ratio $ratio"
+assert_ge "$p_none" 10 "none: PAUSE frames (PFC must be what limits the senders)"
+assert_le "$ratio" 0.25 "PAUSE frames dcqcn / none"
 exit "$ksft_pass"

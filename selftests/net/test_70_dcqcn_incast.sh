@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 900
+# timeout: 500
 #
-# OUTSIDE THE SUITE (wip_: guest-runner.sh runs only test_*.sh) for its
-# run time: 430 s on a loaded host (passed once), over 600-900 s at host
-# load 18-26.  Run it with `scripts/vm-run --timeout 1000 -- bash
-# selftests/net/guest-runner.sh wip_70_dcqcn_incast`.
+# The 4:1 incast (issue 5); the 2:1 is test_74_dcqcn_timeline (Jain,
+# drops, PAUSE ratio).  DCQCN70_NS="4 2" runs both here (2:1 Jain 0.954
+# in one quiet-host run, 0.996 in test_74's set-up: too close to 0.95 to
+# block landings twice).  137 s for both on a quiet host.
 #
 # DCQCN incast with soft-RoCE (issue 5): s1..sN -> sw -> r, every link
 # 10 Mb/s (sch_dcb on every switch port and host NIC), PFC on band 0,
 # RED ECN (5 KB / 20 KB / 1 %) on the bottleneck sw -> r.  ib_write_bw
-# from N senders to r at once, N = 2 and 4, each with algo dcqcn (scaled
+# from N senders to r at once, N = 4 (DCQCN70_NS), each with algo dcqcn (scaled
 # knobs, rxe_lib.sh DCQCN_KNOBS) and with algo none (PFC only, no ECN: the
 # paper's baseline).  Asserts:
 #  - dcqcn: Jain's fairness index >= 0.95 over the second half of the run
@@ -32,7 +32,7 @@ need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
 RXE_BW_U=${DCQCN_U:-17}
 load_dcqcn
 rxe_topo 4
-SECS=${DCQCN70_SECS:-12}
+SECS=${DCQCN70_SECS:-16}
 LINE=${DCQCN70_LINE:-10}
 SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
 RED=${DCQCN70_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
@@ -127,11 +127,12 @@ run()
 }
 
 # 4:1 first: its QPNs are then 17..20 (rxe_qpn_skip), distinct in the trace
-for n in 4 2; do
+NS=${DCQCN70_NS:-4}
+for n in $NS; do
 	run "$n" dcqcn
 	run "$n" none
 done
-for n in 2 4; do
+for n in $NS; do
 	assert_ge "${JAIN[$n-dcqcn]}" 0.95 "$n:1 dcqcn: Jain's index, second half"
 	ratio=$(awk -v a="${PAUSE[$n-dcqcn]}" -v b="${PAUSE[$n-none]}" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 99 }')
 	log "$n:1: PAUSE frames dcqcn ${PAUSE[$n-dcqcn]}, none ${PAUSE[$n-none]}, ratio $ratio; Jain none ${JAIN[$n-none]}"
