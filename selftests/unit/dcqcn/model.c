@@ -183,7 +183,7 @@ static void run(const struct scenario *sc, struct result *res)
 }
 
 /* Paper scale: 40 Gb/s, Fig. 14 settings, R_AI 40 Mb/s. */
-static struct scenario paper(int n)
+static struct scenario paper_scale(int n)
 {
 	struct scenario sc = {
 		.name = "paper 40G",
@@ -223,7 +223,7 @@ static struct scenario paper(int n)
  * R_AI / C), the loop delay 1.6 ms (k = 1) or 2 ms (a TCG guest's order).
  * See "Guest-speed settings" in dcqcn.rst.
  */
-static struct scenario guest(int n, int k)
+static struct scenario guest_scale(int n, int k)
 {
 	struct scenario sc = {
 		.name = k == 1 ? "guest 100M" : "guest 10M",
@@ -266,8 +266,9 @@ int main(int argc, char **argv)
 	       "mark%");
 	for (s = 0; s < 3; s++) {
 		for (k = 0; k < 3; k++) {
-			struct scenario sc = s ? guest(ns[k], s == 1 ? 1 : 10)
-					       : paper(ns[k]);
+			struct scenario sc = s ?
+				guest_scale(ns[k], s == 1 ? 1 : 10) :
+				paper_scale(ns[k]);
 			struct result r;
 			int ok;
 

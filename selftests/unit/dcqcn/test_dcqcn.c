@@ -250,8 +250,10 @@ static void test_additive_hyper(void)
 		}
 		if (s.last_event == DCQCN_EV_HYPER) {
 			nhai++;
-			/* the BC event saw BC = k, T = k - 1 (additive
-			 * until k - 1 > F), the T event BC = T = k */
+			/*
+			 * the BC event saw BC = k, T = k - 1 (additive
+			 * until k - 1 > F), the T event BC = T = k
+			 */
 			double want = rt0 + (k - 5) * 50000.0 +
 				(k - 1 > 5 ? (k - 6) * 50000.0 : 40000.0);
 
