@@ -171,26 +171,27 @@ static inline u32 rxe_cc_window(struct rxe_qp *qp)
 }
 
 /*
- * The requester stops for the window: the QP is held, not idle, so its
- * pacer may catch up afterwards (within the window) like after a late
- * timer.
+ * The requester stops although the pacer would let it send: the QP is
+ * held, not idle, so its pacer may catch up afterwards like after a late
+ * timer.  @why is the counter of the reason.
  */
-static inline void rxe_cc_window_stall(struct rxe_qp *qp)
+static inline void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
 {
 	if (qp->cc.next_send_ns)
 		qp->cc.behind = true;
-	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_WINDOW_STALLS);
+	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
 }
 
-/*
- * The requester stops because rxe's limit of skbs in flight per QP is
- * reached (the local stack has not yet taken its packets): held too.
- */
+/* Held by the window (an algorithm's, or rxe's unacknowledged PSNs). */
+static inline void rxe_cc_window_stall(struct rxe_qp *qp)
+{
+	rxe_cc_held(qp, RXE_CNT_CC_WINDOW_STALLS);
+}
+
+/* Held by rxe's limit of skbs in flight per QP (not yet taken by the stack). */
 static inline void rxe_cc_skb_stall(struct rxe_qp *qp)
 {
-	if (qp->cc.next_send_ns)
-		qp->cc.behind = true;
-	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_SKB_STALLS);
+	rxe_cc_held(qp, RXE_CNT_CC_SKB_STALLS);
 }
 
 /* The IP TOS/traffic class of an outgoing packet. */
