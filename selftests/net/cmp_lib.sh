@@ -136,20 +136,6 @@ cmp_mon_start()
 }
 cmp_mon_stop() { kill -TERM "$CMP_MON" 2>/dev/null; wait "$CMP_MON" 2>/dev/null; CMP_MON=; }
 
-# cmp_sw_sum VAR KEY [BAND]: KEY summed over every switch port in snapshot VAR.
-cmp_sw_sum()
-{
-	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		case $k in
-		*:*:"$2${3:+:$3}")
-			[ "${TOPO_KIND[${k%%:*}]:-}" = switch ] && t=$((t + _s[$k])) ;;
-		esac
-	done
-	echo "$t"
-}
-
 # cmp_counters VAR HOST...: sum of a few rxe hw counters of the HOSTs into
 # the associative array VAR (retries = completer_retry_err).
 cmp_rxe_sum()
@@ -328,10 +314,10 @@ cmp_burst_run()
 	cmp_mon_stop
 	pfc_snap CMP_S1 s0 s1
 	local pause drops retries
-	pause=$(( $(cmp_sw_sum CMP_S1 pause_tx 0) - $(cmp_sw_sum CMP_S0 pause_tx 0) ))
+	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx 0) - $(pfc_sw_sum CMP_S0 pause_tx 0) ))
 	drops=0
 	for k in drops_tail drops_wred drops_headroom; do
-		drops=$((drops + $(cmp_sw_sum CMP_S1 $k) - $(cmp_sw_sum CMP_S0 $k)))
+		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
 	done
 	retries=$(( $(cmp_rxe_sum completer_retry_err f0 f1 "${CMP_B[@]}") - rt0 ))
 	{
@@ -566,10 +552,10 @@ cmp_conv_run()
 	[ "$a" != pcn ] || { echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable"; cp "$CMP_TR/trace" "$o-trace.txt"; }
 	pfc_snap CMP_S1 sw
 	local pause drops k
-	pause=$(( $(cmp_sw_sum CMP_S1 pause_tx 0) - $(cmp_sw_sum CMP_S0 pause_tx 0) ))
+	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx 0) - $(pfc_sw_sum CMP_S0 pause_tx 0) ))
 	drops=0
 	for k in drops_tail drops_wred drops_headroom; do
-		drops=$((drops + $(cmp_sw_sum CMP_S1 $k) - $(cmp_sw_sum CMP_S0 $k)))
+		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
 	done
 	{
 		echo "pause_tx=$pause"

@@ -169,6 +169,20 @@ pfc_snap()
 	done <<<"$out"
 }
 
+# pfc_sw_sum VAR KEY [BAND]: KEY summed over every switch port in snapshot VAR.
+pfc_sw_sum()
+{
+	local -n _s=$1
+	local k t=0
+	for k in "${!_s[@]}"; do
+		case $k in
+		*:*:"$2${3:+:$3}")
+			[ "${TOPO_KIND[${k%%:*}]:-}" = switch ] && t=$((t + _s[$k])) ;;
+		esac
+	done
+	echo "$t"
+}
+
 # sv VAR NODE DEV KEY [BAND]: a value of snapshot VAR; a missing key fails
 # the test (never read as 0).
 sv()

@@ -51,17 +51,6 @@ rxe_qpn_skip s2:1 s3:2 s4:3
 log "QPNs skipped"
 
 declare -A JAIN PAUSE
-# sw_sum VAR KEY [BAND]: KEY summed over the switch's ports in snapshot VAR
-sw_sum()
-{
-	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		case $k in sw:*:"$2${3:+:$3}") t=$((t + _s[$k])) ;; esac
-	done
-	echo "$t"
-}
-
 # run N ALGO: one incast; sets JAIN[N-ALGO], PAUSE[N-ALGO]
 run()
 {
@@ -85,13 +74,13 @@ run()
 	rxe_sampler_stop
 	[ "$algo.$n" = dcqcn.4 ] && dcqcn_trace_off
 	pfc_snap S1 sw
-	PAUSE[$n-$algo]=$(( $(sw_sum S1 pause_tx 0) - $(sw_sum S0 pause_tx 0) ))
+	PAUSE[$n-$algo]=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
 	drops=''
 	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
 	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)
-	WRED=$(( $(sw_sum S1 drops_wred) - $(sw_sum S0 drops_wred) ))
+	WRED=$(( $(pfc_sw_sum S1 drops_wred) - $(pfc_sw_sum S0 drops_wred) ))
 	for k in drops_headroom in_drops drops_tail; do
-		i=$(( $(sw_sum S1 "$k") - $(sw_sum S0 "$k") ))
+		i=$(( $(pfc_sw_sum S1 "$k") - $(pfc_sw_sum S0 "$k") ))
 		[ "$i" = 0 ] || drops+="$k=+$i "
 	done
 	res=$(rxe_shares "$TMPD/samples-$n-$algo")

@@ -117,17 +117,7 @@ log "ok: timeline $OUTD/timeline.png ($(stat -c %s "$OUTD/timeline.png") bytes)"
 
 # The same incast with algo none and no ECN (PFC only, the paper's
 # baseline): DCQCN must have sent far fewer PAUSE frames.
-# pause_sum VAR: PAUSE frames (band 0) sent by the switch in snapshot VAR
-pause_sum()
-{
-	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		case $k in sw:*:pause_tx:0) t=$((t + _s[$k])) ;; esac
-	done
-	echo "$t"
-}
-p_dcqcn=$(( $(pause_sum S1) - $(pause_sum S0) ))
+p_dcqcn=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
 for h in s1 s2 r; do rxe_algo "$h" none "$LINE"; done
 # shellcheck disable=SC2086
 dcb_set $SW ecn off
@@ -137,7 +127,7 @@ rxe_bw_start s2 18744 "$SECS"
 rxe_bw_clients "$SECS"
 rxe_bw_wait
 pfc_snap S3 sw
-p_none=$(( $(pause_sum S3) - $(pause_sum S2) ))
+p_none=$(( $(pfc_sw_sum S3 pause_tx 0) - $(pfc_sw_sum S2 pause_tx 0) ))
 ratio=$(awk -v a="$p_dcqcn" -v b="$p_none" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
 log "PAUSE frames sent by the switch: dcqcn $p_dcqcn, none $p_none, ratio $ratio"
 assert_ge "$p_none" 10 "none: PAUSE frames (PFC must be what limits the senders)"

@@ -74,16 +74,6 @@ for h in $HOSTS; do
 done
 log "topology up"
 
-sw_sum()
-{
-	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		case $k in sw?:*:"$2${3:+:$3}") t=$((t + _s[$k])) ;; esac
-	done
-	echo "$t"
-}
-
 # run NAME ALGO FLOWS...: FLOWS are h1..h4 and/or v; sets SH[NAME-flow]
 # (Mb/s over the second half) and PAUSE[NAME]
 declare -A SH PAUSE
@@ -113,12 +103,12 @@ run()
 	rxe_bw_wait
 	rxe_sampler_stop
 	pfc_snap S1 sw1 sw2
-	PAUSE[$name]=$(( $(sw_sum S1 pause_tx 0) - $(sw_sum S0 pause_tx 0) ))
+	PAUSE[$name]=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
 	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
 	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)
-	WRED=$(( $(sw_sum S1 drops_wred) - $(sw_sum S0 drops_wred) ))
+	WRED=$(( $(pfc_sw_sum S1 drops_wred) - $(pfc_sw_sum S0 drops_wred) ))
 	for k in drops_headroom in_drops drops_tail; do
-		i=$(( $(sw_sum S1 "$k") - $(sw_sum S0 "$k") ))
+		i=$(( $(pfc_sw_sum S1 "$k") - $(pfc_sw_sum S0 "$k") ))
 		[ "$i" = 0 ] || drops+="$k=+$i "
 	done
 	cp "$TMPD/samples-$name" "$OUTD/samples-$name.txt"
