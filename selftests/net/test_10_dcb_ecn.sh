@@ -65,13 +65,17 @@ frac=$(awk -v m="$MARKED" -v e="$ENQ" 'BEGIN{print m/e}')
 log "between kmin and kmax: marked fraction $frac, expected $expect"
 assert_within_pct "$frac" "$expect" 25 "marked fraction between kmin and kmax"
 
-# 3. above kmax, plus a non-ECT flow and a capture at the receiver
-dcb_set rate $RATE limit 300000b $curve
+# 3. above kmax, plus a non-ECT flow and a capture at the receiver.  The
+# limit is far above kmax so that a stall of the ECT sender in the guest
+# (the port drains (FULL - KMAX) / RATE = 710 ms before the queue falls
+# below kmax) does not let arrivals meet the probabilistic part of the curve.
+FULL=1000000
+dcb_set rate $RATE limit ${FULL}b $curve
 udp_server 5203
 udp_flow s1 5203 20M $ECT 120 $LEN
 ect_pid=$FLOW_PID
-wait_for --timeout 10 peak_at_least $((KMAX + 20 * WIRE)) ||
-	fail "queue never went above kmax"
+wait_for --timeout 20 peak_at_least $((FULL - 3 * WIRE)) ||
+	fail "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))"
 topo_exec r python3 "$TOP/selftests/net/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
 count_pid=$!
 wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ." ||
