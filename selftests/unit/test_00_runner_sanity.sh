@@ -35,6 +35,16 @@ expect 0 assert_ge 1.5 1.5 ge-equal
 expect 1 assert_ge 0.99 1 ge-false
 expect 0 assert_le 1e2 100.0 le
 expect 1 assert_le 3 -1 le-false
+# the integer path (bash arithmetic) agrees with awk's
+expect 0 assert_ge -3 -5 ge-negative
+expect 1 assert_ge -5 -3 ge-negative-false
+expect 0 assert_le -7 0 le-negative
+expect 0 assert_ge 010 9 ge-leading-zero
+expect 1 assert_le 010 9 le-leading-zero
+expect 0 assert_ge 12345678901234567 12345678901234566 ge-big
+expect 1 assert_ge 5599 5600 ge-off-by-one
+expect 0 assert_le 123456789012345678901 1e21 le-beyond-int
+expect 1 assert_ge 1- 0 not-a-number-sign
 expect 0 assert_within_pct 105 100 5 pct
 expect 1 assert_within_pct 94.9 100 5 pct-false
 expect 0 assert_within_pct -0.98 -1 2 pct-negative
@@ -45,6 +55,14 @@ expect 1 fail "why"
 expect 0 wait_for true --timeout 1
 expect 1 wait_for --timeout 0.3 false
 expect 0 wait_for --timeout 2 test -e "$tmp/t.c"
+expect 2 wait_for --timeout 1e3 true
+t0=${EPOCHREALTIME//[.,]/}
+expect 1 wait_for --timeout 0.5 --interval 0.05 false
+dt=$(( ${EPOCHREALTIME//[.,]/} - t0 ))
+[ "$dt" -ge 500000 ] && [ "$dt" -lt 5000000 ] ||
+	fail "wait_for --timeout 0.5 returned after $dt us"
+line=$(log hello)
+[[ $line =~ ^\[\ *[0-9]+\.[0-9][0-9]\]\ hello$ ]] || fail "log line '$line'"
 
 log "toolchain and lib.sh OK"
 exit "$ksft_pass"
