@@ -4,8 +4,8 @@
 # cmp_converge: PCN Fig. 11, scaled dumbbell: N long flows s1..sN -> sw -> r
 # start at line rate into one port, run with each algorithm of `algos` in
 # one invocation (issue 6).  Measured per algorithm: the time until the sum
-# of the algorithm's rates is at most 1.1 x the line rate (pcn: from its
-# rate tracepoint), the time until the port's queue drains, per-flow
+# of the algorithm's rates is at most 1.1 x the line rate (pcn and dcqcn:
+# from their rate tracepoints), the time until the port's queue drains, per-flow
 # throughput and Jain's index over the second half, PAUSE frames, drops.
 # The code is in selftests/net/cmp_lib.sh (shared with test_77).
 
@@ -52,7 +52,8 @@ run()
 	{
 		echo "cmp_converge: ${CMP_N} flows -> sw -> r, ${P[rate]} Mb/s, ${P[duration]} s per algorithm"
 		for a in $CMP_ALGOS; do echo "  $a: switch ports: ${CMP_SWOPTS[$a]}"; done
-		echo "  (per-flow Mb/s and Jain over the second half; converge_s: pcn only, from its rate tracepoint;"
+		echo "  (per-flow Mb/s and Jain over the second half; converge_s: pcn and dcqcn, from their rate"
+		echo "   tracepoints, to the sum of the rates <= 1.1 x line rate (dcqcn: from the last first CNP);"
 		echo "   drain_s: from the queue passing ${P[drain_kb]} KB to falling to it after its initial peak peak0_kb;"
 		echo "   settle_s: to its 1 s mean staying below ${P[drain_kb]} KB; total_mbps: all flows over active_s)"
 		echo

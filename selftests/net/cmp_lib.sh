@@ -433,49 +433,84 @@ cmp_conv_topo()
 	cmp_rxe_add "${CMP_S[@]}" r
 }
 
-# cmp_trace_on ALGO: record the algorithm's rate tracepoint (pcn only:
-# it names the device; dcqcn's and the engine's name only the QPN, which
-# is the same on every host).
+# Rate tracepoints that name the sender's device, per algorithm: the
+# event (system/name), its rate field, and the lead: how long before its
+# first event a flow started.  PCN's first event is its first CNP, one
+# period T after the flow's first packet (the NP's first period opens with
+# it); DCQCN's is its first CNP, a queue-build-up after the start (RED
+# marks from Kmin: a few packets at line rate), taken as 0.  Alpha-only
+# DCQCN events (ev 3) do not change the rate and are filtered out.
+declare -gA CMP_TR_EVENT=([pcn]=rxe_cc_pcn/rxe_cc_pcn_rate [dcqcn]=rxe_cc_dcqcn/rxe_cc_dcqcn)
+declare -gA CMP_TR_FIELD=([pcn]=rate_kbps [dcqcn]=rc_kbps)
+declare -gA CMP_TR_FILTER=([dcqcn]='ev != 3')
+
+# cmp_trace_on ALGO: record the algorithm's rate tracepoint (pcn, dcqcn;
+# the engine's own names only the QPN, which repeats on every host).  The
+# ring buffer does not overwrite: the first events (the flows' first CNPs)
+# are the ones that matter.
 cmp_trace_on()
 {
+	local ev=${CMP_TR_EVENT[$1]:-}
 	CMP_TR=/sys/kernel/tracing
 	[ -d $CMP_TR/events ] || mount -t tracefs nodev $CMP_TR 2>/dev/null || CMP_TR=/sys/kernel/debug/tracing
-	[ "$1" = pcn ] || return 0
-	[ -d $CMP_TR/events/rxe_cc_pcn ] || fail "no rxe_cc_pcn tracepoints"
+	[ -n "$ev" ] || return 0
+	[ -d "$CMP_TR/events/$ev" ] || fail "no $ev tracepoint"
 	echo 0 >$CMP_TR/tracing_on
-	echo 4096 >$CMP_TR/buffer_size_kb
+	echo 8192 >$CMP_TR/buffer_size_kb
+	echo 0 >$CMP_TR/options/overwrite
 	echo mono >$CMP_TR/trace_clock 2>/dev/null
 	echo >$CMP_TR/trace
-	echo 1 >$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable
+	echo "${CMP_TR_FILTER[$1]:-0}" >"$CMP_TR/events/$ev/filter"
+	echo 1 >"$CMP_TR/events/$ev/enable"
 	echo 1 >$CMP_TR/tracing_on
-	[ -n "${CMP_TR_AT_EXIT:-}" ] || { at_exit 'echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable" 2>/dev/null'; CMP_TR_AT_EXIT=1; }
+	[ -n "${CMP_TR_AT_EXIT:-}" ] || {
+		at_exit 'cmp_trace_off; echo 1 >"$CMP_TR/options/overwrite" 2>/dev/null'
+		CMP_TR_AT_EXIT=1
+	}
 }
 
-# cmp_pcn_converge TRACE: from the rxe_cc_pcn_rate events of the senders'
-# devices: each flow's rate is the line rate until its first CNP; a flow
-# started one period before its first CNP (its NP's first period opened
-# with its first packet).  Prints converge_s (from the last flow's start
-# until the sum of the rates is first at most 1.1 C), ecn_cuts and the
-# aggregate at that moment.
-cmp_pcn_converge()
+# cmp_trace_off [OUT]: stop every rate tracepoint; copy the trace to OUT.
+cmp_trace_off()
 {
-	local devs='' h
+	local ev
+	for ev in "${CMP_TR_EVENT[@]}"; do
+		[ -d "$CMP_TR/events/$ev" ] || continue
+		echo 0 >"$CMP_TR/events/$ev/enable" 2>/dev/null
+		echo 0 >"$CMP_TR/events/$ev/filter" 2>/dev/null
+	done
+	[ -z "${1:-}" ] || cp "$CMP_TR/trace" "$1"
+}
+
+# cmp_rate_converge ALGO TRACE: from the rate events of the senders'
+# devices (CMP_TR_EVENT): each flow's rate is the line rate until its
+# first event, which came a lead after its start (PCN: one period T,
+# DCQCN: 0).  Prints converge_s (from the last flow's start until the sum
+# of the rates is first at most 1.1 C), converge_periods (in PCN periods
+# T; NaN for other algorithms), the aggregate then and the event count.
+cmp_rate_converge()
+{
+	local devs='' h lead=0 per=0
+	[ "$1" = pcn ] && { per=${PCN_KNOBS[period_us]}; lead=$per; }
 	for h in "${CMP_S[@]}"; do devs+="${devs:+ }${RXE_DEV[$h]}"; done
-	awk -v devs="$devs" -v line="$((CMP_LINE_MBPS * 1000))" -v per="${PCN_KNOBS[period_us]}" '
-	BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { idx[d[i]] = i; rate[i] = line } }
-	match($0, /[0-9]+\.[0-9]+: rxe_cc_pcn_rate:/) {
+	awk -v devs="$devs" -v line="$((CMP_LINE_MBPS * 1000))" -v lead="$lead" -v per="$per" \
+		-v ev="${CMP_TR_EVENT[$1]#*/}" -v field="${CMP_TR_FIELD[$1]}" '
+	BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { idx[d[i]] = i; rate[i] = line }
+		pat = "[0-9]+\\.[0-9]+: " ev ":" }
+	match($0, pat) {
 		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
 		delete v
 		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
 		if (!(v["dev"] in idx)) next
-		k++; T[k] = ts + 0; D[k] = idx[v["dev"]]; R[k] = v["rate_kbps"] + 0; E[k] = v["ecn"]
+		k++; T[k] = ts + 0; D[k] = idx[v["dev"]]; R[k] = v[field] + 0
 		if (!(D[k] in first)) first[D[k]] = T[k]
 	}
 	END {
-		if (k == 0) { print "converge_s=NaN"; print "pcn_events=0"; exit }
+		if (k == 0) { print "converge_s=NaN"; print "converge_periods=NaN"; print "rate_events=0"; exit }
 		st = 0
-		for (i = 1; i <= n; i++) { if (!(i in first)) { print "converge_s=NaN"; print "pcn_events=" k; exit }
-			s = first[i] - per / 1e6; if (s > st) st = s }
+		for (i = 1; i <= n; i++) {
+			if (!(i in first)) { print "converge_s=NaN"; print "converge_periods=NaN"; print "rate_events=" k; exit }
+			s = first[i] - lead / 1e6; if (s > st) st = s
+		}
 		conv = "NaN"
 		for (j = 1; j <= k; j++) {
 			rate[D[j]] = R[j]
@@ -484,10 +519,10 @@ cmp_pcn_converge()
 			if (sum <= 1.1 * line) { conv = sprintf("%.3f", T[j] - st); agg = sum; break }
 		}
 		print "converge_s=" conv
-		print "converge_periods=" ((conv == "NaN") ? "NaN" : sprintf("%.1f", conv * 1e6 / per))
+		print "converge_periods=" ((conv == "NaN" || !per) ? "NaN" : sprintf("%.1f", conv * 1e6 / per))
 		print "agg_at_converge_mbps=" ((conv == "NaN") ? "NaN" : sprintf("%.2f", agg / 1000))
-		print "pcn_events=" k
-	}' "$1"
+		print "rate_events=" k
+	}' "$2"
 }
 
 # cmp_drain CSV NODE:DEV: queue drain from dcbmon samples of the port.
@@ -549,7 +584,7 @@ cmp_conv_run()
 	cmp_keep_bw "$o"
 	rxe_sampler_stop
 	cmp_mon_stop
-	[ "$a" != pcn ] || { echo 0 >"$CMP_TR/events/rxe_cc_pcn/rxe_cc_pcn_rate/enable"; cp "$CMP_TR/trace" "$o-trace.txt"; }
+	[ -z "${CMP_TR_EVENT[$a]:-}" ] || cmp_trace_off "$o-trace.txt"
 	pfc_snap CMP_S1 sw
 	local pause drops k
 	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx 0) - $(pfc_sw_sum CMP_S0 pause_tx 0) ))
@@ -565,8 +600,8 @@ cmp_conv_run()
 		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "sw:$(topo_port sw r)")"
 		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"; echo "queue_peak_kb=$qk"
 		cmp_drain "$o-dcbmon.csv" "sw:$(topo_port sw r)"
-		if [ "$a" = pcn ]; then
-			cmp_pcn_converge "$o-trace.txt"
+		if [ -n "${CMP_TR_EVENT[$a]:-}" ]; then
+			cmp_rate_converge "$a" "$o-trace.txt"
 		else
 			echo "converge_s=NaN"
 		fi
