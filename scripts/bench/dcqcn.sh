@@ -6,32 +6,46 @@
 #
 #   scripts/vm-run --timeout 1200 -- bash scripts/bench/dcqcn.sh
 #
-# Two namespaces joined by a veth pair (no qdisc, nothing marks), one of
-# our rxe devices in each, ib_write_bw (64 KB writes, -D seconds) from one
-# to the other, so every packet passes the requester hooks (pacer check,
-# per-packet ECT, on_sent byte counter) and the receiver's (CE check, NP).
-# No ceiling (max_rate_mbps 0): dcqcn takes the veth's 10 Gb/s as line
-# rate, far above what the guest reaches, so its QP never paces: the
-# difference is the hooks' cost.  Interleaved rounds, the order alternates;
-# the table gives each variant's median MB/s and dcqcn/none (goal >= 0.95).
+# Two pairs of namespaces, each joined by a veth pair (no qdisc, nothing
+# marks), one of our rxe devices in each namespace, ib_write_bw (64 KB
+# writes, -D seconds) from the first to the second of each pair, so every
+# packet passes the requester hooks (pacer check, per-packet ECT, on_sent
+# byte counter) and the receiver's (CE check, NP).  No ceiling
+# (max_rate_mbps 0): dcqcn takes the veth's 10 Gb/s as line rate, far
+# above what the guest reaches, so its QP never paces: the difference is
+# the hooks' cost.
+#
+# Paired rounds (default): both pairs send at once, one under dcqcn and one
+# under none, so host noise (this guest is TCG: its speed follows the
+# host's load) hits both alike; the pairs swap algorithms every round, and
+# the result is the geometric mean of the rounds' dcqcn/none ratios (a
+# pair's own advantage cancels over a swap).  DCBLAB_BENCH_MODE=sequential
+# runs one flow at a time instead, alternating the order, and compares the
+# medians (noisier: rounds of one variant spread by 30 % on a loaded host).
 # A benchmark: exit status 1 only if the measurement failed.
 #
 # Environment:
-#   DCBLAB_BENCH_ROUNDS  rounds per variant      (default 4)
-#   DCBLAB_BENCH_SECS    ib_write_bw -D seconds  (default 5)
+#   DCBLAB_BENCH_ROUNDS  rounds (paired: a multiple of 4 is balanced)  (default 8)
+#   DCBLAB_BENCH_SECS    ib_write_bw -D seconds         (default 5)
+#   DCBLAB_BENCH_MODE    paired | sequential            (default paired)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
-ROUNDS=${DCBLAB_BENCH_ROUNDS:-4}
+ROUNDS=${DCBLAB_BENCH_ROUNDS:-8}
 SECS=${DCBLAB_BENCH_SECS:-5}
+MODE=${DCBLAB_BENCH_MODE:-paired}
 B=${DCBLAB_BUILD:-$TOP/build}/rxe_cc
-A=dqa$$
-Z=dqb$$
+# pair k: namespace A[k] sends to Z[k]
+A=(dqa$$ dqc$$)
+Z=(dqb$$ dqd$$)
 OUT=$(mktemp -d)
+KEEP=${DCBLAB_BUILD:-$TOP/build}/bench/dcqcn
 
 die() { echo "dcqcn.sh: error: $*" >&2; exit 1; }
 note() { echo "# $*"; }
 
+case $MODE in paired|sequential) ;; *) die "DCBLAB_BENCH_MODE: paired or sequential, not '$MODE'";; esac
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "DCBLAB_BENCH_ROUNDS: a positive integer"
 [ -f "$B/rdma_rxe.ko" ] && [ -f "$B/rxe_cc_dcqcn.ko" ] || die "modules not built (make)"
 for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do modprobe "$m"; done
 if [ -d /sys/module/rdma_rxe ] && ! grep -qw rxe_cc_register /proc/kallsyms; then
@@ -41,22 +55,28 @@ fi
 [ -d /sys/module/rxe_cc_dcqcn ] || insmod "$B/rxe_cc_dcqcn.ko"
 cleanup()
 {
-	for p in $(ip netns pids $A 2>/dev/null) $(ip netns pids $Z 2>/dev/null); do kill -9 "$p"; done
-	ip netns del $A 2>/dev/null
-	ip netns del $Z 2>/dev/null
+	local n p
+	for n in "${A[@]}" "${Z[@]}"; do
+		for p in $(ip netns pids "$n" 2>/dev/null); do kill -9 "$p"; done
+		ip netns del "$n" 2>/dev/null
+	done
 	rm -rf "$OUT"
 }
 trap cleanup EXIT
-ip netns add $A
-ip netns add $Z
-ip link add eth0 netns $A type veth peer name eth0 netns $Z
-ip -n $A addr add 10.98.0.1/24 dev eth0
-ip -n $Z addr add 10.98.0.2/24 dev eth0
-for n in $A $Z; do
-	ip -n $n link set lo up
-	ip -n $n link set eth0 up
-	ip netns exec $n rdma link add "rx_$n" type rxe netdev eth0
+for k in 0 1; do
+	a=${A[$k]} z=${Z[$k]}
+	ip netns add "$a"
+	ip netns add "$z"
+	ip link add eth0 netns "$a" type veth peer name eth0 netns "$z"
+	ip -n "$a" addr add "10.98.$k.1/24" dev eth0
+	ip -n "$z" addr add "10.98.$k.2/24" dev eth0
+	for n in "$a" "$z"; do
+		ip -n "$n" link set lo up
+		ip -n "$n" link set eth0 up
+		ip netns exec "$n" rdma link add "rx_$n" type rxe netdev eth0
+	done
 done
+# gid NS WANT: index of NS's RoCE v2 GID that contains WANT
 gid()
 {
 	local n=$1 want=$2 i g
@@ -71,42 +91,107 @@ gid()
 	done
 	die "no GID on rx_$n"
 }
-GA=$(gid $A ffff:0a62:0001)
-GZ=$(gid $Z ffff:0a62:0002)
+declare -a GA GZ
+for k in 0 1; do
+	GA[k]=$(gid "${A[$k]}" "ffff:0a62:0${k}01")	# 10.98.k.1
+	GZ[k]=$(gid "${Z[$k]}" "ffff:0a62:0${k}02")
+done
 
-# run ALGO: one ib_write_bw from A to Z, prints MB/s
-run()
+# server K ALGO: set ALGO on pair K's devices, start its ib_write_bw
+# server and wait until it listens
+server()
 {
-	local n i
-	for n in $A $Z; do echo "$1" >"/sys/class/infiniband/rx_$n/cc/algo"; done
-	ip netns exec $Z ib_write_bw -F -d "rx_$Z" -x "$GZ" -D "$SECS" -s 65536 -p 18998 >"$OUT/srv" 2>&1 &
-	local srv=$!
+	local k=$1 a=${A[$1]} z=${Z[$1]} n i port=$((18990 + $1))
+	for n in "$a" "$z"; do echo "$2" >"/sys/class/infiniband/rx_$n/cc/algo"; done
+	ip netns exec "$z" ib_write_bw -F -d "rx_$z" -x "${GZ[$k]}" -D "$SECS" -s 65536 -p $port \
+		>"$OUT/srv$k" 2>&1 &
+	SRV[k]=$!
 	for i in $(seq 200); do
-		ip netns exec $Z ss -ltnH 'sport = :18998' | grep -q . && break
+		ip netns exec "$z" ss -ltnH "sport = :$port" | grep -q . && break
 		sleep 0.1
 	done
-	ip netns exec $A ib_write_bw -F -d "rx_$A" -x "$GA" -D "$SECS" -s 65536 -p 18998 10.98.0.2 \
-		>"$OUT/cli" 2>&1 || { cat "$OUT/cli" >&2; die "ib_write_bw ($1)"; }
-	wait "$srv" || true
-	awk '$1 == 65536 { print $4 }' "$OUT/cli" | tail -n1
 }
 
+# client K: start pair K's ib_write_bw client in the background
+client()
+{
+	local k=$1
+	ip netns exec "${A[$k]}" ib_write_bw -F -d "rx_${A[$k]}" -x "${GA[$k]}" -D "$SECS" -s 65536 \
+		-p $((18990 + k)) "10.98.$k.2" >"$OUT/cli$k" 2>&1 &
+	CLI[k]=$!
+}
+
+# finish K: wait for pair K's flow (in this shell: the flows are its
+# children), set BW to its MB/s
+finish()
+{
+	wait "${CLI[$1]}" || { cat "$OUT/cli$1" >&2; die "ib_write_bw (pair $1)"; }
+	wait "${SRV[$1]}" || true
+	BW=$(awk '$1 == 65536 { print $4 }' "$OUT/cli$1" | tail -n1)
+	[ -n "$BW" ] || { cat "$OUT/cli$1" >&2; die "no result line (pair $1)"; }
+}
+
+declare -a SRV CLI
 declare -A R=()
-c0=$(cat "/sys/class/infiniband/rx_$A/ports/1/hw_counters/cc_pacer_delays")
+ctr() { cat "/sys/class/infiniband/rx_$1/ports/1/hw_counters/$2"; }
+c0=$(( $(ctr "${A[0]}" cc_pacer_delays) + $(ctr "${A[1]}" cc_pacer_delays) ))
+RATIOS=
 for r in $(seq "$ROUNDS"); do
-	if [ $((r % 2)) = 1 ]; then order="none dcqcn"; else order="dcqcn none"; fi
-	for v in $order; do
-		bw=$(run "$v")
-		note "round $r $v: $bw MB/s"
-		R[$v]+="$bw "
-	done
+	if [ "$MODE" = paired ]; then
+		# pair (r % 2) runs dcqcn; which client starts first (it may
+		# run alone for a moment) alternates every two rounds, so that
+		# 4 rounds cover each pair x algorithm x first/second once
+		d=$((r % 2)); o=$((1 - d))
+		server $d dcqcn
+		server $o none
+		if [ $(((r - 1) / 2 % 2)) = 0 ]; then
+			client $d; client $o; first=dcqcn
+		else
+			client $o; client $d; first=none
+		fi
+		finish $d; bd=$BW
+		finish $o; bo=$BW
+		if ! awk -v a="$bd" -v b="$bo" 'BEGIN { exit !(a > 0 && b > 0) }'; then
+			# a flow that moved nothing says nothing about the hooks
+			mkdir -p "$KEEP"
+			for f in cli0 cli1 srv0 srv1; do cp "$OUT/$f" "$KEEP/round$r-$f.txt"; done
+			note "round $r discarded: dcqcn $bd MB/s, none $bo MB/s (outputs in $KEEP)"
+			continue
+		fi
+		ratio=$(awk -v a="$bd" -v b="$bo" 'BEGIN { printf "%.4f", a / b }')
+		note "round $r: pair $d dcqcn $bd MB/s, pair $o none $bo MB/s, ratio $ratio ($first started first)"
+		R[dcqcn]+="$bd "; R[none]+="$bo "; RATIOS+="$ratio "
+	else
+		if [ $((r % 2)) = 1 ]; then order="none dcqcn"; else order="dcqcn none"; fi
+		for v in $order; do
+			server 0 "$v"
+			client 0
+			finish 0; bw=$BW
+			note "round $r $v: $bw MB/s"
+			R[$v]+="$bw "
+		done
+	fi
 done
-c1=$(cat "/sys/class/infiniband/rx_$A/ports/1/hw_counters/cc_pacer_delays")
-cnp=$(cat "/sys/class/infiniband/rx_$Z/ports/1/hw_counters/np_cnp_sent")
+c1=$(( $(ctr "${A[0]}" cc_pacer_delays) + $(ctr "${A[1]}" cc_pacer_delays) ))
+cnp=$(( $(ctr "${Z[0]}" np_cnp_sent) + $(ctr "${Z[1]}" np_cnp_sent) ))
 
 med() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+[ -n "${R[none]:-}" ] && [ -n "${R[dcqcn]:-}" ] || die "no round gave a result"
 n=$(med "${R[none]}"); d=$(med "${R[dcqcn]}")
-printf '%-8s %10s %8s   %s\n' algo "MB/s" ratio "rounds"
+if [ "$MODE" = paired ]; then
+	ratio=$(tr ' ' '\n' <<<"$RATIOS" | grep . |
+		awk '{ s += log($1); m++ } END { printf "%.3f", exp(s / m) }')
+	# and the spread of the rounds' log ratios: the mean's standard error
+	se=$(tr ' ' '\n' <<<"$RATIOS" | grep . | awk '{ x[NR] = log($1); s += x[NR] }
+		END { m = s / NR; for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+		      printf "%.3f", (NR > 1) ? sqrt(v / (NR - 1) / NR) : 0 }')
+	what="geometric mean of the rounds' ratios ($RATIOS), standard error x/ $(awk -v e="$se" 'BEGIN { printf "%.3f", exp(e) }')"
+else
+	ratio=$(awk -v a="$d" -v b="$n" 'BEGIN { printf "%.3f", a / b }')
+	what="ratio of the medians"
+fi
+printf '%-8s %10s %8s   %s\n' algo "MB/s" ratio "rounds ($MODE)"
 printf '%-8s %10s %8s   %s\n' none "$n" 1.00 "${R[none]}"
-printf '%-8s %10s %8s   %s\n' dcqcn "$d" "$(awk -v a="$d" -v b="$n" 'BEGIN { printf "%.3f", a / b }')" "${R[dcqcn]}"
-note "goal: dcqcn/none >= 0.95; pacer delays during the runs: $((c1 - c0)), CNPs: $cnp (both should be 0: no congestion)"
+printf '%-8s %10s %8s   %s\n' dcqcn "$d" "$ratio" "${R[dcqcn]}"
+note "dcqcn/none $ratio: $what; goal >= 0.95"
+note "pacer delays during the runs: $((c1 - c0)), CNPs: $cnp (both should be 0: no congestion)"
