@@ -310,6 +310,7 @@ RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
 RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
 RXE_CC_DEV_KNOB(ecn, 1);
+RXE_CC_DEV_KNOB(paced_ack, 1);
 
 static struct kobj_attribute algo_attr = __ATTR_RW(algo);
 static struct kobj_attribute available_algos_attr =
@@ -325,6 +326,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&cnp_dscp_attr.attr,
 	&cnp_802p_prio_attr.attr,
 	&ecn_attr.attr,
+	&paced_ack_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rxe_cc);
@@ -352,6 +354,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
 	rxe->cc.ecn = 1;
+	rxe->cc.paced_ack = 1;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -546,6 +549,31 @@ static void rxe_cc_count_lost(struct rxe_qp *qp, u64 ns)
 		     &rxe->stats_counters[RXE_CNT_CC_PACER_LOST_US]);
 }
 
+/*
+ * A paced QP must be acknowledged before its transport timeout although
+ * it sends slowly (cc/paced_ack).  Two things in rxe make it time out
+ * and go back N with nothing lost:
+ *  - rxe asks for an ACK at the end of a message and every
+ *    RXE_MAX_PKT_PER_ACK packets, and only ACKs restart the retransmission
+ *    timer; at a low pacing rate those packets take longer than the
+ *    timeout (64 KB at 0.5 Mb/s: 1 s; perftest's -u 17: 537 ms).  A paced
+ *    QP asks once the bytes sent since its last AckReq take a quarter of
+ *    its timeout at its pacing rate (rxe_cc_paced_ackreq());
+ *  - the requester arms the timer only when it is not pending, and an ACK
+ *    that acknowledges everything does not re-arm it, so a timer armed
+ *    for packets acknowledged long ago keeps running and expires within
+ *    the next packets of a slow QP.  A paced QP restarts it when it sends
+ *    a packet with nothing older unacknowledged (rxe_cc_paced_timer()).
+ */
+static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	unsigned long tmo = qp->qp_timeout_jiffies;
+
+	if (tmo && READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) &&
+	    psn_compare(pkt->psn, READ_ONCE(qp->comp.psn)) <= 0)
+		mod_timer(&qp->retrans_timer, jiffies + tmo);
+}
+
 /* Requester: a packet left; charge its wire size to the pacer. */
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
@@ -560,6 +588,7 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 		qp->cc.behind = false;
 		return;
 	}
+	rxe_cc_paced_timer(qp, pkt);
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
 	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
@@ -582,15 +611,42 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 }
 
+/* Requester: does this packet of a paced QP ask for an ACK (see above)? */
+static bool rxe_cc_paced_ackreq(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
+				bool ackreq)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	unsigned long tmo = qp->qp_timeout_jiffies;
+	u32 kbps;
+
+	if (ackreq || !tmo || !READ_ONCE(rxe->cc.paced_ack))
+		goto reset;
+	kbps = rxe_cc_qp_rate(qp);
+	if (!kbps)
+		goto reset;
+	qp->cc.noack_bytes += rxe_cc_wire_bytes(qp, pkt);
+	/* bits / (kb/s) = ms; compare in ns */
+	if (div_u64((u64)qp->cc.noack_bytes * 8 * NSEC_PER_MSEC, kbps) <
+	    jiffies_to_nsecs(tmo) / 4)
+		return ackreq;
+	rxe_counter_inc(rxe, RXE_CNT_CC_ACKREQ_ADDED);
+	ackreq = true;
+reset:
+	qp->cc.noack_bytes = 0;
+	return ackreq;
+}
+
 /*
- * Requester: a request packet's BTH is written; let the algorithm choose
- * its AckReq bit and whether it carries ECT(0).
+ * Requester: a request packet's BTH is written; choose its AckReq bit
+ * (a paced QP's, then the algorithm's) and whether it carries ECT(0).
  */
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 	struct rxe_cc_pkt p;
 
+	if (rxe_cc_paced_ackreq(qp, pkt, bth_ack(pkt)))
+		bth_set_ack(pkt, 1);
 	if (!ops)
 		return;
 	if (!qp->cc.acked_valid) {

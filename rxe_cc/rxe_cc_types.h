@@ -29,6 +29,7 @@ struct rxe_cc_qp {
 	spinlock_t		ack_lock;	/* acked_psn */
 	u32			acked_psn;	/* RP: oldest PSN not yet acked */
 	u32			snd_max;	/* RP: PSN after the highest sent */
+	u32			noack_bytes;	/* RP: wire bytes since AckReq */
 	bool			acked_valid;	/* acked_psn, snd_max are set */
 	bool			ce_unacked;	/* NP: CE seen since last ACK */
 	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
@@ -49,6 +50,7 @@ struct rxe_cc_dev {
 	u8			cnp_dscp;
 	u8			cnp_802p_prio;
 	u8			ecn;		/* ECT(0) on data with an algo */
+	u8			paced_ack;	/* paced QPs acked in time */
 };
 
 #endif /* RXE_CC_TYPES_H */
