@@ -21,7 +21,7 @@ params()
 {
 	cat <<'EOF2'
 line            10        line rate of every link and rxe device (Mb/s)
-duration        12        ib_write_bw -D seconds per run
+duration        16        ib_write_bw -D seconds per run (Jain needs it: 0.887 once with 12)
 timeout_exp     17        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
 }

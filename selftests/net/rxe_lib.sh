@@ -297,7 +297,8 @@ rxe_sampler_start()
 		while :; do
 			line=$EPOCHREALTIME
 			for f in "${files[@]}"; do
-				read -r v <"$f" || v=NaN
+				# (a device gone at cleanup: NaN, quietly)
+				{ read -r v <"$f"; } 2>/dev/null || v=NaN
 				line+=" $v"
 			done
 			echo "$line"
@@ -305,8 +306,16 @@ rxe_sampler_start()
 		done
 	) &
 	RXE_SAMPLER=$!
+	# a test that fails between start and stop must not leave it running
+	[ -n "${RXE_SAMPLER_AT_EXIT:-}" ] || { at_exit rxe_sampler_stop; RXE_SAMPLER_AT_EXIT=1; }
 }
-rxe_sampler_stop() { kill "$RXE_SAMPLER" 2>/dev/null; wait "$RXE_SAMPLER" 2>/dev/null; }
+rxe_sampler_stop()
+{
+	[ -n "${RXE_SAMPLER:-}" ] || return 0
+	kill "$RXE_SAMPLER" 2>/dev/null
+	wait "$RXE_SAMPLER" 2>/dev/null
+	RXE_SAMPLER=
+}
 
 # rxe_shares FILE: per-flow payload rates over the second half of the
 # window in which every flow was running (from the sample at which the

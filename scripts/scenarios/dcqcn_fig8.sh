@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# dcqcn_fig8: PFC's unfairness and the victim flow, then DCQCN (issue 5;
+# DCQCN paper Fig. 3 -> Fig. 8 and Fig. 4 -> Fig. 9).
+#
+#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, `line` Mb/s)
+#                  / |
+#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 4 x line)
+#
+# Runs selftests/net/test_71_dcqcn_fig8.sh (v alone; the incast h1..h4 -> r
+# with v -> vr under algo none, then dcqcn) and turns its outputs into a
+# table (Mb/s per flow over the second half, PAUSE frames, h1's advantage
+# under PFC, the victim's share of its rate alone) and per-flow throughput
+# plots.
+
+describe()
+{
+	echo "DCQCN Fig. 3/8/9: PFC unfairness and victim flow, none vs dcqcn, table and plots"
+}
+
+params()
+{
+	cat <<'EOF2'
+duration        24        ib_write_bw -D seconds of the incast runs
+alone           10        ib_write_bw -D seconds of v alone
+xoff            96kb      PFC XOFF of every switch port (above RED's kmax 20 KB)
+timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
+EOF2
+}
+
+run()
+{
+	local t=$REPO/selftests/net/test_71_dcqcn_fig8.sh rc=0 f d n i a
+	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
+	log "running $t (${P[duration]} s incast runs, xoff ${P[xoff]})"
+	DCQCN71_SECS=${P[duration]} DCQCN71_ALONE_SECS=${P[alone]} DCQCN71_XOFF=${P[xoff]} \
+		DCQCN_U=${P[timeout_exp]} bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
+	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
+	dcqcn_fig8_table >"$OUT/summary.txt"
+	cat "$OUT/summary.txt"
+	# per-flow throughput (Mb/s of 1024-byte packets) of every run
+	for f in "$OUT"/samples-*.txt; do
+		[ -e "$f" ] || continue
+		d=$(basename "$f" .txt)
+		n=$(awk 'NR == 1 { print NF - 1 }' "$f")
+		for i in $(seq 1 "$n"); do
+			awk -v c=$((i + 1)) 'NR == 1 { t0 = $1 }
+				NR > 1 { printf "%.2f,%.3f\n", $1 - t0, ($c - p) * 8192 / ($1 - pt) / 1e6 }
+				{ p = $c; pt = $1 }' "$f" | sed '1i t_s,rx_mbps' >"$OUT/$d-s$i.csv"
+		done
+		a=${d#samples-}
+		dl_plot throughput "$OUT/throughput-$a.png" "prefix='$OUT/$d-s'" "n=$n" \
+			"share=$(awk 'BEGIN { print 10 * 1024 / 1082 / 4 }')" \
+			"plottitle='dcqcn_fig8: $a (flows: $(dcqcn_fig8_flows "$a"))'"
+	done
+	[ $rc = 0 ] || { warn "test_71 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
+	return 0
+}
+
+# dcqcn_fig8_flows RUN: the flows of RUN in the samples' column order
+dcqcn_fig8_flows()
+{
+	case $1 in
+	alone) echo "v";;
+	*) echo "h1 h2 h3 h4 v";;
+	esac
+}
+
+dcqcn_fig8_table()
+{
+	echo "dcqcn_fig8: 10 Mb/s bottleneck sw1 -> r, 40 Mb/s trunk, ${P[duration]} s runs (paper: Fig. 3 h1 about 3x, Fig. 8 fair, Fig. 9 victim kept)"
+	printf '%-6s %-6s %-44s %7s\n' run algo "Mb/s per flow (2nd half)" PAUSE
+	sed -n 's/^\[[ 0-9.]*\] \([a-z]*\) (\([a-z]*\)): second half [^,]*, Mb\/s: \(.*\) PAUSE frames \([0-9]*\);.*/\1|\2|\3|\4/p' \
+		"$OUT/test.log" | while IFS='|' read -r r a f p; do
+		printf '%-6s %-6s %-44s %7s\n' "$r" "$a" "$(tr -s ' ' <<<"$f")" "$p"
+	done
+	grep -E 'h1 / mean|PAUSE frames: dcqcn|victim: alone|Jain' "$OUT/test.log" | sed 's/^\[[ 0-9.]*\] /  /'
+	grep -E '^FAIL' "$OUT/test.log" || echo "  test_71 assertions: all passed"
+}
