@@ -31,7 +31,7 @@ EOF2
 
 run()
 {
-	local t=$REPO/selftests/net/test_71_dcqcn_fig8.sh rc=0 f d n i a
+	local t=$REPO/selftests/net/test_71_dcqcn_fig8.sh rc=0 f a
 	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
 	log "running $t (${P[duration]} s incast runs, xoff ${P[xoff]})"
 	DCQCN71_SECS=${P[duration]} DCQCN71_ALONE_SECS=${P[alone]} DCQCN71_XOFF=${P[xoff]} \
@@ -39,20 +39,13 @@ run()
 	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
 	dcqcn_fig8_table >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	# per-flow throughput (Mb/s of 1024-byte packets) of every run
+	# per-flow throughput (Mb/s of 1024-byte packets) of every run; the
+	# line is h1..h4's fair share of the 10 Mb/s bottleneck
 	for f in "$OUT"/samples-*.txt; do
 		[ -e "$f" ] || continue
-		d=$(basename "$f" .txt)
-		n=$(awk 'NR == 1 { print NF - 1 }' "$f")
-		for i in $(seq 1 "$n"); do
-			awk -v c=$((i + 1)) 'NR == 1 { t0 = $1 }
-				NR > 1 { printf "%.2f,%.3f\n", $1 - t0, ($c - p) * 8192 / ($1 - pt) / 1e6 }
-				{ p = $c; pt = $1 }' "$f" | sed '1i t_s,rx_mbps' >"$OUT/$d-s$i.csv"
-		done
-		a=${d#samples-}
-		dl_plot throughput "$OUT/throughput-$a.png" "prefix='$OUT/$d-s'" "n=$n" \
-			"share=$(awk 'BEGIN { print 10 * 1024 / 1082 / 4 }')" \
-			"plottitle='dcqcn_fig8: $a (flows: $(dcqcn_fig8_flows "$a"))'"
+		a=$(basename "$f" .txt); a=${a#samples-}
+		dl_rxe_flows "$f" "$OUT/throughput-$a.png" "$(awk 'BEGIN { print 10 * 1024 / 1082 / 4 }')" \
+			"dcqcn_fig8: $a (flows: $(dcqcn_fig8_flows "$a"))"
 	done
 	[ $rc = 0 ] || { warn "test_71 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
 	return 0

@@ -28,7 +28,7 @@ EOF2
 
 run()
 {
-	local t=$REPO/selftests/net/test_70_dcqcn_incast.sh rc=0 d f n a i
+	local t=$REPO/selftests/net/test_70_dcqcn_incast.sh rc=0 f n a
 	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_70_dcqcn_incast
 	log "running $t (line ${P[line]} Mb/s, ${P[duration]} s per run)"
 	DCQCN70_NS="4 2" DCQCN70_LINE=${P[line]} DCQCN70_SECS=${P[duration]} DCQCN_U=${P[timeout_exp]} \
@@ -39,17 +39,11 @@ run()
 	# per-flow throughput (Mb/s of 1024-byte packets) of every run
 	for f in "$OUT"/samples-*.txt; do
 		[ -e "$f" ] || continue
-		d=$(basename "$f" .txt)
+		a=$(basename "$f" .txt); a=${a#samples-}
 		n=$(awk 'NR == 1 { print NF - 1 }' "$f")
-		for i in $(seq 1 "$n"); do
-			awk -v c=$((i + 1)) 'NR == 1 { t0 = $1 }
-				NR > 1 { printf "%.2f,%.3f\n", $1 - t0, ($c - p) * 8192 / ($1 - pt) / 1e6 }
-				{ p = $c; pt = $1 }' "$f" | sed '1i t_s,rx_mbps' >"$OUT/$d-s$i.csv"
-		done
-		a=${d#samples-}
-		dl_plot throughput "$OUT/throughput-$a.png" "prefix='$OUT/$d-s'" "n=$n" \
-			"share=$(awk -v c="${P[line]}" -v n="$n" 'BEGIN { print c * 1024 / 1082 / n }')" \
-			"plottitle='dcqcn_incast: ${a%%-*}:1, algo ${a#*-}, ${P[line]} Mb/s'"
+		dl_rxe_flows "$f" "$OUT/throughput-$a.png" \
+			"$(awk -v c="${P[line]}" -v n="$n" 'BEGIN { print c * 1024 / 1082 / n }')" \
+			"dcqcn_incast: ${a%%-*}:1, algo ${a#*-}, ${P[line]} Mb/s"
 	done
 	[ -e "$OUT/timeline-4.png" ] && log "rate timeline: $OUT/timeline-4.png"
 	[ $rc = 0 ] || { warn "test_70 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
