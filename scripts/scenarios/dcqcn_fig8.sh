@@ -8,7 +8,7 @@
 #                  / |
 #   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 4 x line)
 #
-# Runs selftests/net/test_71_dcqcn_fig8.sh (v alone; the incast h1..h4 -> r
+# Runs selftests/net/wip_71_dcqcn_fig8.sh (v alone; the incast h1..h4 -> r
 # with v -> vr under algo none, then dcqcn) and turns its outputs into a
 # table (Mb/s per flow over the second half, PAUSE frames, h1's advantage
 # under PFC, the victim's share of its rate alone) and per-flow throughput
@@ -31,8 +31,8 @@ EOF2
 
 run()
 {
-	local t=$REPO/selftests/net/test_71_dcqcn_fig8.sh rc=0 f a
-	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
+	local t=$REPO/selftests/net/wip_71_dcqcn_fig8.sh rc=0 f a
+	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/wip_71_dcqcn_fig8
 	log "running $t (${P[duration]} s incast runs, xoff ${P[xoff]})"
 	DCQCN71_SECS=${P[duration]} DCQCN71_ALONE_SECS=${P[alone]} DCQCN71_XOFF=${P[xoff]} \
 		DCQCN_U=${P[timeout_exp]} bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
@@ -47,7 +47,7 @@ run()
 		dl_rxe_flows "$f" "$OUT/throughput-$a.png" "$(awk 'BEGIN { print 10 * 1024 / 1082 / 4 }')" \
 			"dcqcn_fig8: $a (flows: $(dcqcn_fig8_flows "$a"))"
 	done
-	[ $rc = 0 ] || { warn "test_71 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
+	[ $rc = 0 ] || { warn "wip_71 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
 	return 0
 }
 
@@ -69,5 +69,5 @@ dcqcn_fig8_table()
 		printf '%-6s %-6s %-44s %7s\n' "$r" "$a" "$(tr -s ' ' <<<"$f")" "$p"
 	done
 	grep -E 'h1 / mean|PAUSE frames: dcqcn|victim: alone|Jain' "$OUT/test.log" | sed 's/^\[[ 0-9.]*\] /  /'
-	grep -E '^FAIL' "$OUT/test.log" || echo "  test_71 assertions: all passed"
+	grep -E '^FAIL' "$OUT/test.log" || echo "  wip_71 assertions: all passed"
 }

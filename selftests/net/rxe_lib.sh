@@ -129,7 +129,7 @@ rxe_listen() { topo_exec "$2" ss -ltnH "sport = :$1" | grep -q .; }
 rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -q ":$1 "; }
 
 # ------------------------------------------------------------------ DCQCN
-# Helpers of the DCQCN guest tests (test_70, test_71, test_74) and of the dcblab
+# Helpers of the DCQCN guest tests (test_70, test_74, wip_71) and of the dcblab
 # scenarios dcqcn_* (which source this file too).
 #
 #   load_dcqcn                 rdma_rxe.ko and rxe_cc_dcqcn.ko
