@@ -434,12 +434,13 @@ cmp_conv_topo()
 }
 
 # Rate tracepoints that name the sender's device, per algorithm: the
-# event (system/name), its rate field, and the lead: how long before its
-# first event a flow started.  PCN's first event is its first CNP, one
-# period T after the flow's first packet (the NP's first period opens with
-# it); DCQCN's is its first CNP, a queue-build-up after the start (RED
-# marks from Kmin: a few packets at line rate), taken as 0.  Alpha-only
-# DCQCN events (ev 3) do not change the rate and are filtered out.
+# event (system/name), its rate field and an event filter.  How long
+# before its first event a flow started (the lead, cmp_rate_converge):
+# PCN's first event is its first CNP, one period T after the flow's first
+# packet (the NP's first period opens with it); DCQCN's is its first CNP,
+# a queue build-up after the start (RED marks from Kmin: a few packets at
+# line rate), taken as 0.  Alpha-only DCQCN events (ev 3) do not change
+# the rate and are filtered out.
 declare -gA CMP_TR_EVENT=([pcn]=rxe_cc_pcn/rxe_cc_pcn_rate [dcqcn]=rxe_cc_dcqcn/rxe_cc_dcqcn)
 declare -gA CMP_TR_FIELD=([pcn]=rate_kbps [dcqcn]=rc_kbps)
 declare -gA CMP_TR_FILTER=([dcqcn]='ev != 3')
