@@ -557,8 +557,8 @@ static void rxe_cc_count_lost(struct rxe_qp *qp, u64 ns)
  *    RXE_MAX_PKT_PER_ACK packets, and only ACKs restart the retransmission
  *    timer; at a low pacing rate those packets take longer than the
  *    timeout (64 KB at 0.5 Mb/s: 1 s; perftest's -u 17: 537 ms).  A paced
- *    QP asks once the bytes sent since its last AckReq take a quarter of
- *    its timeout at its pacing rate (rxe_cc_paced_ackreq());
+ *    QP asks once the packets sent since its last AckReq took a quarter
+ *    of its timeout at its pacing rate (rxe_cc_paced_ackreq());
  *  - the requester arms the timer only when it is not pending, and an ACK
  *    that acknowledges everything does not re-arm it, so a timer armed
  *    for packets acknowledged long ago keeps running and expires within
@@ -579,12 +579,13 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
 	u32 bytes = rxe_cc_wire_bytes(qp, pkt);
 	u32 kbps = rxe_cc_qp_rate(qp);
-	u64 now, debt;
+	u64 now, debt, wire_ns;
 
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
+		qp->cc.noack_ns = 0;
 		qp->cc.behind = false;
 		return;
 	}
@@ -607,48 +608,34 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 		qp->cc.next_send_ns = now - debt;
 	}
 	/* bits / (kbit/s) = ms; * 1e6 -> ns */
-	qp->cc.next_send_ns += div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	wire_ns = div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	qp->cc.next_send_ns += wire_ns;
+	qp->cc.noack_ns += wire_ns;
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 }
 
-/* Requester: does this packet of a paced QP ask for an ACK (see above)? */
-static bool rxe_cc_paced_ackreq(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
-				bool ackreq)
+/*
+ * Requester: should this packet of a paced QP ask for an ACK (see above)?
+ * noack_ns is the pacing time of the packets sent since the last AckReq,
+ * summed by rxe_cc_sent(); it stays 0 while the QP is not paced.
+ */
+static bool rxe_cc_paced_ackreq(struct rxe_qp *qp)
 {
-	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	unsigned long tmo = qp->qp_timeout_jiffies;
-	u32 kbps;
 
-	if (ackreq || !tmo || !READ_ONCE(rxe->cc.paced_ack))
-		goto reset;
-	kbps = rxe_cc_qp_rate(qp);
-	if (!kbps)
-		goto reset;
-	qp->cc.noack_bytes += rxe_cc_wire_bytes(qp, pkt);
-	/* bits / (kb/s) = ms; compare in ns */
-	if (div_u64((u64)qp->cc.noack_bytes * 8 * NSEC_PER_MSEC, kbps) <
-	    jiffies_to_nsecs(tmo) / 4)
-		return ackreq;
-	rxe_counter_inc(rxe, RXE_CNT_CC_ACKREQ_ADDED);
-	ackreq = true;
-reset:
-	qp->cc.noack_bytes = 0;
-	return ackreq;
+	if (!tmo || !READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) ||
+	    qp->cc.noack_ns < jiffies_to_nsecs(tmo) / 4)
+		return false;
+	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_ACKREQ_ADDED);
+	return true;
 }
 
-/*
- * Requester: a request packet's BTH is written; choose its AckReq bit
- * (a paced QP's, then the algorithm's) and whether it carries ECT(0).
- */
-void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+/* Requester: the algorithm sees the packet, may change AckReq and ECT. */
+static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 	struct rxe_cc_pkt p;
 
-	if (rxe_cc_paced_ackreq(qp, pkt, bth_ack(pkt)))
-		bth_set_ack(pkt, 1);
-	if (!ops)
-		return;
 	if (!qp->cc.acked_valid) {
 		/* the first packet: ACKs count from here */
 		qp->cc.acked_psn = pkt->psn;
@@ -671,6 +658,21 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	bth_set_ack(pkt, p.ackreq);
 	if (!p.ect)
 		pkt->mask |= RXE_CC_NOECT_MASK;
+}
+
+/*
+ * Requester: a request packet's BTH is written; choose its AckReq bit
+ * (a paced QP's, then the algorithm's) and whether it carries ECT(0).
+ */
+void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
+		bth_set_ack(pkt, 1);
+	if (qp->cc.ops)
+		rxe_cc_algo_pkt(qp, pkt);
+	/* whoever asked, the time to the next AckReq counts from here */
+	if (bth_ack(pkt))
+		qp->cc.noack_ns = 0;
 }
 
 /*

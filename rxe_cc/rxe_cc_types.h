@@ -29,7 +29,7 @@ struct rxe_cc_qp {
 	spinlock_t		ack_lock;	/* acked_psn */
 	u32			acked_psn;	/* RP: oldest PSN not yet acked */
 	u32			snd_max;	/* RP: PSN after the highest sent */
-	u32			noack_bytes;	/* RP: wire bytes since AckReq */
+	u64			noack_ns;	/* RP: pacing time since AckReq */
 	bool			acked_valid;	/* acked_psn, snd_max are set */
 	bool			ce_unacked;	/* NP: CE seen since last ACK */
 	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
