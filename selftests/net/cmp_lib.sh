@@ -452,8 +452,8 @@ declare -gA CMP_TR_FILTER=([dcqcn]='ev != 3')
 cmp_trace_on()
 {
 	local ev=${CMP_TR_EVENT[$1]:-}
-	CMP_TR=/sys/kernel/tracing
-	[ -d $CMP_TR/events ] || mount -t tracefs nodev $CMP_TR 2>/dev/null || CMP_TR=/sys/kernel/debug/tracing
+	tr_mount || fail "no tracefs"
+	CMP_TR=$TR
 	[ -n "$ev" ] || return 0
 	[ -d "$CMP_TR/events/$ev" ] || fail "no $ev tracepoint"
 	echo 0 >$CMP_TR/tracing_on
@@ -461,8 +461,7 @@ cmp_trace_on()
 	echo 0 >$CMP_TR/options/overwrite
 	echo mono >$CMP_TR/trace_clock 2>/dev/null
 	echo >$CMP_TR/trace
-	echo "${CMP_TR_FILTER[$1]:-0}" >"$CMP_TR/events/$ev/filter"
-	echo 1 >"$CMP_TR/events/$ev/enable"
+	tr_on "$ev" "${CMP_TR_FILTER[$1]:-0}" || fail "cannot enable $ev"
 	echo 1 >$CMP_TR/tracing_on
 	[ -n "${CMP_TR_AT_EXIT:-}" ] || {
 		at_exit 'cmp_trace_off; echo 1 >"$CMP_TR/options/overwrite" 2>/dev/null'
@@ -470,15 +469,11 @@ cmp_trace_on()
 	}
 }
 
-# cmp_trace_off [OUT]: stop every rate tracepoint; copy the trace to OUT.
+# cmp_trace_off [OUT]: mute every rate tracepoint (tr_mute: they stay
+# switched on); copy the trace to OUT.
 cmp_trace_off()
 {
-	local ev
-	for ev in "${CMP_TR_EVENT[@]}"; do
-		[ -d "$CMP_TR/events/$ev" ] || continue
-		echo 0 >"$CMP_TR/events/$ev/enable" 2>/dev/null
-		echo 0 >"$CMP_TR/events/$ev/filter" 2>/dev/null
-	done
+	tr_mute "${CMP_TR_EVENT[@]}"
 	[ -z "${1:-}" ] || cp "$CMP_TR/trace" "$1"
 }
 

@@ -317,19 +317,17 @@ pfc_drops_delta()
 	[ "$PFC_DROPS_WHAT" != "$out" ] || PFC_DROPS_WHAT=
 }
 
-# pfc_trace_on: enable the sch_dcb tracepoints (tracefs), cleared at exit.
+# pfc_trace_on: record the sch_dcb tracepoints (tracefs), muted at exit
+# (tr_mute: switching them off patches kernel text).
 pfc_trace_on()
 {
-	local t=/sys/kernel/tracing
-	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null ||
-		t=/sys/kernel/debug/tracing
-	[ -d $t/events/sch_dcb ] || return 1
-	TRACEFS=$t
-	echo 0 >$t/tracing_on
-	echo >$t/trace
-	echo 1 >$t/events/sch_dcb/enable || return 1
-	echo 1 >$t/tracing_on
-	at_exit 'echo 0 >"$TRACEFS/events/sch_dcb/enable"; echo 0 >"$TRACEFS/tracing_on"'
+	tr_mount || return 1
+	TRACEFS=$TR
+	echo 0 >$TR/tracing_on
+	echo >$TR/trace
+	tr_on sch_dcb || return 1
+	echo 1 >$TR/tracing_on
+	at_exit 'tr_mute sch_dcb; echo 0 >"$TRACEFS/tracing_on"'
 }
 
 # pfc_sender NODE DST PORT TOS COUNT [LEN]: a blocking-socket UDP sender

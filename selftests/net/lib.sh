@@ -211,3 +211,41 @@ assert_within_pct() {
 		fail "${4:-assert_within_pct}: $1 not within $3% of $2"
 	fi
 }
+
+# Tracepoints.  Switching an event on or off patches kernel text on every
+# CPU (its static key and static call, text_poke_bp), and under TCG that
+# once hung a guest for minutes (CPU 0 stuck on the int3, soft lockups, RCU
+# stall).  So the tests switch an event on at most once per module load and
+# never off: tr_on clears its filter, tr_mute sets a filter nothing passes.
+# TR is the tracefs mount.
+tr_mount() {
+	[ -n "${TR:-}" ] && [ -d "$TR/events" ] && return 0
+	TR=/sys/kernel/tracing
+	[ -d $TR/events ] || mount -t tracefs nodev $TR 2>/dev/null ||
+		TR=/sys/kernel/debug/tracing
+	[ -d $TR/events ]
+}
+
+# tr_on EVENT [FILTER]: record EVENT (a subsystem or subsystem/event under
+# events/), filtered by FILTER.  Returns 1 if the event does not exist.
+tr_on() {
+	local d on
+	tr_mount || return 1
+	d=$TR/events/$1
+	[ -d "$d" ] || return 1
+	echo "${2:-0}" >"$d/filter" || return 1
+	read -r on <"$d/enable"
+	[ "$on" = 1 ] || echo 1 >"$d/enable"
+}
+
+# tr_mute EVENT...: EVENT records nothing more (a filter no event passes;
+# missing events, e.g. of an unloaded module, are skipped).
+tr_mute() {
+	local e
+	tr_mount || return 0
+	for e in "$@"; do
+		[ -d "$TR/events/$e" ] || continue
+		echo 'common_pid < 0' >"$TR/events/$e/filter" 2>/dev/null
+	done
+	return 0
+}

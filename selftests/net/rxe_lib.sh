@@ -349,21 +349,19 @@ rxe_shares()
 }
 
 # dcqcn_trace_on: record the rxe_cc_dcqcn tracepoint (cleared, 4 MB per
-# CPU), switched off at exit.
+# CPU), muted at exit (tr_mute: switching it off patches kernel text).
 dcqcn_trace_on()
 {
-	local t=/sys/kernel/tracing
-	[ -d $t/events ] || mount -t tracefs nodev $t 2>/dev/null || t=/sys/kernel/debug/tracing
-	[ -d $t/events/rxe_cc_dcqcn ] || fail "no rxe_cc_dcqcn tracepoint"
-	DCQCN_TR=$t
-	echo 0 >$t/tracing_on
-	echo 4096 >$t/buffer_size_kb
-	echo >$t/trace
-	echo 1 >$t/events/rxe_cc_dcqcn/enable
-	echo 1 >$t/tracing_on
-	at_exit 'echo 0 >"$DCQCN_TR/events/rxe_cc_dcqcn/enable"'
+	tr_mount || fail "no tracefs"
+	DCQCN_TR=$TR
+	echo 0 >$TR/tracing_on
+	echo 4096 >$TR/buffer_size_kb
+	echo >$TR/trace
+	tr_on rxe_cc_dcqcn || fail "no rxe_cc_dcqcn tracepoint"
+	echo 1 >$TR/tracing_on
+	at_exit 'tr_mute rxe_cc_dcqcn'
 }
-dcqcn_trace_off() { echo 0 >"$DCQCN_TR/events/rxe_cc_dcqcn/enable"; }
+dcqcn_trace_off() { tr_mute rxe_cc_dcqcn; }
 
 # dcqcn_trace_csv FILE: the trace as CSV "t_s,qpn,rc_mbps,rt_mbps,alpha,ev"
 # (t from the first event; alpha on a 0..1 scale).

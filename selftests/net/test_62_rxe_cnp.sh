@@ -29,12 +29,9 @@ done
 rxe_cc r min_time_between_cnps "$GAP_US"
 dcb_set rate 20mbit ecn step k 20k
 
-TR=/sys/kernel/tracing
-[ -d "$TR/events/rxe_cc" ] || TR=/sys/kernel/debug/tracing
-[ -d "$TR/events/rxe_cc" ] || fail "no rxe_cc tracepoints"
-echo 1 >"$TR/events/rxe_cc/enable"
+tr_on rxe_cc || fail "no rxe_cc tracepoints"
 echo >"$TR/trace"
-at_exit 'echo 0 >"$TR/events/rxe_cc/enable"'
+at_exit 'tr_mute rxe_cc'
 
 PCAP=$TMPD/cnp.pcap
 topo_exec s1 tcpdump -i eth0 -n -U -w "$PCAP" 'udp dst port 4791 and udp[8] == 0x81' \

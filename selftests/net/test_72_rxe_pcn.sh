@@ -40,12 +40,9 @@ at_exit 'for h in s1 s2 r; do { echo none >"/sys/class/infiniband/${RXE_DEV[$h]}
 # a deep buffer: the first period's overload must not drop (go-back-N)
 dcb_set rate 50mbit limit 4mb ecn np-ecn
 
-TR=/sys/kernel/tracing
-[ -d "$TR/events/rxe_cc_pcn" ] || TR=/sys/kernel/debug/tracing
-[ -d "$TR/events/rxe_cc_pcn" ] || fail "no rxe_cc_pcn tracepoints"
-echo 1 >"$TR/events/rxe_cc_pcn/enable"
+tr_on rxe_cc_pcn || fail "no rxe_cc_pcn tracepoints"
 echo >"$TR/trace"
-at_exit '[ ! -e "$TR/events/rxe_cc_pcn/enable" ] || echo 0 >"$TR/events/rxe_cc_pcn/enable"'
+at_exit 'tr_mute rxe_cc_pcn'
 bad0=$(cat /sys/module/rxe_cc_pcn/parameters/bad_cnps)
 
 i=0

@@ -42,12 +42,9 @@ for k in alpha:1024 beta:128 min_cwnd_pkts:1 max_cwnd_pkts:128 \
 done
 dcb_set rate 20mbit ecn step k 8k
 
-TR=/sys/kernel/tracing
-[ -d "$TR/events/rxe_cc_ldcp" ] || TR=/sys/kernel/debug/tracing
-[ -d "$TR/events/rxe_cc_ldcp" ] || fail "no rxe_cc_ldcp tracepoint"
-echo 1 >"$TR/events/rxe_cc_ldcp/enable"
+tr_on rxe_cc_ldcp || fail "no rxe_cc_ldcp tracepoint"
 echo >"$TR/trace"
-at_exit '{ echo 0 >"$TR/events/rxe_cc_ldcp/enable"; } 2>/dev/null'
+at_exit 'tr_mute rxe_cc_ldcp'
 
 i=0
 for h in s1 s2; do
@@ -111,7 +108,7 @@ positive "$becn_rx2" "ACKs with BECN received (s2)"
 [ "$cnps" = 0 ] || fail "ldcp sent $cnps CNPs"
 
 # read the trace once (formatting it is slow in TCG)
-echo 0 >"$TR/events/rxe_cc_ldcp/enable"
+tr_mute rxe_cc_ldcp
 grep 'rxe_cc_ldcp:' "$TR/trace" >"$TMPD/trace"
 ece=$(grep -c ' ece=1' "$TMPD/trace")
 plain=$(grep -c ' ece=0' "$TMPD/trace")
