@@ -50,6 +50,10 @@ TOPO_PREFIX=${TOPO_PREFIX:-dl$$}
 topo_log() { [ -n "${TOPO_VERBOSE:-}" ] && echo "topo: $*" >&2; return 0; }
 topo_err() { echo "topo: error: $*" >&2; return 1; }
 
+# Under TCG every fork costs tens of milliseconds, so the functions below
+# avoid $(...) of shell functions and pipelines: set-up time of a test is
+# mostly process creation.
+
 # Run a command, reporting it on failure.
 topo_run()
 {
@@ -74,7 +78,7 @@ topo_ns() { echo "${TOPO_PREFIX}-$1"; }
 topo_exec()
 {
 	local n=$1; shift
-	ip netns exec "$(topo_ns "$n")" "$@"
+	ip netns exec "${TOPO_PREFIX}-$n" "$@"
 }
 
 topo_new_ns()
@@ -82,7 +86,7 @@ topo_new_ns()
 	local name=$1 kind=$2 ns
 	[ -n "$name" ] || { topo_err "missing node name"; return 1; }
 	[ -z "${TOPO_KIND[$name]:-}" ] || { topo_err "node $name exists"; return 1; }
-	ns=$(topo_ns "$name")
+	ns=${TOPO_PREFIX}-$name
 	topo_run ip netns add "$ns" || return 1
 	TOPO_KIND[$name]=$kind
 	TOPO_NIF[$name]=0
@@ -110,16 +114,27 @@ topo_switch() { topo_new_ns "$1" switch; }
 
 topo_ifname()
 {
-	local n=$1 i=${TOPO_NIF[$1]}
-	if [ "${TOPO_KIND[$n]}" = switch ]; then
-		echo "swp$((i + 1))"
+	_topo_ifname "$1"
+	echo "$TOPO_IFNAME"
+}
+
+# _topo_ifname NODE: TOPO_IFNAME = the name of NODE's next port.
+_topo_ifname()
+{
+	local i=${TOPO_NIF[$1]}
+	if [ "${TOPO_KIND[$1]}" = switch ]; then
+		TOPO_IFNAME=swp$((i + 1))
 	else
-		echo "eth$i"
+		TOPO_IFNAME=eth$i
 	fi
 }
 
 # topo_veth_setup NODE DEV: offloads and RPS of NODE's DEV (one process).
-topo_veth_setup()
+topo_veth_setup() { _topo_end_setup "$1" "$2" ""; }
+
+# _topo_end_setup NODE DEV IPCMDS: offloads and RPS of NODE's DEV, then the
+# ip commands IPCMDS (batch), in one process chain.
+_topo_end_setup()
 {
 	local n=$1 dev=$2 rps=
 	# A veth hands a packet to the backlog of the CPU that sent it, so
@@ -128,13 +143,16 @@ topo_veth_setup()
 	# for.  RPS on every CPU hashes each flow to one backlog, as a NIC's
 	# RSS would.  TOPO_RPS=0 keeps the kernel default (off).  (Set inside
 	# the namespace: moving a device to another one drops its RPS map.)
+	[ -n "${TOPO_CPUMASK:-}" ] || TOPO_CPUMASK=$(topo_cpumask)
 	[ "${TOPO_RPS:-1}" = 1 ] &&
-		rps="echo $(topo_cpumask) > /sys/class/net/$dev/queues/rx-0/rps_cpus || echo 'cannot set rps_cpus of $dev' >&2"
+		rps="echo $TOPO_CPUMASK > /sys/class/net/$dev/queues/rx-0/rps_cpus || echo 'cannot set rps_cpus of $dev' >&2"
+	topo_log "set-up of $dev in $n: $3"
 	# MTU-sized packets: no aggregation on receive, no offload on send.
-	topo_exec "$n" sh -c "ethtool -K $dev gro off gso off tso off >/dev/null 2>&1 ||
+	ip netns exec "${TOPO_PREFIX}-$n" sh -c "ethtool -K $dev gro off gso off tso off >/dev/null 2>&1 ||
 		echo 'topo: error: ethtool -K $dev failed (packets may not be MTU sized)' >&2
-		$rps"
-	return 0
+		$rps
+		${3:+exec ip -batch -}" <<<"$3" ||
+		{ topo_err "failed in $n: $3"; return 1; }
 }
 
 # topo_batch NODE [-6]: run the ip commands on stdin in NODE's namespace,
@@ -143,9 +161,10 @@ topo_veth_setup()
 topo_batch()
 {
 	local n=$1 cmds; shift
-	cmds=$(cat)
+	IFS= read -r -d '' cmds || true
+	while [[ $cmds == *$'\n' ]]; do cmds=${cmds%$'\n'}; done
 	topo_log "batch in $n: $cmds"
-	ip -n "$(topo_ns "$n")" "$@" -batch - <<<"$cmds" ||
+	ip -n "${TOPO_PREFIX}-$n" "$@" -batch - <<<"$cmds" ||
 		{ topo_err "failed in $n: $cmds"; return 1; }
 }
 
@@ -156,15 +175,21 @@ topo_cpumask() { printf '%x\n' $(( (1 << $(nproc)) - 1 )); }
 # and (unless TOPO_STATIC_NEIGH=0) static neighbours of one veth end.
 topo_link_end()
 {
-	{
-		echo "link set dev $2 up"
-		echo "addr add $3/24 dev $2"
-		echo "addr add $4/64 dev $2 nodad"
-		if [ "${TOPO_STATIC_NEIGH:-1}" = 1 ]; then
-			echo "neigh replace $5 lladdr $7 dev $2 nud permanent"
-			echo "neigh replace $6 lladdr $7 dev $2 nud permanent"
-		fi
-	} | topo_batch "$1"
+	_topo_link_cmds "$@"
+	topo_batch "$1" <<<"$TOPO_CMDS"
+}
+
+# _topo_link_cmds: as topo_link_end, the ip commands into TOPO_CMDS.
+_topo_link_cmds()
+{
+	TOPO_CMDS="link set dev $2 up
+addr add $3/24 dev $2
+addr add $4/64 dev $2 nodad"
+	if [ "${TOPO_STATIC_NEIGH:-1}" = 1 ]; then
+		TOPO_CMDS+="
+neigh replace $5 lladdr $7 dev $2 nud permanent
+neigh replace $6 lladdr $7 dev $2 nud permanent"
+	fi
 }
 
 # topo_link A B: veth between nodes A and B (host-switch or switch-switch).
@@ -187,12 +212,13 @@ topo_link()
 	[ -d /sys/module/veth ] || modprobe -q veth 2>/dev/null
 	l=$((TOPO_NLINKS + 1))
 	[ $l -le 254 ] || { topo_err "too many links"; return 1; }
-	ia=$(topo_ifname "$a"); ib=$(topo_ifname "$b")
+	_topo_ifname "$a"; ia=$TOPO_IFNAME
+	_topo_ifname "$b"; ib=$TOPO_IFNAME
 	# fixed MACs (link number, end): the static neighbours need no lookup
-	ma=$(printf '02:dc:b0:00:%02x:01' "$l"); mb=$(printf '02:dc:b0:00:%02x:02' "$l")
+	printf -v ma '02:dc:b0:00:%02x:01' "$l"; printf -v mb '02:dc:b0:00:%02x:02' "$l"
 	topo_run ip link add "$ia" address "$ma" mtu "${TOPO_MTU:-1500}" \
-		netns "$(topo_ns "$a")" type veth peer name "$ib" address "$mb" \
-		mtu "${TOPO_MTU:-1500}" netns "$(topo_ns "$b")" || return 1
+		netns "${TOPO_PREFIX}-$a" type veth peer name "$ib" address "$mb" \
+		mtu "${TOPO_MTU:-1500}" netns "${TOPO_PREFIX}-$b" || return 1
 	TOPO_NLINKS=$l
 	TOPO_NIF[$a]=$((TOPO_NIF[$a] + 1))
 	TOPO_NIF[$b]=$((TOPO_NIF[$b] + 1))
@@ -203,12 +229,12 @@ topo_link()
 	a6=fd00:dcb:0:$l::1; b6=fd00:dcb:0:$l::2
 	TOPO_ADDR4[$a,$b]=$a4; TOPO_ADDR4[$b,$a]=$b4
 	TOPO_ADDR6[$a,$b]=$a6; TOPO_ADDR6[$b,$a]=$b6
-	topo_veth_setup "$a" "$ia" || return 1
-	topo_veth_setup "$b" "$ib" || return 1
 	# Static neighbours: no ARP/ND, whose packets would queue behind (or
 	# be dropped by) a congested port in the middle of an experiment.
-	topo_link_end "$a" "$ia" "$a4" "$a6" "$b4" "$b6" "$mb" || return 1
-	topo_link_end "$b" "$ib" "$b4" "$b6" "$a4" "$a6" "$ma" || return 1
+	_topo_link_cmds "$a" "$ia" "$a4" "$a6" "$b4" "$b6" "$mb"
+	_topo_end_setup "$a" "$ia" "$TOPO_CMDS" || return 1
+	_topo_link_cmds "$b" "$ib" "$b4" "$b6" "$a4" "$a6" "$ma"
+	_topo_end_setup "$b" "$ib" "$TOPO_CMDS" || return 1
 	if [ -n "${swapped:-}" ]; then
 		echo "$ib $ia"
 	else
@@ -226,11 +252,19 @@ topo_port()
 # topo_peers NAME: the nodes linked to NAME (one per line).
 topo_peers()
 {
+	_topo_peers "$1"
+	[ ${#TOPO_PEERS[@]} = 0 ] || printf '%s\n' "${TOPO_PEERS[@]}"
+}
+
+# _topo_peers NAME: TOPO_PEERS = the nodes linked to NAME (an array).
+_topo_peers()
+{
 	local k
+	TOPO_PEERS=()
 	for k in "${TOPO_LINKS[@]}"; do
 		case $k in
-		"$1",*) echo "${k#*,}";;
-		*,"$1") echo "${k%,*}";;
+		"$1",*) TOPO_PEERS+=("${k#*,}");;
+		*,"$1") TOPO_PEERS+=("${k%,*}");;
 		esac
 	done
 }
@@ -239,14 +273,16 @@ topo_peers()
 # to PEER (default: its first link).
 topo_ip4()
 {
-	local p=${2:-$(topo_peers "$1" | head -n1)}
+	local p=${2:-}
+	[ -n "$p" ] || { _topo_peers "$1"; p=${TOPO_PEERS[0]:-}; }
 	[ -n "${TOPO_ADDR4[$1,$p]:-}" ] || { topo_err "no address for $1"; return 1; }
 	echo "${TOPO_ADDR4[$1,$p]}"
 }
 
 topo_ip6()
 {
-	local p=${2:-$(topo_peers "$1" | head -n1)}
+	local p=${2:-}
+	[ -n "$p" ] || { _topo_peers "$1"; p=${TOPO_PEERS[0]:-}; }
 	[ -n "${TOPO_ADDR6[$1,$p]:-}" ] || { topo_err "no address for $1"; return 1; }
 	echo "${TOPO_ADDR6[$1,$p]}"
 }
@@ -260,22 +296,24 @@ topo_ip6()
 # not routed beyond their two ends.
 topo_routes()
 {
-	local n sw h s l nh r4 r6
+	local n sw h s l nh r4 r6 np
 	for n in "${TOPO_NAMES[@]}"; do
 		r4=; r6=
+		_topo_peers "$n"; np=${#TOPO_PEERS[@]}
 		if [ "${TOPO_KIND[$n]}" = host ]; then
-			sw=$(topo_peers "$n" | head -n1)
+			sw=${TOPO_PEERS[0]:-}
 			[ -n "$sw" ] || continue
 			r4="route replace default via ${TOPO_ADDR4[$sw,$n]}"$'\n'
 			r6="route replace default via ${TOPO_ADDR6[$sw,$n]}"$'\n'
 		fi
-		if [ "${TOPO_KIND[$n]}" = switch ] || [ "$(topo_peers "$n" | wc -l)" -gt 1 ]; then
+		if [ "${TOPO_KIND[$n]}" = switch ] || [ "$np" -gt 1 ]; then
 			topo_bfs "$n"
 			# every host subnet: the link of host h to its switch s
 			for h in "${TOPO_NAMES[@]}"; do
 				[ "${TOPO_KIND[$h]}" = host ] || continue
 				[ "$h" = "$n" ] && continue
-				for s in $(topo_peers "$h"); do
+				_topo_peers "$h"
+				for s in "${TOPO_PEERS[@]}"; do
 					l=${TOPO_SUBNET[$h,$s]}
 					# attached to that subnet already
 					[ "$s" = "$n" ] && continue
@@ -286,8 +324,8 @@ topo_routes()
 				done
 			done
 		fi
-		[ -z "$r4" ] || printf '%s' "$r4" | topo_batch "$n" || return 1
-		[ -z "$r6" ] || printf '%s' "$r6" | topo_batch "$n" -6 || return 1
+		[ -z "$r4" ] || topo_batch "$n" <<<"$r4" || return 1
+		[ -z "$r6" ] || topo_batch "$n" -6 <<<"$r6" || return 1
 	done
 }
 
@@ -307,7 +345,8 @@ topo_bfs()
 		cur=${queue[$head]}; head=$((head + 1))
 		# only the source and switches forward
 		[ "$cur" = "$src" ] || [ "${TOPO_KIND[$cur]}" = switch ] || continue
-		for p in $(topo_peers "$cur"); do
+		_topo_peers "$cur"
+		for p in "${TOPO_PEERS[@]}"; do
 			[ -n "${TOPO_HOPS[$p]:-}" ] && continue
 			TOPO_HOPS[$p]=$((TOPO_HOPS[$cur] + 1))
 			if [ "$cur" = "$src" ]; then
@@ -336,10 +375,16 @@ topo_ports()
 # host NIC (it obeys the PAUSE frames it receives).
 topo_dcb_node()
 {
-	local n=$1 d; shift
-	for d in $(topo_ports "$n"); do
-		topo_qdisc "$n" "$d" dcb "$@" || return 1
+	local n=$1 p cmds=; shift
+	_topo_peers "$n"
+	for p in "${TOPO_PEERS[@]}"; do
+		cmds+="qdisc replace dev ${TOPO_PORT[$n,$p]} root handle 1: dcb $*"$'\n'
 	done
+	[ -n "$cmds" ] || return 0
+	topo_log "tc batch in $n: $cmds"
+	# one tc for every port (process start-up is slow under TCG)
+	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} topo_exec "$n" tc -batch - <<<"$cmds" ||
+		{ topo_err "failed in $n: $cmds"; return 1; }
 }
 
 # topo_dcb_all KIND ARGS...: topo_dcb_node on every node of KIND (host or
@@ -382,12 +427,12 @@ topo_cleanup()
 {
 	local n ns pids i
 	for n in "${TOPO_NAMES[@]}"; do
-		ns=$(topo_ns "$n")
+		ns=${TOPO_PREFIX}-$n
 		pids=$(ip netns pids "$ns" 2>/dev/null)
 		[ -n "$pids" ] && kill $pids 2>/dev/null
 	done
 	for n in "${TOPO_NAMES[@]}"; do
-		ns=$(topo_ns "$n")
+		ns=${TOPO_PREFIX}-$n
 		for i in 1 2 3 4 5 6 7 8 9 10; do
 			pids=$(ip netns pids "$ns" 2>/dev/null)
 			[ -z "$pids" ] && break
