@@ -1,15 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 700
-#
-# NOT IN THE SUITE: the Fig. 8 assertion (every sender within 20 % of the
-# fair share) failed in two of the last three quiet-host runs.  Once with
-# XOFF 48 KB (PFC storms, h1 -21 %), once with 96 KB and 4 PAUSE frames:
-# h3 kept +22-24 % over every window of the run (from 3.6 s to the end),
-# with 69 CNPs handled against 73-74 for the others.  DCQCN at this scale
-# can settle on unequal shares; see Documentation/dcqcn.rst.  Run it with
-# `scripts/vm-run -- bash selftests/net/guest-runner.sh wip_71_dcqcn_fig8`
-# or `scripts/dcblab run dcqcn_fig8`.
+# timeout: 500
 #
 # DCQCN paper Fig. 3 -> Fig. 8 (PFC unfairness) and Fig. 4 -> Fig. 9
 # (victim flow) with soft-RoCE, in one topology:
@@ -29,10 +20,19 @@
 #  - v keeps >= 80 % of its throughput alone (Fig. 9);
 #  - no drop at the switches (headroom, ingress, tail), in every run.
 # Printed beside it: none's h1 / mean(h2..h4) (Fig. 3: about 3), v's
-# share under none, and PAUSE frames dcqcn / none.  That ratio is not
-# asserted here: with XOFF 48 KB it was 0.000-0.766 in five quiet-host
-# runs (below), with 96 KB 0.000 and 0.009; the single-switch incasts
-# (test_70, test_74) assert it.
+# share under none, and PAUSE frames per second dcqcn / none (logged; the
+# single-switch incasts test_70 and test_74 assert it).
+#
+# Run lengths and T: DCQCN's shares at this scale swing by +-10-25 % over
+# windows of a few seconds (its AIMD cycle is seconds long), so a short
+# window catches the senders at different phases.  With 24 s runs and the
+# guest-scale T = K = 55 ms the largest deviation was 8-24 % (mean 15 %)
+# over eight quiet-host runs, two above the bound.  With T = K = 30 ms
+# (still above the loop delay: 20 KB of queue at 10 Mb/s is 16 ms) and
+# 40 s runs (a 20 s window) it was 3.5, 8.5, 7.4 and 12.3 %; the dcqcn
+# run is 48 s for more margin.  The userspace model (selftests/unit/dcqcn)
+# shows the same: see "Fig. 8 at guest scale" in Documentation/dcqcn.rst.
+# PFC's unfairness needs no long run: the none run is 12 s, v alone 6 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -47,9 +47,12 @@ need_cmd rdma ib_write_bw jq
 RXE_BW_U=${DCQCN_U:-19}
 load_dcb
 load_dcqcn
-SECS=${DCQCN71_SECS:-24}
+SECS=${DCQCN71_SECS:-48}
+NONE_SECS=${DCQCN71_NONE_SECS:-12}
 # v alone at the line rate needs no long run: it only sets the reference
-ALONE_SECS=${DCQCN71_ALONE_SECS:-10}
+ALONE_SECS=${DCQCN71_ALONE_SECS:-6}
+DCQCN_KNOBS[rpg_time_reset]=${DCQCN71_T_US:-30000}
+DCQCN_KNOBS[dce_tcp_rtt]=${DCQCN71_T_US:-30000}
 LINE=10
 # delay 100ms: with 50ms the PFC-only run overflowed headrooms (170 drops)
 # xoff 96kb: ECN must act before PFC (DCQCN paper §3: the PFC threshold
@@ -64,7 +67,7 @@ XOFF=${DCQCN71_XOFF:-96kb}
 SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc 0 xoff $XOFF delay 100ms"
 TRUNK="rate 40mbit buffer 2mb pfc prio-pfc 0 xoff $XOFF delay 100ms"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
-OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_71_dcqcn_fig8
+OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_71_dcqcn_fig8
 mkdir -p "$OUTD"
 
 topo_init "d71$$" || fail "topo_init"
@@ -148,9 +151,19 @@ run()
 	_lib_num "${r[2]}" || fail "$name: flows did not overlap long enough ($res)"
 }
 
-run alone dcqcn "$ALONE_SECS" v
-run none none "$SECS" h1 h2 h3 h4 v
+# (experiments: DCQCN71_RUNS=dcqcn runs only that; DCQCN71_KNOBS="k=v ..."
+# overrides DCQCN_KNOBS)
+for kv in ${DCQCN71_KNOBS:-}; do DCQCN_KNOBS[${kv%%=*}]=${kv#*=}; done
+RUNS=${DCQCN71_RUNS:-alone none dcqcn}
+[[ " $RUNS " != *" alone "* ]] || run alone dcqcn "$ALONE_SECS" v
+[[ " $RUNS " != *" none "* ]] || run none none "$NONE_SECS" h1 h2 h3 h4 v
 run dcqcn dcqcn "$SECS" h1 h2 h3 h4 v
+log "dcqcn: largest deviation from the mean of h1..h4: $(awk -v a="${SH[dcqcn-h1]}" \
+	-v b="${SH[dcqcn-h2]}" -v c="${SH[dcqcn-h3]}" -v d="${SH[dcqcn-h4]}" 'BEGIN {
+	m = (a + b + c + d) / 4; w = 0; split(a " " b " " c " " d, x, " ")
+	for (i = 1; i <= 4; i++) { e = x[i] / m - 1; if (e < 0) e = -e; if (e > w) w = e }
+	printf "%.1f %%", 100 * w }')"
+[ "$RUNS" != dcqcn ] || exit "$ksft_pass"
 
 fair=$(awk -v a="${SH[dcqcn-h1]}" -v b="${SH[dcqcn-h2]}" -v c="${SH[dcqcn-h3]}" -v d="${SH[dcqcn-h4]}" \
 	'BEGIN { printf "%.3f", (a + b + c + d) / 4 }')
@@ -162,8 +175,9 @@ done
 jain=$(awk -v a="${SH[dcqcn-h1]}" -v b="${SH[dcqcn-h2]}" -v c="${SH[dcqcn-h3]}" -v d="${SH[dcqcn-h4]}" \
 	'BEGIN { s = a + b + c + d; q = a * a + b * b + c * c + d * d; printf "%.4f", (q > 0 ? s * s / (4 * q) : 0) }')
 assert_ge "$jain" 0.95 "dcqcn: Jain's index of h1..h4 (4:1 incast)"
-ratio=$(awk -v a="${PAUSE[dcqcn]}" -v b="${PAUSE[none]}" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
-log "PAUSE frames: dcqcn ${PAUSE[dcqcn]}, none ${PAUSE[none]}, ratio $ratio (logged only)"
+ratio=$(awk -v a="${PAUSE[dcqcn]}" -v b="${PAUSE[none]}" -v sa="$SECS" -v sb="$NONE_SECS" \
+	'BEGIN { printf "%.3f", (b > 0 ? (a / sa) / (b / sb) : 99) }')
+log "PAUSE frames: dcqcn ${PAUSE[dcqcn]} in $SECS s, none ${PAUSE[none]} in $NONE_SECS s, ratio per second $ratio (logged only)"
 vn=$(awk -v a="${SH[none-v]}" -v b="${SH[alone-v]}" 'BEGIN { printf "%.3f", a / b }')
 vd=$(awk -v a="${SH[dcqcn-v]}" -v b="${SH[alone-v]}" 'BEGIN { printf "%.3f", a / b }')
 log "victim: alone ${SH[alone-v]} Mb/s; with the incast: none $vn, dcqcn $vd of that"
