@@ -51,8 +51,9 @@ SECS=${DCQCN71_SECS:-48}
 NONE_SECS=${DCQCN71_NONE_SECS:-12}
 # v alone at the line rate needs no long run: it only sets the reference
 ALONE_SECS=${DCQCN71_ALONE_SECS:-6}
-DCQCN_KNOBS[rpg_time_reset]=${DCQCN71_T_US:-30000}
-DCQCN_KNOBS[dce_tcp_rtt]=${DCQCN71_T_US:-30000}
+# (T = K: rxe_lib.sh's 30 ms unless DCQCN71_T_US is set)
+[ -z "${DCQCN71_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN71_T_US
+[ -z "${DCQCN71_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN71_T_US
 LINE=10
 # delay 100ms: with 50ms the PFC-only run overflowed headrooms (170 drops)
 # xoff 96kb: ECN must act before PFC (DCQCN paper §3: the PFC threshold
