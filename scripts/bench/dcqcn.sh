@@ -19,21 +19,30 @@
 # under none, so host noise (this guest is TCG: its speed follows the
 # host's load) hits both alike; the pairs swap algorithms every round, and
 # the result is the geometric mean of the rounds' dcqcn/none ratios (a
-# pair's own advantage cancels over a swap).  DCBLAB_BENCH_MODE=sequential
-# runs one flow at a time instead, alternating the order, and compares the
-# medians (noisier: rounds of one variant spread by 30 % on a loaded host).
+# pair's own advantage cancels over a swap).  A round's ratio is that of
+# the packets the two senders' devices sent (hw counter sent_pkts, read
+# every 0.25 s) while both flows ran (from the second sample in which both
+# counters grew to the last but one), not perftest's own figures: those
+# include the moments one flow ran alone, and perftest sometimes prints
+# 0.00 MB/s for a flow that moved data.  DCBLAB_BENCH_PIN=1 runs pair k's
+# processes on CPU k: worse (8 rounds: standard error x/ 1.13 against
+# x/ 1.05 unpinned; CPU 0's pair was the faster one).
+# DCBLAB_BENCH_MODE=sequential runs one flow at a time instead, alternating
+# the order, and compares the medians (noisier: rounds of one variant spread by 30 % on a loaded host).
 # A benchmark: exit status 1 only if the measurement failed.
 #
 # Environment:
 #   DCBLAB_BENCH_ROUNDS  rounds (paired: a multiple of 4 is balanced)  (default 8)
 #   DCBLAB_BENCH_SECS    ib_write_bw -D seconds         (default 5)
 #   DCBLAB_BENCH_MODE    paired | sequential            (default paired)
+#   DCBLAB_BENCH_PIN     1: pair k on CPU k (paired)    (default 0)
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 ROUNDS=${DCBLAB_BENCH_ROUNDS:-8}
 SECS=${DCBLAB_BENCH_SECS:-5}
 MODE=${DCBLAB_BENCH_MODE:-paired}
+PIN=${DCBLAB_BENCH_PIN:-0}
 B=${DCBLAB_BUILD:-$TOP/build}/rxe_cc
 # pair k: namespace A[k] sends to Z[k]
 A=(dqa$$ dqc$$)
@@ -46,6 +55,9 @@ note() { echo "# $*"; }
 
 case $MODE in paired|sequential) ;; *) die "DCBLAB_BENCH_MODE: paired or sequential, not '$MODE'";; esac
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || die "DCBLAB_BENCH_ROUNDS: a positive integer"
+[[ $SECS =~ ^[1-9][0-9]*$ ]] && [ "$SECS" -ge 3 ] || die "DCBLAB_BENCH_SECS: an integer >= 3"
+case $PIN in 0|1) ;; *) die "DCBLAB_BENCH_PIN: 0 or 1, not '$PIN'";; esac
+[ "$PIN" = 0 ] || [ "$MODE" = sequential ] || [ "$(nproc)" -ge 2 ] || PIN=0
 [ -f "$B/rdma_rxe.ko" ] && [ -f "$B/rxe_cc_dcqcn.ko" ] || die "modules not built (make)"
 for m in ib_core ib_uverbs udp_tunnel ip6_udp_tunnel; do modprobe "$m"; done
 if [ -d /sys/module/rdma_rxe ] && ! grep -qw rxe_cc_register /proc/kallsyms; then
@@ -97,13 +109,24 @@ for k in 0 1; do
 	GZ[k]=$(gid "${Z[$k]}" "ffff:0a62:0${k}02")
 done
 
+# pin K CMD...: CMD on CPU K (paired mode with DCBLAB_BENCH_PIN=1)
+pin()
+{
+	local k=$1; shift
+	if [ "$PIN" = 1 ] && [ "$MODE" = paired ]; then
+		taskset -c "$k" "$@"
+	else
+		"$@"
+	fi
+}
+
 # server K ALGO: set ALGO on pair K's devices, start its ib_write_bw
 # server and wait until it listens
 server()
 {
 	local k=$1 a=${A[$1]} z=${Z[$1]} n i port=$((18990 + $1))
 	for n in "$a" "$z"; do echo "$2" >"/sys/class/infiniband/rx_$n/cc/algo"; done
-	ip netns exec "$z" ib_write_bw -F -d "rx_$z" -x "${GZ[$k]}" -D "$SECS" -s 65536 -p $port \
+	pin "$k" ip netns exec "$z" ib_write_bw -F -d "rx_$z" -x "${GZ[$k]}" -D "$SECS" -s 65536 -p $port \
 		>"$OUT/srv$k" 2>&1 &
 	SRV[k]=$!
 	for i in $(seq 200); do
@@ -116,7 +139,7 @@ server()
 client()
 {
 	local k=$1
-	ip netns exec "${A[$k]}" ib_write_bw -F -d "rx_${A[$k]}" -x "${GA[$k]}" -D "$SECS" -s 65536 \
+	pin "$k" ip netns exec "${A[$k]}" ib_write_bw -F -d "rx_${A[$k]}" -x "${GA[$k]}" -D "$SECS" -s 65536 \
 		-p $((18990 + k)) "10.98.$k.2" >"$OUT/cli$k" 2>&1 &
 	CLI[k]=$!
 }
@@ -133,7 +156,40 @@ finish()
 
 declare -a SRV CLI
 declare -A R=()
+declare -a ST SD SO
 ctr() { cat "/sys/class/infiniband/rx_$1/ports/1/hw_counters/$2"; }
+# sample_round NS_D NS_O PID_D PID_O: sent_pkts of both devices every
+# 0.25 s while either client runs (ST, SD, SO)
+sample_round()
+{
+	local x y
+	ST=(); SD=(); SO=()
+	while kill -0 "$3" 2>/dev/null || kill -0 "$4" 2>/dev/null; do
+		read -r x <"/sys/class/infiniband/rx_$1/ports/1/hw_counters/sent_pkts"
+		read -r y <"/sys/class/infiniband/rx_$2/ports/1/hw_counters/sent_pkts"
+		ST+=("$EPOCHREALTIME"); SD+=("$x"); SO+=("$y")
+		sleep 0.25
+	done
+}
+# window: from the samples, pd and po = packets of each flow, WT = seconds,
+# between the second sample after both counters first grew together and
+# the last but one before they last did (0 if that is under 1 s)
+window()
+{
+	local i a=-1 b=-1 n=${#ST[@]}
+	for ((i = 1; i < n; i++)); do
+		if [ "${SD[i]}" -gt "${SD[i - 1]}" ] && [ "${SO[i]}" -gt "${SO[i - 1]}" ]; then
+			[ $a -ge 0 ] || a=$i
+			b=$((i - 1))
+		fi
+	done
+	a=$((a + 1)); b=$((b - 1))
+	pd=0; po=0; WT=0
+	[ $a -ge 1 ] && [ $b -gt $a ] || return 0
+	WT=$(awk -v x="${ST[a]}" -v y="${ST[b]}" 'BEGIN { printf "%.3f", y - x }')
+	awk -v t="$WT" 'BEGIN { exit !(t >= 1) }' || { WT=0; return 0; }
+	pd=$((SD[b] - SD[a])); po=$((SO[b] - SO[a]))
+}
 c0=$(( $(ctr "${A[0]}" cc_pacer_delays) + $(ctr "${A[1]}" cc_pacer_delays) ))
 RATIOS=
 for r in $(seq "$ROUNDS"); do
@@ -149,17 +205,23 @@ for r in $(seq "$ROUNDS"); do
 		else
 			client $o; client $d; first=none
 		fi
+		sample_round "${A[$d]}" "${A[$o]}" "${CLI[$d]}" "${CLI[$o]}"
 		finish $d; bd=$BW
 		finish $o; bo=$BW
-		if ! awk -v a="$bd" -v b="$bo" 'BEGIN { exit !(a > 0 && b > 0) }'; then
+		window
+		if [ "${pd:-0}" -le 0 ] || [ "${po:-0}" -le 0 ]; then
 			# a flow that moved nothing says nothing about the hooks
 			mkdir -p "$KEEP"
 			for f in cli0 cli1 srv0 srv1; do cp "$OUT/$f" "$KEEP/round$r-$f.txt"; done
-			note "round $r discarded: dcqcn $bd MB/s, none $bo MB/s (outputs in $KEEP)"
+			note "round $r discarded: no 1 s in which both flows ran (outputs in $KEEP)"
 			continue
 		fi
-		ratio=$(awk -v a="$bd" -v b="$bo" 'BEGIN { printf "%.4f", a / b }')
-		note "round $r: pair $d dcqcn $bd MB/s, pair $o none $bo MB/s, ratio $ratio ($first started first)"
+		# MB/s of 64 KB payload in the window (sent_pkts counts
+		# 1024-byte payload packets at the path MTU)
+		bd=$(awk -v p="$pd" -v t="$WT" 'BEGIN { printf "%.2f", p * 1024 / t / 1e6 }')
+		bo=$(awk -v p="$po" -v t="$WT" 'BEGIN { printf "%.2f", p * 1024 / t / 1e6 }')
+		ratio=$(awk -v a="$pd" -v b="$po" 'BEGIN { printf "%.4f", a / b }')
+		note "round $r: pair $d dcqcn $bd MB/s, pair $o none $bo MB/s in a $WT s window, ratio $ratio ($first started first)"
 		R[dcqcn]+="$bd "; R[none]+="$bo "; RATIOS+="$ratio "
 	else
 		if [ $((r % 2)) = 1 ]; then order="none dcqcn"; else order="dcqcn none"; fi
