@@ -37,7 +37,7 @@ run()
 	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
 	log "running $t (${P[none]} s PFC-only and ${P[duration]} s dcqcn incast runs, xoff ${P[xoff]})"
 	DCQCN71_SECS=${P[duration]} DCQCN71_NONE_SECS=${P[none]} DCQCN71_ALONE_SECS=${P[alone]} \
-		DCQCN71_T_US=${P[t_us]} DCQCN71_XOFF=${P[xoff]} \
+		DCQCN71_KNOBS="rpg_time_reset=${P[t_us]} dce_tcp_rtt=${P[t_us]}" DCQCN71_XOFF=${P[xoff]} \
 		DCQCN_U=${P[timeout_exp]} bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
 	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
 	dcqcn_fig8_table >"$OUT/summary.txt"

@@ -51,9 +51,6 @@ SECS=${DCQCN71_SECS:-48}
 NONE_SECS=${DCQCN71_NONE_SECS:-12}
 # v alone at the line rate needs no long run: it only sets the reference
 ALONE_SECS=${DCQCN71_ALONE_SECS:-6}
-# (T = K: rxe_lib.sh's 30 ms unless DCQCN71_T_US is set)
-[ -z "${DCQCN71_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN71_T_US
-[ -z "${DCQCN71_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN71_T_US
 LINE=10
 # delay 100ms: with 50ms the PFC-only run overflowed headrooms (170 drops)
 # xoff 96kb: ECN must act before PFC (DCQCN paper §3: the PFC threshold
@@ -153,7 +150,7 @@ run()
 }
 
 # (experiments: DCQCN71_RUNS=dcqcn runs only that; DCQCN71_KNOBS="k=v ..."
-# overrides DCQCN_KNOBS)
+# overrides DCQCN_KNOBS, e.g. "rpg_time_reset=55000 dce_tcp_rtt=55000")
 for kv in ${DCQCN71_KNOBS:-}; do DCQCN_KNOBS[${kv%%=*}]=${kv#*=}; done
 RUNS=${DCQCN71_RUNS:-alone none dcqcn}
 [[ " $RUNS " != *" alone "* ]] || run alone dcqcn "$ALONE_SECS" v
