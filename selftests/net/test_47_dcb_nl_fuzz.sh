@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# Netlink fuzzing of sch_dcb (selftests/net/dcb_nl_fuzz.py): thousands of
+# random add / change / replace / delete / class-change messages, with
+# truncated, oversized, misnested, duplicated and boundary-valued
+# attributes, on the three ports of one switch namespace that share pools,
+# while UDP traffic is forwarded through those ports (so PFC accounting,
+# PAUSE frames and queued packets meet every reconfiguration).  After each
+# message the ports' configurations must be the old ones (an error) or
+# only the target's changed (success); the guest runner fails the test on
+# any kernel report.
+#
+# Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (messages,
+# default 500; make check-debug sends 2000).
+# A failure prints the seed and message index: DCBLAB_FUZZ_SEED=S
+# DCBLAB_FUZZ_COUNT=I+1
+# replays it.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+SEED=${DCBLAB_FUZZ_SEED:-1}
+COUNT=${DCBLAB_FUZZ_COUNT:-500}
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+topo_init "f47$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw || fail "switch"
+for h in h1 h2 h3; do
+	topo_host $h && topo_link $h sw >/dev/null || fail "$h"
+done
+topo_routes || fail "routes"
+PORTS=()
+for h in h1 h2 h3; do PORTS+=("$(topo_port sw $h)"); done
+
+# A valid PFC configuration to start from, all ports in pool 1.
+for p in "${PORTS[@]}"; do
+	topo_qdisc sw "$p" dcb rate 20mbit dscp-map 0:3 pool 1 buffer 1mb \
+		pfc prio-pfc 3 xoff 64kb || fail "initial qdisc on $p"
+done
+
+# Forwarded traffic h1 -> h2 -> h3 -> h1 for the whole run.
+TMPD=$(mktemp -d)
+at_exit "rm -rf $TMPD"
+n=0
+for pair in h1:h2 h2:h3 h3:h1; do
+	n=$((n + 1))
+	ip netns exec "$(topo_ns "${pair%:*}")" timeout 600 /usr/bin/python3 \
+		"$TOP/selftests/net/udp_send.py" "$(topo_ip4 "${pair#*:}")" 900$n \
+		--count 100000000 --interval 0.002 --len 1000 >/dev/null 2>&1 &
+	at_exit "kill $! 2>/dev/null"
+done
+sent_over() {
+	local b
+	b=$(topo_tc sw -s qdisc show dev "$1" | awk '/Sent/ { print $2; exit }')
+	[ "${b:-0}" -gt "$2" ]
+}
+wait_for --timeout 60 sent_over "${PORTS[1]}" 100000 || fail "no traffic through ${PORTS[1]}"
+
+out=$TMPD/fuzz.log
+ip netns exec "$(topo_ns sw)" /usr/bin/python3 "$TOP/selftests/net/dcb_nl_fuzz.py" \
+	--seed "$SEED" --count "$COUNT" "${PORTS[@]}" >"$out" 2>&1
+rc=$?
+head -n 60 "$out"
+grep -q '^FAIL' "$out" && fail "$(grep -c '^FAIL' "$out") violation(s): $(grep -m1 '^FAIL' "$out")"
+[ $rc = 0 ] || fail "fuzzer exited with status $rc: $(tail -n1 "$out")"
+grep -q "^seed $SEED: $COUNT messages, 0 violations" "$out" || fail "fuzzer did not finish"
+
+# The ports still forward after all that: a fresh valid configuration.
+for p in "${PORTS[@]}"; do
+	topo_tc sw qdisc del dev "$p" root 2>/dev/null
+	topo_tc sw qdisc add dev "$p" root handle 1: dcb rate 20mbit ||
+		fail "valid qdisc on $p after fuzzing"
+done
+topo_exec h1 ping -c 1 -W 5 "$(topo_ip4 h2)" >/dev/null || fail "h1 cannot reach h2 after fuzzing"
+log "seed $SEED: $COUNT messages, configuration checked after each"
+exit 0
