@@ -32,6 +32,7 @@ import socket
 import struct
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from dcb_nl import (attr, ecn, RTM_NEWQDISC, RTM_NEWTCLASS, F_REQUEST, F_ACK,
                     F_REPLACE, F_EXCL, F_CREATE, NLMSG_ERROR, NETLINK_EXT_ACK,
                     NETLINK_CAP_ACK, TCA_KIND, TCA_OPTIONS, NLA_F_NESTED,
