@@ -120,7 +120,7 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	# timeouts (those are enforced inside); allow all of them plus boot.
 	total=0
 	for g in "${GUEST[@]}"; do
-		total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") + 15))
+		total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
 	done
 	vm_tmo=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
 	echo "# booting a guest for ${#GUEST[@]} test(s) (timeout ${vm_tmo}s)"

@@ -10,7 +10,8 @@
 # selftests/net/test_*.sh in order.  For each test: per-test timeout (300 s,
 # or a `# timeout: N` line in the test), output to DIR/net/<name>.log,
 # namespaces and links the test leaves behind are removed, and kernel log
-# lines matching $DMESG_RE since the test started fail it.  Prints TAP lines
+# lines matching $DMESG_RE since the test started fail it, and so does a
+# kmemleak report (debug kernel) that names our modules.  Prints TAP lines
 # numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
 # reason" to DIR/results.tsv as each test finishes.  Exit 1 if any failed.
 
@@ -21,7 +22,15 @@ TOP=$(cd "$HERE/../.." && pwd -P)
 RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
 START=1
 DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
-DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|list_del corruption'
+# Kernel reports that fail a test: oopses and warnings (lockdep splats, debug
+# objects and suspicious RCU usage print "WARNING:"; KASAN, KFENCE and
+# sleeping-in-atomic print "BUG:"), UBSAN, hung tasks and RCU stalls.
+DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|KFENCE|list_del corruption|ODEBUG|INFO: task .* blocked for more than|rcu: INFO:|detected stalls? on CPU|soft lockup'
+# Our modules, as kmemleak names them in a backtrace; an address it cannot
+# name (0xffffffffc...) is module text already unloaded, which in this
+# suite means ours too.
+KMEMLEAK_OURS_RE='\[(sch_dcb|rdma_rxe|rxe_cc_[a-z]+)\]|\] 0xffffffff[a-f]'
+KMEMLEAK=/sys/kernel/debug/kmemleak
 HEADER=0
 
 while [ $# -gt 0 ]; do
@@ -57,16 +66,35 @@ if [ "$HEADER" = 1 ]; then
 	echo "1..${#TESTS[@]}"
 fi
 
+# A test's timeout: its `# timeout: N` line or the default, times
+# DCBLAB_TIMEOUT_SCALE (make check-debug: the debug kernel is slower).
 test_timeout() {
 	local t
 	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
-	echo "${t:-$DEFAULT_TIMEOUT}"
+	echo $(( ${t:-$DEFAULT_TIMEOUT} * ${DCBLAB_TIMEOUT_SCALE:-1} ))
 }
 
 # Kernel log lines since the marker line MARK (the whole buffer when the
 # marker has already rotated out: then everything in it is newer).
 dmesg_since() {
 	dmesg 2>/dev/null | awk -v m="$1" 'index($0, m) { buf = ""; next } { buf = buf $0 "\n" } END { printf "%s", buf }'
+}
+
+# kmemleak_scan LAST: on a kernel with kmemleak, scan now and print the
+# unreferenced objects allocated by our modules (and clear the list, so each
+# test is charged only with its own leaks).  Objects younger than kmemleak's
+# minimum age (5 s) are only reported by the next scan, so before the last
+# test's scan wait for them.
+kmemleak_scan() {
+	[ -w "$KMEMLEAK" ] || return 0
+	[ "$1" = 0 ] || sleep 6
+	echo scan >"$KMEMLEAK" 2>/dev/null || return 0
+	awk -v re="$KMEMLEAK_OURS_RE" '
+		/^unreferenced object/ { if (ours) printf "%s", obj; obj = ""; ours = 0 }
+		{ obj = obj $0 "\n"; if ($0 ~ re) ours = 1 }
+		END { if (ours) printf "%s", obj }
+	' "$KMEMLEAK"
+	echo clear >"$KMEMLEAK" 2>/dev/null
 }
 
 netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
@@ -129,6 +157,16 @@ for t in "${TESTS[@]}"; do
 		printf '%s\n' "$kmsg"
 	} >>"$log"
 	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | head -n 5)
+	last=0
+	[ "$t" != "${TESTS[-1]}" ] || last=1
+	leaks=$(kmemleak_scan $last)
+	if [ -n "$leaks" ]; then
+		{
+			echo "# --- kmemleak: unreferenced objects of our modules ---"
+			printf '%s\n' "$leaks"
+		} >>"$log"
+		bad=$(printf '%s\n%s' "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) of our modules" "$bad")
+	fi
 
 	reason=
 	case $rc in
