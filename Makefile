@@ -24,7 +24,7 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools deps check check-unit check-vm demo bench bench-rxe \
+.PHONY: all modules rxe user tc tools deps check check-debug check-unit check-vm demo bench bench-rxe \
 	clean sparse checkpatch
 
 all: $(DEPS_STAMP) modules user
@@ -67,6 +67,11 @@ tools:
 
 check: all
 	bash $(TOP)/selftests/run.sh
+
+# The suite on a KASAN/lockdep/kmemleak guest kernel (built once, cached in
+# /var/cache/dcblab/debug-kernel); see Documentation/testing.rst.
+check-debug: deps
+	bash $(TOP)/scripts/check-debug.sh
 
 check-unit: user
 	bash $(TOP)/selftests/run.sh --unit-only

@@ -21,7 +21,7 @@ PKGS=(
 	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq gnuplot-nox
 	sparse rdma-core ibverbs-utils perftest libnl-3-dev libnl-route-3-dev
 	pkg-config python3-scapy kmod cpio xz-utils ethtool gcc make bc flex
-	bison libelf-dev iputils-ping procps
+	bison libelf-dev libssl-dev iputils-ping procps
 )
 
 die() { echo "deps.sh: error: $*" >&2; exit 1; }

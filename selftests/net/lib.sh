@@ -10,6 +10,9 @@
 # Repo root (this file lives in $TOP/selftests/net).
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 export TOP
+# sch_dcb.ko: built in the tree by `make`; `make check-debug` builds one for
+# the debug kernel elsewhere and names it in DCBLAB_DCB_KO.
+DCB_KO=${DCBLAB_DCB_KO:-$TOP/sch_dcb/sch_dcb.ko}
 
 # kselftest exit codes.
 ksft_pass=0
@@ -74,12 +77,12 @@ in_vm() {
 	[ "${DCBLAB_VM:-0}" = 1 ]
 }
 
-# load_dcb: load $TOP/sch_dcb/sch_dcb.ko unless sch_dcb is already loaded,
+# load_dcb: load $DCB_KO unless sch_dcb is already loaded,
 # and point tc at our plugin (export TC_LIB_DIR=$TOP/tc, for q_dcb.so).
 load_dcb() {
 	export TC_LIB_DIR=$TOP/tc
 	[ -d /sys/module/sch_dcb ] && return 0
-	local ko=$TOP/sch_dcb/sch_dcb.ko
+	local ko=$DCB_KO
 	[ -f "$ko" ] || fail "$ko not built (run make)"
 	if ! insmod "$ko"; then
 		dmesg | tail -n 20 >&2

@@ -147,7 +147,7 @@ for i in $(seq 1 10); do
 		--count 20 --interval 0 >/dev/null 2>&1 || true
 	ip netns del dcbu$i
 	wait_for --timeout 20 rmmod sch_dcb || fail "rmmod after namespace deletion ($i)"
-	insmod "$TOP/sch_dcb/sch_dcb.ko" || fail "insmod ($i)"
+	insmod "$DCB_KO" || fail "insmod ($i)"
 done
 log "10 load/unload cycles with queued packets in deleted namespaces"
 exit 0

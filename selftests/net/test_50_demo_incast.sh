@@ -27,7 +27,7 @@ declare -F log >/dev/null || log() { echo "$*"; }
 declare -F fail >/dev/null || fail() { echo "FAIL: $*" >&2; exit 1; }
 declare -F skip >/dev/null || skip() { echo "SKIP: $*"; exit 4; }
 
-[ -f "$TOP/sch_dcb/sch_dcb.ko" ] || [ -d /sys/module/sch_dcb ] ||
+[ -f "${DCB_KO:-$TOP/sch_dcb/sch_dcb.ko}" ] || [ -d /sys/module/sch_dcb ] ||
 	skip "sch_dcb/sch_dcb.ko not built (make modules)"
 [ "$(id -u)" = 0 ] || fail "needs root"
 [ -f "$TOP/tc/q_dcb.so" ] || fail "tc/q_dcb.so not built (make tc)"

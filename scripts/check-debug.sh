@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/check-debug.sh [selftests/run.sh options] - `make check-debug`:
+# the test suite on the debug kernel (KASAN, KFENCE, lockdep, kmemleak,
+# UBSAN, debug objects; scripts/debug-kernel.sh builds it once and caches
+# it outside the repository).
+#
+# Our modules are built for that kernel in $DCBLAB_BUILD (default
+# build/debug: sch_dcb from links to sch_dcb/, rdma_rxe and the algorithms
+# as `make rxe` builds them), so the tree's own build for `make check`
+# stays as it is.  Test timeouts are scaled by DCBLAB_TIMEOUT_SCALE
+# (default 3: the checkers slow the guest down), and the fuzzers send
+# DCBLAB_FUZZ_COUNT cases (default 2000).  Logs and TAP results
+# go to $DCBLAB_BUILD/selftests.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
+
+kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
+export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
+export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-3}
+# More fuzz cases than make check can afford.
+export DCBLAB_FUZZ_COUNT=${DCBLAB_FUZZ_COUNT:-2000}
+sch=$DCBLAB_BUILD/sch_dcb
+
+mkdir -p "$sch"
+rm -f "$sch"/*.[ch] "$sch/Kbuild" "$sch/uapi"
+for f in "$TOP"/sch_dcb/*.[ch] "$TOP/sch_dcb/Kbuild" "$TOP/sch_dcb/uapi"; do
+	ln -s "$f" "$sch/"
+done
+make -C "$kdir" M="$sch" W=1 modules
+make -C "$TOP" KDIR="$kdir" rxe user
+
+export DCBLAB_DCB_KO=$sch/sch_dcb.ko DCBLAB_GUEST_KERNEL=$kdir
+echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)"
+exec bash "$TOP/selftests/run.sh" "$@"
