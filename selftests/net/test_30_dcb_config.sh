@@ -89,16 +89,17 @@ dcb_tc -j qdisc show dev "$PORT" | jq -e '.[0].options.bands[] | select(.band ==
 dcb_tc class show dev "$PORT" | grep -q '^class dcb 1:5 .*limit 7000b' ||
 	fail "class change not in the class dump"
 
-# 4. `tc qdisc change` keeps queued packets (100 packets queued at 64 kbit/s,
-# 13 s to drain; the change lowers the limit below the backlog).
-dcb_set rate 64kbit limit 300kb
+# 4. `tc qdisc change` keeps queued packets (100 packets queued at 16 kbit/s,
+# 50 s to drain, so a slow (debug) kernel still finds them; the change
+# lowers the limit below the backlog).
+dcb_set rate 16kbit limit 300kb
 s0=$(dcb_snap)
 noport0=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
 topo_exec s1 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 --count 100 \
 	--interval 0 --tos 0x02 --len 1000 >/dev/null
 b0=$(dcb_stat backlog_packets)
 assert_ge "$b0" 30 "packets queued before the change"
-dcb_tc qdisc change dev "$PORT" root dcb rate 64kbit limit 2kb ecn step k 1kb ||
+dcb_tc qdisc change dev "$PORT" root dcb rate 16kbit limit 2kb ecn step k 1kb ||
 	fail "valid change refused"
 b1=$(dcb_stat backlog_packets)
 log "backlog $b0 packets before the change, $b1 right after"
