@@ -390,7 +390,9 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 {
 	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pacer);
 
-	rxe_sched_task(&qp->req.task);
+	/* see rxe_cc_qp_stop() */
+	if (!READ_ONCE(qp->cc.stopped))
+		rxe_sched_task(&qp->req.task);
 	return HRTIMER_NORESTART;
 }
 
@@ -440,7 +442,25 @@ void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 	mutex_unlock(&rxe->cc.lock);
 }
 
-/* QP cleanup, after its tasks are stopped: nothing re-arms the timer */
+/*
+ * QP destroy, before its tasks are cleaned up: from here on the pacer
+ * schedules nothing.  A requester tasklet scheduled after
+ * rxe_cleanup_task() has killed it would run again on the freed QP.
+ * A timer callback that read stopped == false has finished when
+ * hrtimer_cancel() returns, so its tasklet is flushed by the task
+ * cleanup that follows; a requester running on another CPU may still
+ * arm the timer, whose callback then does nothing, and
+ * rxe_cc_qp_cleanup() cancels it for good.
+ */
+void rxe_cc_qp_stop(struct rxe_qp *qp)
+{
+	if (!qp->cc.initialized)
+		return;
+	WRITE_ONCE(qp->cc.stopped, true);
+	hrtimer_cancel(&qp->cc.pacer);
+}
+
+/* QP cleanup, after its tasks are cleaned up (rxe_cc_qp_stop() ran) */
 void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
@@ -448,6 +468,7 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 
 	if (!qp->cc.initialized)
 		return;
+	WRITE_ONCE(qp->cc.stopped, true);
 	hrtimer_cancel(&qp->cc.pacer);
 	if (ops) {
 		if (ops->release)
@@ -526,6 +547,9 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 		qp->cc.next_send_ns = 0;
 		return false;
 	}
+	/* the QP is being destroyed: hold it, arm nothing */
+	if (READ_ONCE(qp->cc.stopped))
+		return true;
 	qp->cc.behind = true;
 	hrtimer_start(&qp->cc.pacer, ns_to_ktime(next), HRTIMER_MODE_ABS);
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_PACER_DELAYS);

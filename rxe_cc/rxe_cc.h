@@ -147,6 +147,7 @@ int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);
 void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_qp_stop(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
 int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps);
 bool rxe_cc_pace_wait(struct rxe_qp *qp);

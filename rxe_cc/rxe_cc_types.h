@@ -34,6 +34,7 @@ struct rxe_cc_qp {
 	bool			ce_unacked;	/* NP: CE seen since last ACK */
 	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
 	bool			initialized;
+	bool			stopped;	/* destroy: the pacer is off */
 };
 
 /* Per device: knobs under /sys/class/infiniband/<dev>/cc/. */
