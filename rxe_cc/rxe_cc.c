@@ -73,6 +73,7 @@ EXPORT_SYMBOL_GPL(rxe_cc_unregister);
 struct rxe_cc_param_attr {
 	struct kobj_attribute		ka;
 	const struct rxe_cc_param	*p;
+	void				*params;	/* rxe->cc.params */
 };
 
 struct rxe_cc_sysfs {
@@ -122,23 +123,29 @@ static void rxe_cc_algo_dir_del(struct rxe_dev *rxe)
 	s->algo_pattrs = NULL;
 }
 
+/*
+ * cc/<algo>/<param>.  No lock: the selection lock is held while this
+ * directory is removed, and the removal waits for the show and store
+ * calls in progress (kernfs active references), so taking the lock here
+ * would deadlock.  None is needed: the params block is freed only after
+ * the directory is gone, and a knob is one u32 read and written once.
+ */
+static u32 *param_ptr(struct kobj_attribute *a)
+{
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+
+	return (u32 *)((u8 *)pa->params + pa->p->offset);
+}
+
 static ssize_t param_show(struct kobject *kobj, struct kobj_attribute *a,
 			  char *buf)
 {
-	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
-	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
-	u32 v;
-
-	mutex_lock(&rxe->cc.lock);
-	v = *(u32 *)((u8 *)rxe->cc.params + pa->p->offset);
-	mutex_unlock(&rxe->cc.lock);
-	return sysfs_emit(buf, "%u\n", v);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*param_ptr(a)));
 }
 
 static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 			   const char *buf, size_t count)
 {
-	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
 	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
 	u32 v;
 	int err;
@@ -148,9 +155,7 @@ static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 		return err;
 	if (v < pa->p->min || v > pa->p->max)
 		return -ERANGE;
-	mutex_lock(&rxe->cc.lock);
-	WRITE_ONCE(*(u32 *)((u8 *)rxe->cc.params + pa->p->offset), v);
-	mutex_unlock(&rxe->cc.lock);
+	WRITE_ONCE(*param_ptr(a), v);
 	return count;
 }
 
@@ -178,6 +183,7 @@ static int rxe_cc_algo_dir_add(struct rxe_dev *rxe)
 		pa->ka.show = param_show;
 		pa->ka.store = param_store;
 		pa->p = &ops->params[i];
+		pa->params = rxe->cc.params;
 		s->algo_attrs[i] = &pa->ka.attr;
 	}
 	s->algo_group.attrs = s->algo_attrs;
@@ -245,7 +251,9 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 
 	mutex_lock(&rxe->cc.lock);
 	/* QPs read the params of their algorithm: switch only when idle */
-	if (atomic_read(&rxe->cc.nqps)) {
+	if (rxe->cc.dead) {
+		err = -ENODEV;
+	} else if (atomic_read(&rxe->cc.nqps)) {
 		err = -EBUSY;
 	} else {
 		rxe_cc_dev_put_algo(rxe);
@@ -256,7 +264,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 			rxe_cc_dev_put_algo(rxe);
 	}
 	mutex_unlock(&rxe->cc.lock);
-	if (err == -EBUSY) {
+	if (err == -EBUSY || err == -ENODEV) {
 		kfree(params);
 		if (ops)
 			module_put(ops->owner);
@@ -344,6 +352,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	int err;
 
 	mutex_init(&rxe->cc.lock);
+	rxe->cc.dead = false;
 	atomic_set(&rxe->cc.nqps, 0);
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
@@ -376,6 +385,8 @@ void rxe_cc_dev_del(struct rxe_dev *rxe)
 	if (!rxe->cc.sysfs)
 		return;
 	mutex_lock(&rxe->cc.lock);
+	/* an algo_store waiting for the lock must not select a new one */
+	rxe->cc.dead = true;
 	rxe_cc_dev_put_algo(rxe);
 	mutex_unlock(&rxe->cc.lock);
 	kobject_put(&rxe->cc.sysfs->kobj);

@@ -43,6 +43,7 @@ struct rxe_cc_dev {
 	const struct rxe_cc_ops	*ops;		/* new QPs get this algorithm */
 	void			*params;	/* ops->params_size bytes */
 	struct rxe_cc_sysfs	*sysfs;
+	bool			dead;		/* being deleted: no new algo */
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
 	u32			pacer_slack_us;	/* credit kept across idle time */
