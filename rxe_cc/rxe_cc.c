@@ -38,13 +38,50 @@ static struct rxe_cc_ops *rxe_cc_find(const char *name)
 	return NULL;
 }
 
+/* Limits of what an algorithm may ask for. */
+#define RXE_CC_NAME_MAX		32	/* with the NUL; algo_store's %31s */
+#define RXE_CC_PRIV_MAX		4096	/* per-QP state, bytes */
+#define RXE_CC_PARAMS_MAX	64	/* knobs per algorithm */
+#define RXE_CC_FLAGS		(RXE_CC_F_ECT | RXE_CC_F_NP | RXE_CC_F_BECN)
+
+/* The knobs become u32 files of cc/<algo>/ reading @params_size bytes. */
+static int rxe_cc_check_params(const struct rxe_cc_ops *ops)
+{
+	unsigned int i, j;
+
+	if (!ops->nparams)
+		return 0;
+	if (!ops->params || ops->nparams > RXE_CC_PARAMS_MAX)
+		return -EINVAL;
+	for (i = 0; i < ops->nparams; i++) {
+		const struct rxe_cc_param *p = &ops->params[i];
+
+		if (!p->name || !p->name[0] || strchr(p->name, '/') ||
+		    !IS_ALIGNED(p->offset, sizeof(u32)) ||
+		    p->offset > ops->params_size ||
+		    ops->params_size - p->offset < sizeof(u32) ||
+		    p->min > p->max || p->def < p->min || p->def > p->max)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (!strcmp(p->name, ops->params[j].name))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* Validates what the engine relies on, like tcp_register_congestion_control. */
 int rxe_cc_register(struct rxe_cc_ops *ops)
 {
 	int err = 0;
 
-	if (!ops->name || !strcmp(ops->name, "none") ||
-	    strlen(ops->name) >= 32)
+	if (!ops->name || !ops->name[0] || !strcmp(ops->name, "none") ||
+	    strnlen(ops->name, RXE_CC_NAME_MAX) >= RXE_CC_NAME_MAX ||
+	    strchr(ops->name, '/') || (ops->flags & ~RXE_CC_FLAGS) ||
+	    ops->priv_size > RXE_CC_PRIV_MAX || rxe_cc_check_params(ops)) {
+		pr_err("rxe_cc: algorithm %s: invalid ops\n",
+		       ops->name ? ops->name : "(null)");
 		return -EINVAL;
+	}
 	spin_lock(&rxe_cc_list_lock);
 	if (rxe_cc_find(ops->name))
 		err = -EEXIST;
@@ -223,7 +260,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 {
 	struct rxe_dev *rxe = kobj_to_rxe(kobj);
 	struct rxe_cc_ops *ops = NULL;
-	char name[32];
+	char name[RXE_CC_NAME_MAX];
 	void *params = NULL;
 	unsigned int i;
 	int err = 0;
