@@ -394,6 +394,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
+	rxe->cc.port_kbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
 	rxe->cc.min_time_between_cnps = 50;
@@ -444,24 +445,54 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-/* The netdev's link speed in kb/s (process context), 10 Gb/s if unknown. */
-static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+/* The netdev's link speed in kb/s (under RTNL), 10 Gb/s if unknown. */
+static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
 {
 	struct ethtool_link_ksettings lk;
 	u32 mbps = 10000;
 
-	rtnl_lock();
+	ASSERT_RTNL();
 	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
 	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
 	    lk.base.speed <= 4000000)
 		mbps = lk.base.speed;
-	rtnl_unlock();
 	return mbps * 1000;
 }
 
-void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
+/*
+ * The device's port speed, read once under RTNL by the first RC QP and
+ * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
+ * so creating a QP does not take RTNL.
+ */
+static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+{
+	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
+
+	if (kbps)
+		return kbps;
+	rtnl_lock();
+	kbps = rxe_cc_read_port_kbps(rxe);
+	WRITE_ONCE(rxe->cc.port_kbps, kbps);
+	rtnl_unlock();
+	return kbps;
+}
+
+/* rxe's netdev notifier (RTNL held): the link came up or changed. */
+void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event)
+{
+	if (event == NETDEV_UP || event == NETDEV_CHANGE)
+		WRITE_ONCE(rxe->cc.port_kbps, rxe_cc_read_port_kbps(rxe));
+}
+
+/*
+ * QP creation.  An RC QP gets the device's algorithm; if its state cannot
+ * be set up the creation fails (a QP silently without congestion control
+ * would look like one with it).
+ */
+int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 {
 	const struct rxe_cc_ops *ops;
+	int err = 0;
 
 	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
@@ -478,7 +509,11 @@ void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 		qp->cc.priv = kzalloc(max_t(size_t, ops->priv_size, 1),
 				      GFP_KERNEL);
 		qp->cc.ops = ops;
-		if (!qp->cc.priv || (ops->init && ops->init(qp))) {
+		if (!qp->cc.priv)
+			err = -ENOMEM;
+		else if (ops->init)
+			err = ops->init(qp);
+		if (err) {
 			kfree(qp->cc.priv);
 			qp->cc.priv = NULL;
 			qp->cc.ops = NULL;
@@ -488,6 +523,7 @@ void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 		}
 	}
 	mutex_unlock(&rxe->cc.lock);
+	return err;
 }
 
 /*

@@ -75,7 +75,7 @@ struct rxe_cc_ops {
 	const struct rxe_cc_param *params;
 	unsigned int		nparams;
 
-	/* QP created: set the initial rate/window. */
+	/* QP created: set the initial rate/window; an error fails the create. */
 	int (*init)(struct rxe_qp *qp);
 	/* QP destroyed: the pacer timer is already cancelled. */
 	void (*release)(struct rxe_qp *qp);
@@ -146,7 +146,8 @@ int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
 int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);
-void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event);
+int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
 int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps);
