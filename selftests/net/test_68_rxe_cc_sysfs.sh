@@ -9,7 +9,9 @@
 # removes the directory of the previous one while holding the selection
 # lock; if a knob's show or store took that lock too, both tasks (and
 # then device removal) would hang.  Asserted: every task ends in time,
-# the switcher switched, `rdma link delete` returns in time.
+# the switcher switched, `rdma link delete` returns in time.  Also:
+# selecting the built-in algorithm fixed takes no reference on rdma_rxe
+# (it would keep the module from being unloaded).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -20,6 +22,14 @@ rxe_topo 1
 SECS=${RXE68_SECS:-20}
 D=/sys/class/infiniband/${RXE_DEV[s1]}/cc
 [ -d "$D/.." ] || fail "no $D"
+
+ref0=$(cat /sys/module/rdma_rxe/refcnt)
+rxe_cc s1 algo fixed
+ref1=$(cat /sys/module/rdma_rxe/refcnt)
+rxe_cc s1 algo none
+[ "$ref1" = "$ref0" ] ||
+	fail "selecting fixed took a reference on rdma_rxe (refcnt $ref0 -> $ref1)"
+log "ok: fixed does not pin rdma_rxe (refcnt $ref0)"
 
 # bash builtins only (read, echo): a fork per file would leave few races
 reader()
