@@ -591,12 +591,40 @@ u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset)
 }
 EXPORT_SYMBOL_GPL(rxe_cc_param_get);
 
-/* IB_QP_RATE_LIMIT, in kb/s; 0 removes the limit. */
-int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps)
+/*
+ * IB_QP_RATE_LIMIT (kb/s, 0 removes the limit) in a modify_qp, checked
+ * after rxe checked the other attributes: accepted where mlx5 takes it,
+ * on a transition into RTS from RTR, RTS or SQD.
+ */
+int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			  int mask)
 {
-	WRITE_ONCE(qp->cc.limit_kbps, kbps);
-	trace_rxe_cc_rate(qp_num(qp), kbps);
+	enum ib_qp_state cur = (mask & IB_QP_CUR_STATE) ?
+			       attr->cur_qp_state : qp->attr.qp_state;
+	enum ib_qp_state new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+
+	if (!(mask & IB_QP_RATE_LIMIT))
+		return 0;
+	if (new != IB_QPS_RTS ||
+	    (cur != IB_QPS_RTR && cur != IB_QPS_RTS && cur != IB_QPS_SQD))
+		return -EINVAL;
 	return 0;
+}
+
+/* ... and applied once the rest of the modify_qp succeeded. */
+void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			   int mask)
+{
+	if (!(mask & IB_QP_RATE_LIMIT))
+		return;
+	WRITE_ONCE(qp->cc.limit_kbps, attr->rate_limit);
+	trace_rxe_cc_rate(qp_num(qp), attr->rate_limit);
+}
+
+/* query_qp: report the rate limit. */
+void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr)
+{
+	attr->rate_limit = READ_ONCE(qp->cc.limit_kbps);
 }
 
 /* The QP's pacing rate in kb/s: the lowest of its limits, 0 = none. */

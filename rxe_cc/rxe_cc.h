@@ -150,7 +150,11 @@ void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event);
 int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
-int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps);
+int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			  int mask);
+void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			   int mask);
+void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr);
 bool rxe_cc_pace_wait(struct rxe_qp *qp);
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
 void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
