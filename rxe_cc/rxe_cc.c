@@ -566,6 +566,56 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 	qp->cc.initialized = false;
 }
 
+/*
+ * modify_qp to RESET, with the QP's tasks stopped and drained: forget
+ * everything about the packets sent and received so far and start the
+ * algorithm afresh, as a new QP.  The QP's states are already RESET, so
+ * the receive path drops its packets; synchronize_net() waits for those
+ * that passed that check (the receive path runs under RCU).  If the
+ * algorithm cannot start again the QP continues without it (warned).
+ */
+void rxe_cc_qp_reset(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+	int err = 0;
+
+	if (!qp->cc.initialized)
+		return;
+	hrtimer_cancel(&qp->cc.pacer);
+	synchronize_net();
+	spin_lock_bh(&qp->cc.ack_lock);
+	qp->cc.acked_valid = false;
+	qp->cc.acked_psn = 0;
+	qp->cc.snd_max = 0;
+	spin_unlock_bh(&qp->cc.ack_lock);
+	qp->cc.next_send_ns = 0;
+	qp->cc.behind = false;
+	qp->cc.noack_ns = 0;
+	qp->cc.undo.valid = false;
+	WRITE_ONCE(qp->cc.ce_unacked, false);
+	WRITE_ONCE(qp->cc.last_cnp_ns, 0);
+	if (!ops)
+		return;
+	if (ops->release)
+		ops->release(qp);
+	memset(qp->cc.priv, 0, ops->priv_size);
+	rxe_cc_set_rate(qp, 0);
+	rxe_cc_set_window(qp, 0);
+	if (ops->init)
+		err = ops->init(qp);
+	if (err) {
+		dev_warn_ratelimited(&rxe->ib_dev.dev,
+				     "qp#%d: %s cannot restart after RESET (%d), continuing without congestion control\n",
+				     qp_num(qp), ops->name, err);
+		kfree(qp->cc.priv);
+		qp->cc.priv = NULL;
+		qp->cc.ops = NULL;
+		atomic_dec(&rxe->cc.nqps);
+		module_put(ops->owner);
+	}
+}
+
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps)
 {
 	if (READ_ONCE(qp->cc.rate_kbps) == kbps)
@@ -783,6 +833,7 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		qp->cc.snd_max = (pkt->psn + 1) & BTH_PSN_MASK;
 	if (!ops->pkt_prep)
 		return;
+	qp->cc.undo.prepped = true;
 	p.psn = pkt->psn;
 	p.payload = pkt->paylen - rxe_opcode[pkt->opcode].length -
 		    bth_pad(pkt) - RXE_ICRC_SIZE;
@@ -791,6 +842,7 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	p.ect = true;
 	p.ackreq = bth_ack(pkt);
 	ops->pkt_prep(qp, &p);
+	qp->cc.undo.pkt = p;
 	bth_set_ack(pkt, p.ackreq);
 	if (!p.ect)
 		pkt->mask |= RXE_CC_NOECT_MASK;
@@ -802,6 +854,12 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
  */
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
+	/* what rxe_cc_req_unsent() restores if the packet does not go */
+	qp->cc.undo.valid = true;
+	qp->cc.undo.prepped = false;
+	qp->cc.undo.acked_valid = qp->cc.acked_valid;
+	qp->cc.undo.snd_max = qp->cc.snd_max;
+	qp->cc.undo.noack_ns = qp->cc.noack_ns;
 	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
 		bth_set_ack(pkt, 1);
 	if (qp->cc.ops)
@@ -809,6 +867,31 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	/* whoever asked, the time to the next AckReq counts from here */
 	if (bth_ack(pkt))
 		qp->cc.noack_ns = 0;
+}
+
+/*
+ * Requester: the packet last built was not sent (rxe_xmit_packet() said
+ * -EAGAIN) and rxe rolled its state back to send it again: roll back
+ * what rxe_cc_req_pkt() changed, and let the algorithm undo its pkt_prep.
+ * Otherwise the retry would pass for a go-back-N retransmission and an
+ * algorithm that counts packets in flight would count this one twice.
+ */
+void rxe_cc_req_unsent(struct rxe_qp *qp)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	if (!qp->cc.undo.valid)
+		return;
+	qp->cc.undo.valid = false;
+	qp->cc.noack_ns = qp->cc.undo.noack_ns;
+	if (!ops)
+		return;
+	spin_lock_bh(&qp->cc.ack_lock);
+	WRITE_ONCE(qp->cc.snd_max, qp->cc.undo.snd_max);
+	WRITE_ONCE(qp->cc.acked_valid, qp->cc.undo.acked_valid);
+	spin_unlock_bh(&qp->cc.ack_lock);
+	if (qp->cc.undo.prepped && ops->pkt_unsent)
+		ops->pkt_unsent(qp, &qp->cc.undo.pkt);
 }
 
 /*

@@ -47,20 +47,6 @@ struct rxe_cc_cnp {
 };
 
 /*
- * An outgoing request packet, offered to ops->pkt_prep before its headers
- * are finished.  The algorithm may change ect and ackreq.
- */
-struct rxe_cc_pkt {
-	u32		psn;
-	u32		payload;	/* bytes of payload */
-	bool		first;		/* first packet of a message */
-	bool		last;		/* last packet of a message */
-	bool		retry;		/* go-back-N retransmission */
-	bool		ect;		/* in: engine default; out: ECT(0)? */
-	bool		ackreq;		/* in: rxe's choice; out: AckReq bit */
-};
-
-/*
  * An algorithm.  Callbacks run in the requester/receive softirq context
  * of the QP (never sleep) except init/release, which run in process
  * context.  QPs keep the algorithm they were created with.
@@ -93,6 +79,11 @@ struct rxe_cc_ops {
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
 	/* RP: a request packet is being built (also for retransmissions). */
 	void (*pkt_prep)(struct rxe_qp *qp, struct rxe_cc_pkt *p);
+	/*
+	 * RP: the packet last given to pkt_prep (@p as it returned) was not
+	 * sent; rxe will build it again.  Undo what pkt_prep counted.
+	 */
+	void (*pkt_unsent)(struct rxe_qp *qp, const struct rxe_cc_pkt *p);
 	/*
 	 * RP: an ACK or read response acknowledged @npkts packets not
 	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit.
@@ -149,6 +140,7 @@ void rxe_cc_dev_del(struct rxe_dev *rxe);
 void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event);
 int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
+void rxe_cc_qp_reset(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
 int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 			  int mask);
@@ -162,6 +154,7 @@ void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void rxe_cc_req_unsent(struct rxe_qp *qp);
 void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 
