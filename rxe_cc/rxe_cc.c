@@ -571,7 +571,8 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
  * everything about the packets sent and received so far and start the
  * algorithm afresh, as a new QP.  The QP's states are already RESET, so
  * the receive path drops its packets; synchronize_net() waits for those
- * that passed that check (the receive path runs under RCU).  If the
+ * that passed that check (the receive path runs under RCU) before the
+ * algorithm's state is released and set up again.  If the
  * algorithm cannot start again the QP continues without it (warned).
  */
 void rxe_cc_qp_reset(struct rxe_qp *qp)
@@ -583,7 +584,9 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	if (!qp->cc.initialized)
 		return;
 	hrtimer_cancel(&qp->cc.pacer);
-	synchronize_net();
+	/* only an algorithm's state is not safe against those callbacks */
+	if (ops)
+		synchronize_net();
 	spin_lock_bh(&qp->cc.ack_lock);
 	qp->cc.acked_valid = false;
 	qp->cc.acked_psn = 0;
