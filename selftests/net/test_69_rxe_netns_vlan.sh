@@ -2,10 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 200
 #
+# rxe's UDP 4791 sockets exist only in namespaces with an rxe device:
+# an empty namespace has none, gets them with its first device (rdma link
+# add) and loses them with its last (rdma link delete).
+#
 # A packet received in one namespace never reaches the rxe device of
 # another.  The rxe device of s1 is on eth0; a VLAN device on that eth0 is
-# moved to a namespace of its own (x), which, as every namespace, has
-# rxe's UDP 4791 socket.  The switch sends RoCEv2 packets (crafted CNPs)
+# moved to a namespace of its own (x), which has rxe's UDP 4791 socket
+# because it has an rxe device of its own.  The switch sends RoCEv2 packets (crafted CNPs)
 # tagged with that VLAN to x's address: x's socket receives them, and
 # rxe's fallback from a VLAN device to its real device would hand them to
 # s1's device in another namespace.  Asserted: x received them (its UDP
@@ -28,6 +32,21 @@ N=20
 
 ip netns add "$X" || fail "netns $X"
 at_exit "ip netns del $X"
+# rxe_port4791 NS: the UDP 4791 sockets of NS (IPv4 and IPv6)
+rxe_port4791() { ip netns exec "$1" cat /proc/net/udp /proc/net/udp6 | awk '$2 ~ /:12B7$/' | wc -l; }
+[ "$(rxe_port4791 "$X")" = 0 ] || fail "UDP 4791 bound in a namespace without rxe"
+ip -n "$X" link add xa type veth peer name xb || fail "veth in $X"
+ip -n "$X" link set xa up
+ip netns exec "$X" rdma link add "${TOPO_PREFIX}_xa" type rxe netdev xa ||
+	fail "rdma link add in $X"
+n=$(rxe_port4791 "$X")
+[ "$n" -ge 1 ] || fail "no UDP 4791 socket with an rxe device in $X"
+ip netns exec "$X" rdma link delete "${TOPO_PREFIX}_xa" || fail "rdma link delete in $X"
+wait_for --timeout 10 eval '[ "$(rxe_port4791 "$X")" = 0 ]' ||
+	fail "UDP 4791 still bound in $X after its last rxe device went"
+log "ok: $X: no UDP 4791 socket, $n with an rxe device, none after it"
+ip netns exec "$X" rdma link add "${TOPO_PREFIX}_xa" type rxe netdev xa ||
+	fail "rdma link add in $X"
 topo_exec s1 ip link add link eth0 name eth0.5 type vlan id 5 ||
 	skip "no VLAN support"
 topo_exec s1 ip link set eth0.5 netns "$X" || fail "moving the VLAN device"
