@@ -120,9 +120,21 @@ bool dcqcn_sm_on_sent(struct dcqcn_sm *s, const struct dcqcn_params *p,
 
 	if (!p->byte_reset || !dcqcn_limited(s, p))
 		return false;
-	s->bytes += bytes;
-	while (s->bytes >= p->byte_reset && dcqcn_limited(s, p)) {
-		s->bytes -= p->byte_reset;
+	/*
+	 * Count toward B without adding to s->bytes first: with B near
+	 * U32_MAX the sum would wrap and lose the event.  s->bytes stays at
+	 * most B (it may exceed a B lowered since: then an event is due).
+	 */
+	for (;;) {
+		u32 need = s->bytes < p->byte_reset ?
+			   p->byte_reset - s->bytes : 0;
+
+		if (bytes < need || !dcqcn_limited(s, p)) {
+			s->bytes += min(bytes, need);
+			break;
+		}
+		bytes -= need;
+		s->bytes = 0;
 		s->bc++;
 		dcqcn_increase(s, p);
 	}

@@ -112,6 +112,16 @@ static void ldcp_pkt_prep(struct rxe_qp *qp, struct rxe_cc_pkt *p)
 	p->ackreq = pkt.ackreq;
 }
 
+static void ldcp_pkt_unsent(struct rxe_qp *qp, const struct rxe_cc_pkt *p)
+{
+	struct ldcp_qp *d = rxe_cc_priv(qp);
+	unsigned long flags;
+
+	spin_lock_irqsave(&d->lock, flags);
+	ldcp_sm_pkt_unsent(&d->sm);
+	spin_unlock_irqrestore(&d->lock, flags);
+}
+
 static void ldcp_on_ack(struct rxe_qp *qp, u32 npkts, bool becn)
 {
 	struct ldcp_qp *d = rxe_cc_priv(qp);
@@ -133,6 +143,7 @@ static struct rxe_cc_ops ldcp_ops = {
 	.nparams = ARRAY_SIZE(ldcp_knobs),
 	.init = ldcp_init,
 	.pkt_prep = ldcp_pkt_prep,
+	.pkt_unsent = ldcp_pkt_unsent,
 	.on_ack = ldcp_on_ack,
 };
 

@@ -60,6 +60,11 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 {
 	bool raised = false;
 
+	s->undo.fs_left = s->fs_left;
+	s->undo.noack = s->noack;
+	s->undo.win_full = s->win_full;
+	s->undo.counted = !pkt->retry;
+	s->undo.fast_start = false;
 	pkt->ect = true;
 	if (pkt->retry) {
 		s->fs_left = 0;
@@ -71,6 +76,7 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 
 			s->fs_left = p->init_window;
 			s->fast_starts++;
+			s->undo.fast_start = true;
 			if (s->cwnd < iw) {
 				s->cwnd = iw;
 				raised = true;
@@ -99,6 +105,25 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 		s->noack = 0;
 	}
 	return raised;
+}
+
+/*
+ * The packet of the last ldcp_sm_pkt_prep() was not sent and will be
+ * prepared again: it is not in flight, its fast-start slot and AckReq
+ * count are still to be used.  A cwnd raised by its fast start stays
+ * (ACKs may have moved cwnd since).
+ */
+void ldcp_sm_pkt_unsent(struct ldcp_sm *s)
+{
+	s->fs_left = s->undo.fs_left;
+	s->noack = s->undo.noack;
+	s->win_full = s->undo.win_full;
+	if (s->undo.counted && s->inflight)
+		s->inflight--;
+	if (s->undo.fast_start)
+		s->fast_starts--;
+	s->undo.counted = false;
+	s->undo.fast_start = false;
 }
 
 /*

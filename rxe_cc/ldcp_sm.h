@@ -43,6 +43,14 @@ struct ldcp_sm {
 	u32 acks;		/* on_ack calls */
 	u32 ece_acks;		/* of which with ECE */
 	u32 fast_starts;	/* fast-start bursts begun */
+	/* the last pkt_prep, for ldcp_sm_pkt_unsent() */
+	struct {
+		u32 fs_left;
+		u32 noack;
+		u8 win_full;
+		u8 counted;	/* inflight++ */
+		u8 fast_start;	/* fast_starts++ */
+	} undo;
 };
 
 /* A request packet as the state machine sees it (struct rxe_cc_pkt). */
@@ -58,6 +66,7 @@ void ldcp_params_sanitize(struct ldcp_params *p);
 void ldcp_sm_init(struct ldcp_sm *s, const struct ldcp_params *p);
 bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 		      struct ldcp_pkt *pkt);
+void ldcp_sm_pkt_unsent(struct ldcp_sm *s);
 bool ldcp_sm_on_ack(struct ldcp_sm *s, const struct ldcp_params *p,
 		    u32 n, bool ece);
 

@@ -38,13 +38,50 @@ static struct rxe_cc_ops *rxe_cc_find(const char *name)
 	return NULL;
 }
 
+/* Limits of what an algorithm may ask for. */
+#define RXE_CC_NAME_MAX		32	/* with the NUL; algo_store's %31s */
+#define RXE_CC_PRIV_MAX		4096	/* per-QP state, bytes */
+#define RXE_CC_PARAMS_MAX	64	/* knobs per algorithm */
+#define RXE_CC_FLAGS		(RXE_CC_F_ECT | RXE_CC_F_NP | RXE_CC_F_BECN)
+
+/* The knobs become u32 files of cc/<algo>/ reading @params_size bytes. */
+static int rxe_cc_check_params(const struct rxe_cc_ops *ops)
+{
+	unsigned int i, j;
+
+	if (!ops->nparams)
+		return 0;
+	if (!ops->params || ops->nparams > RXE_CC_PARAMS_MAX)
+		return -EINVAL;
+	for (i = 0; i < ops->nparams; i++) {
+		const struct rxe_cc_param *p = &ops->params[i];
+
+		if (!p->name || !p->name[0] || strchr(p->name, '/') ||
+		    !IS_ALIGNED(p->offset, sizeof(u32)) ||
+		    p->offset > ops->params_size ||
+		    ops->params_size - p->offset < sizeof(u32) ||
+		    p->min > p->max || p->def < p->min || p->def > p->max)
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (!strcmp(p->name, ops->params[j].name))
+				return -EINVAL;
+	}
+	return 0;
+}
+
+/* Validates what the engine relies on, like tcp_register_congestion_control. */
 int rxe_cc_register(struct rxe_cc_ops *ops)
 {
 	int err = 0;
 
-	if (!ops->name || !strcmp(ops->name, "none") ||
-	    strlen(ops->name) >= 32)
+	if (!ops->name || !ops->name[0] || !strcmp(ops->name, "none") ||
+	    strnlen(ops->name, RXE_CC_NAME_MAX) >= RXE_CC_NAME_MAX ||
+	    strchr(ops->name, '/') || (ops->flags & ~RXE_CC_FLAGS) ||
+	    ops->priv_size > RXE_CC_PRIV_MAX || rxe_cc_check_params(ops)) {
+		pr_err("rxe_cc: algorithm %s: invalid ops\n",
+		       ops->name ? ops->name : "(null)");
 		return -EINVAL;
+	}
 	spin_lock(&rxe_cc_list_lock);
 	if (rxe_cc_find(ops->name))
 		err = -EEXIST;
@@ -73,6 +110,7 @@ EXPORT_SYMBOL_GPL(rxe_cc_unregister);
 struct rxe_cc_param_attr {
 	struct kobj_attribute		ka;
 	const struct rxe_cc_param	*p;
+	void				*params;	/* rxe->cc.params */
 };
 
 struct rxe_cc_sysfs {
@@ -122,23 +160,29 @@ static void rxe_cc_algo_dir_del(struct rxe_dev *rxe)
 	s->algo_pattrs = NULL;
 }
 
+/*
+ * cc/<algo>/<param>.  No lock: the selection lock is held while this
+ * directory is removed, and the removal waits for the show and store
+ * calls in progress (kernfs active references), so taking the lock here
+ * would deadlock.  None is needed: the params block is freed only after
+ * the directory is gone, and a knob is one u32 read and written once.
+ */
+static u32 *param_ptr(struct kobj_attribute *a)
+{
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+
+	return (u32 *)((u8 *)pa->params + pa->p->offset);
+}
+
 static ssize_t param_show(struct kobject *kobj, struct kobj_attribute *a,
 			  char *buf)
 {
-	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
-	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
-	u32 v;
-
-	mutex_lock(&rxe->cc.lock);
-	v = *(u32 *)((u8 *)rxe->cc.params + pa->p->offset);
-	mutex_unlock(&rxe->cc.lock);
-	return sysfs_emit(buf, "%u\n", v);
+	return sysfs_emit(buf, "%u\n", READ_ONCE(*param_ptr(a)));
 }
 
 static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 			   const char *buf, size_t count)
 {
-	struct rxe_dev *rxe = kobj_to_rxe(kobj->parent);
 	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
 	u32 v;
 	int err;
@@ -148,9 +192,7 @@ static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 		return err;
 	if (v < pa->p->min || v > pa->p->max)
 		return -ERANGE;
-	mutex_lock(&rxe->cc.lock);
-	WRITE_ONCE(*(u32 *)((u8 *)rxe->cc.params + pa->p->offset), v);
-	mutex_unlock(&rxe->cc.lock);
+	WRITE_ONCE(*param_ptr(a), v);
 	return count;
 }
 
@@ -178,6 +220,7 @@ static int rxe_cc_algo_dir_add(struct rxe_dev *rxe)
 		pa->ka.show = param_show;
 		pa->ka.store = param_store;
 		pa->p = &ops->params[i];
+		pa->params = rxe->cc.params;
 		s->algo_attrs[i] = &pa->ka.attr;
 	}
 	s->algo_group.attrs = s->algo_attrs;
@@ -217,7 +260,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 {
 	struct rxe_dev *rxe = kobj_to_rxe(kobj);
 	struct rxe_cc_ops *ops = NULL;
-	char name[32];
+	char name[RXE_CC_NAME_MAX];
 	void *params = NULL;
 	unsigned int i;
 	int err = 0;
@@ -245,7 +288,9 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 
 	mutex_lock(&rxe->cc.lock);
 	/* QPs read the params of their algorithm: switch only when idle */
-	if (atomic_read(&rxe->cc.nqps)) {
+	if (rxe->cc.dead) {
+		err = -ENODEV;
+	} else if (atomic_read(&rxe->cc.nqps)) {
 		err = -EBUSY;
 	} else {
 		rxe_cc_dev_put_algo(rxe);
@@ -256,7 +301,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 			rxe_cc_dev_put_algo(rxe);
 	}
 	mutex_unlock(&rxe->cc.lock);
-	if (err == -EBUSY) {
+	if (err == -EBUSY || err == -ENODEV) {
 		kfree(params);
 		if (ops)
 			module_put(ops->owner);
@@ -344,10 +389,12 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	int err;
 
 	mutex_init(&rxe->cc.lock);
+	rxe->cc.dead = false;
 	atomic_set(&rxe->cc.nqps, 0);
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
+	rxe->cc.port_kbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
 	rxe->cc.min_time_between_cnps = 50;
@@ -376,6 +423,8 @@ void rxe_cc_dev_del(struct rxe_dev *rxe)
 	if (!rxe->cc.sysfs)
 		return;
 	mutex_lock(&rxe->cc.lock);
+	/* an algo_store waiting for the lock must not select a new one */
+	rxe->cc.dead = true;
 	rxe_cc_dev_put_algo(rxe);
 	mutex_unlock(&rxe->cc.lock);
 	kobject_put(&rxe->cc.sysfs->kobj);
@@ -390,28 +439,60 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 {
 	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pacer);
 
-	rxe_sched_task(&qp->req.task);
+	/* see rxe_cc_qp_stop() */
+	if (!READ_ONCE(qp->cc.stopped))
+		rxe_sched_task(&qp->req.task);
 	return HRTIMER_NORESTART;
 }
 
-/* The netdev's link speed in kb/s (process context), 10 Gb/s if unknown. */
-static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+/* The netdev's link speed in kb/s (under RTNL), 10 Gb/s if unknown. */
+static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
 {
 	struct ethtool_link_ksettings lk;
 	u32 mbps = 10000;
 
-	rtnl_lock();
+	ASSERT_RTNL();
 	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
 	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
 	    lk.base.speed <= 4000000)
 		mbps = lk.base.speed;
-	rtnl_unlock();
 	return mbps * 1000;
 }
 
-void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
+/*
+ * The device's port speed, read once under RTNL by the first RC QP and
+ * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
+ * so creating a QP does not take RTNL.
+ */
+static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+{
+	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
+
+	if (kbps)
+		return kbps;
+	rtnl_lock();
+	kbps = rxe_cc_read_port_kbps(rxe);
+	WRITE_ONCE(rxe->cc.port_kbps, kbps);
+	rtnl_unlock();
+	return kbps;
+}
+
+/* rxe's netdev notifier (RTNL held): the link came up or changed. */
+void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event)
+{
+	if (event == NETDEV_UP || event == NETDEV_CHANGE)
+		WRITE_ONCE(rxe->cc.port_kbps, rxe_cc_read_port_kbps(rxe));
+}
+
+/*
+ * QP creation.  An RC QP gets the device's algorithm; if its state cannot
+ * be set up the creation fails (a QP silently without congestion control
+ * would look like one with it).
+ */
+int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 {
 	const struct rxe_cc_ops *ops;
+	int err = 0;
 
 	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
@@ -428,7 +509,11 @@ void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 		qp->cc.priv = kzalloc(max_t(size_t, ops->priv_size, 1),
 				      GFP_KERNEL);
 		qp->cc.ops = ops;
-		if (!qp->cc.priv || (ops->init && ops->init(qp))) {
+		if (!qp->cc.priv)
+			err = -ENOMEM;
+		else if (ops->init)
+			err = ops->init(qp);
+		if (err) {
 			kfree(qp->cc.priv);
 			qp->cc.priv = NULL;
 			qp->cc.ops = NULL;
@@ -438,9 +523,28 @@ void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 		}
 	}
 	mutex_unlock(&rxe->cc.lock);
+	return err;
 }
 
-/* QP cleanup, after its tasks are stopped: nothing re-arms the timer */
+/*
+ * QP destroy, before its tasks are cleaned up: from here on the pacer
+ * schedules nothing.  A requester tasklet scheduled after
+ * rxe_cleanup_task() has killed it would run again on the freed QP.
+ * A timer callback that read stopped == false has finished when
+ * hrtimer_cancel() returns, so its tasklet is flushed by the task
+ * cleanup that follows; a requester running on another CPU may still
+ * arm the timer, whose callback then does nothing, and
+ * rxe_cc_qp_cleanup() cancels it for good.
+ */
+void rxe_cc_qp_stop(struct rxe_qp *qp)
+{
+	if (!qp->cc.initialized)
+		return;
+	WRITE_ONCE(qp->cc.stopped, true);
+	hrtimer_cancel(&qp->cc.pacer);
+}
+
+/* QP cleanup, after its tasks are cleaned up (rxe_cc_qp_stop() ran) */
 void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 {
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
@@ -448,6 +552,7 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 
 	if (!qp->cc.initialized)
 		return;
+	WRITE_ONCE(qp->cc.stopped, true);
 	hrtimer_cancel(&qp->cc.pacer);
 	if (ops) {
 		if (ops->release)
@@ -459,6 +564,59 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 		module_put(ops->owner);
 	}
 	qp->cc.initialized = false;
+}
+
+/*
+ * modify_qp to RESET, with the QP's tasks stopped and drained: forget
+ * everything about the packets sent and received so far and start the
+ * algorithm afresh, as a new QP.  The QP's states are already RESET, so
+ * the receive path drops its packets; synchronize_net() waits for those
+ * that passed that check (the receive path runs under RCU) before the
+ * algorithm's state is released and set up again.  If the
+ * algorithm cannot start again the QP continues without it (warned).
+ */
+void rxe_cc_qp_reset(struct rxe_qp *qp)
+{
+	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+	int err = 0;
+
+	if (!qp->cc.initialized)
+		return;
+	hrtimer_cancel(&qp->cc.pacer);
+	/* only an algorithm's state is not safe against those callbacks */
+	if (ops)
+		synchronize_net();
+	spin_lock_bh(&qp->cc.ack_lock);
+	qp->cc.acked_valid = false;
+	qp->cc.acked_psn = 0;
+	qp->cc.snd_max = 0;
+	spin_unlock_bh(&qp->cc.ack_lock);
+	qp->cc.next_send_ns = 0;
+	qp->cc.behind = false;
+	qp->cc.noack_ns = 0;
+	qp->cc.undo.valid = false;
+	WRITE_ONCE(qp->cc.ce_unacked, false);
+	WRITE_ONCE(qp->cc.last_cnp_ns, 0);
+	if (!ops)
+		return;
+	if (ops->release)
+		ops->release(qp);
+	memset(qp->cc.priv, 0, ops->priv_size);
+	rxe_cc_set_rate(qp, 0);
+	rxe_cc_set_window(qp, 0);
+	if (ops->init)
+		err = ops->init(qp);
+	if (err) {
+		dev_warn_ratelimited(&rxe->ib_dev.dev,
+				     "qp#%d: %s cannot restart after RESET (%d), continuing without congestion control\n",
+				     qp_num(qp), ops->name, err);
+		kfree(qp->cc.priv);
+		qp->cc.priv = NULL;
+		qp->cc.ops = NULL;
+		atomic_dec(&rxe->cc.nqps);
+		module_put(ops->owner);
+	}
 }
 
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps)
@@ -486,12 +644,40 @@ u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset)
 }
 EXPORT_SYMBOL_GPL(rxe_cc_param_get);
 
-/* IB_QP_RATE_LIMIT, in kb/s; 0 removes the limit. */
-int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps)
+/*
+ * IB_QP_RATE_LIMIT (kb/s, 0 removes the limit) in a modify_qp, checked
+ * after rxe checked the other attributes: accepted where mlx5 takes it,
+ * on a transition into RTS from RTR, RTS or SQD.
+ */
+int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			  int mask)
 {
-	WRITE_ONCE(qp->cc.limit_kbps, kbps);
-	trace_rxe_cc_rate(qp_num(qp), kbps);
+	enum ib_qp_state cur = (mask & IB_QP_CUR_STATE) ?
+			       attr->cur_qp_state : qp->attr.qp_state;
+	enum ib_qp_state new = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+
+	if (!(mask & IB_QP_RATE_LIMIT))
+		return 0;
+	if (new != IB_QPS_RTS ||
+	    (cur != IB_QPS_RTR && cur != IB_QPS_RTS && cur != IB_QPS_SQD))
+		return -EINVAL;
 	return 0;
+}
+
+/* ... and applied once the rest of the modify_qp succeeded. */
+void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			   int mask)
+{
+	if (!(mask & IB_QP_RATE_LIMIT))
+		return;
+	WRITE_ONCE(qp->cc.limit_kbps, attr->rate_limit);
+	trace_rxe_cc_rate(qp_num(qp), attr->rate_limit);
+}
+
+/* query_qp: report the rate limit. */
+void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr)
+{
+	attr->rate_limit = READ_ONCE(qp->cc.limit_kbps);
 }
 
 /* The QP's pacing rate in kb/s: the lowest of its limits, 0 = none. */
@@ -526,6 +712,9 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 		qp->cc.next_send_ns = 0;
 		return false;
 	}
+	/* the QP is being destroyed: hold it, arm nothing */
+	if (READ_ONCE(qp->cc.stopped))
+		return true;
 	qp->cc.behind = true;
 	hrtimer_start(&qp->cc.pacer, ns_to_ktime(next), HRTIMER_MODE_ABS);
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_PACER_DELAYS);
@@ -647,6 +836,7 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		qp->cc.snd_max = (pkt->psn + 1) & BTH_PSN_MASK;
 	if (!ops->pkt_prep)
 		return;
+	qp->cc.undo.prepped = true;
 	p.psn = pkt->psn;
 	p.payload = pkt->paylen - rxe_opcode[pkt->opcode].length -
 		    bth_pad(pkt) - RXE_ICRC_SIZE;
@@ -655,6 +845,7 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	p.ect = true;
 	p.ackreq = bth_ack(pkt);
 	ops->pkt_prep(qp, &p);
+	qp->cc.undo.pkt = p;
 	bth_set_ack(pkt, p.ackreq);
 	if (!p.ect)
 		pkt->mask |= RXE_CC_NOECT_MASK;
@@ -666,6 +857,12 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
  */
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
+	/* what rxe_cc_req_unsent() restores if the packet does not go */
+	qp->cc.undo.valid = true;
+	qp->cc.undo.prepped = false;
+	qp->cc.undo.acked_valid = qp->cc.acked_valid;
+	qp->cc.undo.snd_max = qp->cc.snd_max;
+	qp->cc.undo.noack_ns = qp->cc.noack_ns;
 	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
 		bth_set_ack(pkt, 1);
 	if (qp->cc.ops)
@@ -673,6 +870,31 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	/* whoever asked, the time to the next AckReq counts from here */
 	if (bth_ack(pkt))
 		qp->cc.noack_ns = 0;
+}
+
+/*
+ * Requester: the packet last built was not sent (rxe_xmit_packet() said
+ * -EAGAIN) and rxe rolled its state back to send it again: roll back
+ * what rxe_cc_req_pkt() changed, and let the algorithm undo its pkt_prep.
+ * Otherwise the retry would pass for a go-back-N retransmission and an
+ * algorithm that counts packets in flight would count this one twice.
+ */
+void rxe_cc_req_unsent(struct rxe_qp *qp)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	if (!qp->cc.undo.valid)
+		return;
+	qp->cc.undo.valid = false;
+	qp->cc.noack_ns = qp->cc.undo.noack_ns;
+	if (!ops)
+		return;
+	spin_lock_bh(&qp->cc.ack_lock);
+	WRITE_ONCE(qp->cc.snd_max, qp->cc.undo.snd_max);
+	WRITE_ONCE(qp->cc.acked_valid, qp->cc.undo.acked_valid);
+	spin_unlock_bh(&qp->cc.ack_lock);
+	if (qp->cc.undo.prepped && ops->pkt_unsent)
+		ops->pkt_unsent(qp, &qp->cc.undo.pkt);
 }
 
 /*

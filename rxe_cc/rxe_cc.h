@@ -47,20 +47,6 @@ struct rxe_cc_cnp {
 };
 
 /*
- * An outgoing request packet, offered to ops->pkt_prep before its headers
- * are finished.  The algorithm may change ect and ackreq.
- */
-struct rxe_cc_pkt {
-	u32		psn;
-	u32		payload;	/* bytes of payload */
-	bool		first;		/* first packet of a message */
-	bool		last;		/* last packet of a message */
-	bool		retry;		/* go-back-N retransmission */
-	bool		ect;		/* in: engine default; out: ECT(0)? */
-	bool		ackreq;		/* in: rxe's choice; out: AckReq bit */
-};
-
-/*
  * An algorithm.  Callbacks run in the requester/receive softirq context
  * of the QP (never sleep) except init/release, which run in process
  * context.  QPs keep the algorithm they were created with.
@@ -75,7 +61,7 @@ struct rxe_cc_ops {
 	const struct rxe_cc_param *params;
 	unsigned int		nparams;
 
-	/* QP created: set the initial rate/window. */
+	/* QP created: set the initial rate/window; an error fails the create. */
 	int (*init)(struct rxe_qp *qp);
 	/* QP destroyed: the pacer timer is already cancelled. */
 	void (*release)(struct rxe_qp *qp);
@@ -93,6 +79,11 @@ struct rxe_cc_ops {
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
 	/* RP: a request packet is being built (also for retransmissions). */
 	void (*pkt_prep)(struct rxe_qp *qp, struct rxe_cc_pkt *p);
+	/*
+	 * RP: the packet last given to pkt_prep (@p as it returned) was not
+	 * sent; rxe will build it again.  Undo what pkt_prep counted.
+	 */
+	void (*pkt_unsent)(struct rxe_qp *qp, const struct rxe_cc_pkt *p);
 	/*
 	 * RP: an ACK or read response acknowledged @npkts packets not
 	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit.
@@ -140,15 +131,24 @@ int rxe_cc_init(void);
 void rxe_cc_exit(void);
 struct sock *rxe_cc_ns_sk6(struct net *net);
 int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp);
+int rxe_cc_ns_get(struct rxe_dev *rxe, struct net_device *ndev);
+void rxe_cc_ns_put(struct rxe_dev *rxe);
 int rxe_cc_ns_init(void);
 void rxe_cc_ns_exit(void);
 int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
 int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);
-void rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event);
+int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_qp_stop(struct rxe_qp *qp);
+void rxe_cc_qp_reset(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);
-int rxe_cc_set_rate_limit(struct rxe_qp *qp, u32 kbps);
+int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			  int mask);
+void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
+			   int mask);
+void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr);
 bool rxe_cc_pace_wait(struct rxe_qp *qp);
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
 void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
@@ -156,6 +156,7 @@ void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void rxe_cc_req_unsent(struct rxe_qp *qp);
 void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 

@@ -49,7 +49,11 @@ static int rxe_cc_fixed_on_cnp(struct rxe_qp *qp,
 
 static struct rxe_cc_ops rxe_cc_fixed_ops = {
 	.name = "fixed",
-	.owner = THIS_MODULE,
+	/*
+	 * No owner: built into rdma_rxe, whose devices (and so their
+	 * selection) are gone before it can be unloaded.  THIS_MODULE would
+	 * make every device that selects fixed pin rdma_rxe itself.
+	 */
 	.flags = RXE_CC_F_ECT | RXE_CC_F_NP,
 	.priv_size = sizeof(struct rxe_cc_fixed_qp),
 	.params_size = sizeof(struct rxe_cc_fixed_params),

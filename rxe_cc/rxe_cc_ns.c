@@ -2,10 +2,17 @@
 /*
  * rxe_cc_ns.c: network-namespace support for rdma_rxe.
  *
- * Every network namespace gets its own pair of RoCEv2 receive sockets
- * (UDP 4791, IPv4 and IPv6) through pernet operations, so an rxe device
- * created on a netdev of any namespace receives there; routes are looked
- * up in the namespace of the device's netdev (patch 0001).
+ * A network namespace gets its own pair of RoCEv2 receive sockets (UDP
+ * 4791, IPv4 and IPv6) when its first rxe device is created, and loses
+ * them with its last, so an rxe device on a netdev of any namespace
+ * receives there and namespaces without one keep the port free; routes
+ * are looked up in the namespace of the device's netdev (patch 0001).
+ *
+ * A device holds its namespace's sockets from rxe_net_add() until the
+ * first of NETDEV_UNREGISTER of its netdev (namespace deletion or a move:
+ * the namespace still exists then, while ib_core frees the device later,
+ * asynchronously) and its deallocation (rdma link delete).  It also
+ * holds its netdev meanwhile, so the namespace outlives the hold.
  */
 
 #include <linux/module.h>
@@ -20,7 +27,11 @@
 struct rxe_cc_net {
 	struct socket *sk4;
 	struct socket *sk6;
+	unsigned int users;	/* rxe devices of the namespace */
 };
+
+/* users and the sockets of every namespace; taken inside RTNL */
+static DEFINE_MUTEX(rxe_cc_ns_lock);
 
 static unsigned int rxe_cc_net_id __read_mostly;
 
@@ -45,9 +56,8 @@ static struct socket *rxe_cc_udp_open(struct net *net, bool ipv6)
 	return sock;
 }
 
-static int __net_init rxe_cc_net_init(struct net *net)
+static int rxe_cc_ns_open(struct net *net, struct rxe_cc_net *rn)
 {
-	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
 	struct socket *sock;
 
 	sock = rxe_cc_udp_open(net, false);
@@ -73,10 +83,8 @@ static int __net_init rxe_cc_net_init(struct net *net)
 	return 0;
 }
 
-static void __net_exit rxe_cc_net_exit(struct net *net)
+static void rxe_cc_ns_close(struct rxe_cc_net *rn)
 {
-	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
-
 	if (rn->sk6)
 		udp_tunnel_sock_release(rn->sk6);
 	if (rn->sk4)
@@ -85,19 +93,70 @@ static void __net_exit rxe_cc_net_exit(struct net *net)
 	rn->sk6 = NULL;
 }
 
+/* A new device of @ndev's namespace: open its sockets if it is the first. */
+int rxe_cc_ns_get(struct rxe_dev *rxe, struct net_device *ndev)
+{
+	struct net *net = dev_net(ndev);
+	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	int err = 0;
+
+	mutex_lock(&rxe_cc_ns_lock);
+	if (!rn->users)
+		err = rxe_cc_ns_open(net, rn);
+	if (!err) {
+		rn->users++;
+		dev_hold(ndev);
+		rxe->ns_ndev = ndev;
+		rxe->ns_net = net;
+	}
+	mutex_unlock(&rxe_cc_ns_lock);
+	return err;
+}
+
+/* The device's hold ends (once; later calls do nothing). */
+void rxe_cc_ns_put(struct rxe_dev *rxe)
+{
+	struct rxe_cc_net *rn;
+
+	mutex_lock(&rxe_cc_ns_lock);
+	if (rxe->ns_ndev) {
+		rn = net_generic(rxe->ns_net, rxe_cc_net_id);
+		if (!WARN_ON(!rn->users) && !--rn->users)
+			rxe_cc_ns_close(rn);
+		dev_put(rxe->ns_ndev);
+		rxe->ns_ndev = NULL;
+		rxe->ns_net = NULL;
+	}
+	mutex_unlock(&rxe_cc_ns_lock);
+}
+
+/* Nothing should be left: every device let go at NETDEV_UNREGISTER. */
+static void __net_exit rxe_cc_net_exit(struct net *net)
+{
+	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+
+	mutex_lock(&rxe_cc_ns_lock);
+	rn->users = 0;
+	rxe_cc_ns_close(rn);
+	mutex_unlock(&rxe_cc_ns_lock);
+}
+
 static struct pernet_operations rxe_cc_net_ops = {
-	.init = rxe_cc_net_init,
 	.exit = rxe_cc_net_exit,
 	.id = &rxe_cc_net_id,
 	.size = sizeof(struct rxe_cc_net),
 };
 
-/* The namespace's IPv6 receive socket (for route lookups), or NULL. */
+/*
+ * The namespace's IPv6 receive socket (for route lookups), or NULL.  A
+ * QP's device holds the namespace's sockets.
+ */
 struct sock *rxe_cc_ns_sk6(struct net *net)
 {
 	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	struct socket *sk6 = READ_ONCE(rn->sk6);
 
-	return rn->sk6 ? rn->sk6->sk : NULL;
+	return sk6 ? sk6->sk : NULL;
 }
 
 /*

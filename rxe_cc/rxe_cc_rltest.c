@@ -220,6 +220,38 @@ static void rlt_free(struct rlt *t)
 	ib_device_put(t->ibdev);
 }
 
+/* The rate limit ib_query_qp() reports for @qp, or a negative error. */
+static long rlt_query_limit(struct ib_qp *qp)
+{
+	struct ib_qp_init_attr init;
+	struct ib_qp_attr attr = {};
+	int err;
+
+	err = ib_query_qp(qp, &attr, IB_QP_RATE_LIMIT, &init);
+	return err ? err : attr.rate_limit;
+}
+
+/*
+ * IB_QP_RATE_LIMIT alone or with @mask must be refused (@qp is in
+ * @state) and leave the limit unset.
+ */
+static int rlt_refused(struct ib_qp *qp, int mask, enum ib_qp_state state,
+		       const char *what)
+{
+	struct ib_qp_attr attr = { .rate_limit = 1000, .qp_state = state };
+	long got;
+	int err;
+
+	err = ib_modify_qp(qp, &attr, mask | IB_QP_RATE_LIMIT);
+	got = rlt_query_limit(qp);
+	if (!err || got) {
+		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT %s: returned %d, limit now %ld (want an error and 0)\n",
+		       what, err, got);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int __init rlt_init(void)
 {
 	struct ib_qp_init_attr qia = {
@@ -271,6 +303,10 @@ static int __init rlt_init(void)
 			goto out;
 		}
 	}
+	/* only on the way into RTS (RTR, RTS, SQD -> RTS), as mlx5 */
+	err = rlt_refused(t.qp[0], 0, IB_QPS_RESET, "in RESET");
+	if (err)
+		goto out;
 	err = rlt_connect(&t, t.qp[0], t.qp[1]);
 	if (!err)
 		err = rlt_connect(&t, t.qp[1], t.qp[0]);
@@ -278,10 +314,21 @@ static int __init rlt_init(void)
 		pr_err("rxe_cc_rltest: connecting the QPs: %d\n", err);
 		goto out;
 	}
+	/* validated with the rest of the attributes: RTS -> RTR is invalid */
+	err = rlt_refused(t.qp[0], IB_QP_STATE, IB_QPS_RTR,
+			  "with an invalid transition");
+	if (err)
+		goto out;
 	attr.rate_limit = rate_kbps;
 	err = ib_modify_qp(t.qp[0], &attr, IB_QP_RATE_LIMIT);
 	if (err) {
 		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT refused: %d\n", err);
+		goto out;
+	}
+	if (rlt_query_limit(t.qp[0]) != rate_kbps) {
+		pr_err("rxe_cc_rltest: query_qp reports rate_limit %ld, want %u\n",
+		       rlt_query_limit(t.qp[0]), rate_kbps);
+		err = -EINVAL;
 		goto out;
 	}
 	err = rlt_run(&t);

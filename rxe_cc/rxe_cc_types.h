@@ -15,6 +15,20 @@
 struct rxe_cc_ops;
 struct rxe_cc_sysfs;
 
+/*
+ * An outgoing request packet, offered to ops->pkt_prep before its headers
+ * are finished.  The algorithm may change ect and ackreq.
+ */
+struct rxe_cc_pkt {
+	u32		psn;
+	u32		payload;	/* bytes of payload */
+	bool		first;		/* first packet of a message */
+	bool		last;		/* last packet of a message */
+	bool		retry;		/* go-back-N retransmission */
+	bool		ect;		/* in: engine default; out: ECT(0)? */
+	bool		ackreq;		/* in: rxe's choice; out: AckReq bit */
+};
+
 /* Per QP.  The requester (one tasklet per QP) owns next_send_ns. */
 struct rxe_cc_qp {
 	const struct rxe_cc_ops	*ops;		/* NULL: algorithm "none" */
@@ -34,6 +48,16 @@ struct rxe_cc_qp {
 	bool			ce_unacked;	/* NP: CE seen since last ACK */
 	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
 	bool			initialized;
+	bool			stopped;	/* destroy: the pacer is off */
+	/* RP: the last packet built, until sent (rxe_cc_req_unsent) */
+	struct {
+		bool		valid;
+		bool		prepped;	/* ops->pkt_prep saw it */
+		bool		acked_valid;
+		u32		snd_max;
+		u64		noack_ns;
+		struct rxe_cc_pkt pkt;
+	} undo;
 };
 
 /* Per device: knobs under /sys/class/infiniband/<dev>/cc/. */
@@ -42,8 +66,10 @@ struct rxe_cc_dev {
 	const struct rxe_cc_ops	*ops;		/* new QPs get this algorithm */
 	void			*params;	/* ops->params_size bytes */
 	struct rxe_cc_sysfs	*sysfs;
+	bool			dead;		/* being deleted: no new algo */
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
+	u32			port_kbps;	/* netdev speed, 0: not read yet */
 	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			pacer_catchup_us; /* debt a late QP makes up */
 	u32			min_time_between_cnps;	/* us */

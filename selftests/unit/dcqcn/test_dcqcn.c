@@ -424,6 +424,34 @@ static void test_first_cnp_and_clamp(void)
 	CHECK_RATE(s.rt, LINE / 2.0, "clamp 1: R_T = R_C on every CNP");
 }
 
+/*
+ * The byte counter with B near U32_MAX: B - 1 bytes and then one packet
+ * make one BC event (a u32 sum of the two would wrap and lose it), and
+ * the packet's remainder counts toward the next.
+ */
+static void test_byte_reset_near_max(void)
+{
+	struct dcqcn_params p = paper();
+	struct dcqcn_sm s;
+	u64 now = 1000 * US;
+
+	p.time_reset_ns = 0;		/* only the byte counter */
+	p.byte_reset = 0xffffff00U;
+	dcqcn_sm_init(&s, &p);
+	dcqcn_sm_on_cnp(&s, &p, now);
+	dcqcn_sm_on_sent(&s, &p, p.byte_reset - 1);
+	CHECK(s.bc == 0, "BC = %u after B - 1 bytes, want 0", s.bc);
+	dcqcn_sm_on_sent(&s, &p, 4096);
+	CHECK(s.bc == 1, "BC = %u after B + 4095 bytes, want 1", s.bc);
+	CHECK(s.bytes == 4095, "byte counter %u after the event, want 4095",
+	      s.bytes);
+	dcqcn_sm_on_sent(&s, &p, 0xffffffffU);
+	CHECK(s.bc == 2, "BC = %u after another U32_MAX bytes, want 2", s.bc);
+	CHECK(s.bytes == 4095 + 0xffffffffU - p.byte_reset,
+	      "byte counter %u, want %u", s.bytes,
+	      4095 + 0xffffffffU - p.byte_reset);
+}
+
 int main(void)
 {
 	test_init();
@@ -435,6 +463,7 @@ int main(void)
 	test_min_rate_floor();
 	test_line_rate_ceiling();
 	test_first_cnp_and_clamp();
+	test_byte_reset_near_max();
 	printf("dcqcn_sm: %d checks, %d failed\n", checks, fails);
 	return fails ? 1 : 0;
 }

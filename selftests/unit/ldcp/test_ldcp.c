@@ -337,6 +337,48 @@ static void test_fast_start(void)
 	CHECK(s.fast_starts == 0, "fast starts %u", s.fast_starts);
 }
 
+/*
+ * A packet rxe could not send (-EAGAIN) is prepared again: after
+ * ldcp_sm_pkt_unsent() the state is as if it had never been prepared, so
+ * it is not counted in flight twice and its fast-start slot is reused.
+ */
+static void test_unsent(void)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s, before;
+	struct ldcp_pkt pkt;
+	int i;
+
+	p.init_window = 8;
+	p.ack_every = 4;
+	ldcp_sm_init(&s, &p);
+	for (i = 0; i < 5; i++) {
+		pkt = (struct ldcp_pkt){ .first = !i };
+		before = s;
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		/* every packet is refused once, then sent */
+		ldcp_sm_pkt_unsent(&s);
+		CHECK(s.inflight == before.inflight &&
+		      s.fs_left == before.fs_left &&
+		      s.noack == before.noack &&
+		      s.win_full == before.win_full &&
+		      s.fast_starts == before.fast_starts,
+		      "pkt %d unsent: inflight %u fs_left %u noack %u fs %u, want %u %u %u %u",
+		      i, s.inflight, s.fs_left, s.noack, s.fast_starts,
+		      before.inflight, before.fs_left, before.noack,
+		      before.fast_starts);
+		pkt = (struct ldcp_pkt){ .first = !i };
+		ldcp_sm_pkt_prep(&s, &p, &pkt);
+		CHECK(pkt.ect == false, "pkt %d of the fast start: non-ECT", i);
+	}
+	CHECK(s.inflight == 5 && s.fast_starts == 1 && s.fs_left == 3,
+	      "5 sent: inflight %u fast starts %u fs_left %u, want 5 1 3",
+	      s.inflight, s.fast_starts, s.fs_left);
+	ldcp_sm_on_ack(&s, &p, 5, false);
+	CHECK(s.inflight == 0, "all acknowledged: inflight %u, want 0",
+	      s.inflight);
+}
+
 int main(void)
 {
 	test_increase_one();
@@ -346,6 +388,7 @@ int main(void)
 	test_floor_ceiling();
 	test_ack_every();
 	test_fast_start();
+	test_unsent();
 	printf("test_ldcp: %d of %d checks failed\n", fails, checks);
 	return fails ? 1 : 0;
 }
