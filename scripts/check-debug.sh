@@ -23,6 +23,8 @@ export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
 export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-3}
 # More fuzz cases than make check can afford.
 export DCBLAB_FUZZ_COUNT=${DCBLAB_FUZZ_COUNT:-2000}
+# ... and the tests marked `# suite: debug` (the fuzzers) run too.
+export DCBLAB_CHECK_DEBUG=1
 sch=$DCBLAB_BUILD/sch_dcb
 
 mkdir -p "$sch"

@@ -10,8 +10,10 @@
 # Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
 # runs every selftests/net/test_*.sh (see there).
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
-# extended regex.  Output is TAP; the last line is "N passed, N failed"
-# (", N skipped" appended when some were skipped).  Logs: build/selftests/.
+# extended regex.  Tests marked `# suite: debug` run only under
+# DCBLAB_CHECK_DEBUG=1 (make check-debug) or when --filter selects them.
+# Output is TAP; the last line is "N passed, N failed" (", N skipped"
+# appended when some were skipped).  Logs: build/selftests/.
 
 set -uo pipefail
 
@@ -26,7 +28,7 @@ DO_GUEST=1
 FILTER=
 VERBOSE=0
 
-usage() { sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -44,6 +46,14 @@ selected() {
 	[ -z "$FILTER" ] || grep -qE -- "$FILTER" <<<"$1"
 }
 
+# A test with a `# suite: debug` line (the fuzzers: long, and most useful
+# where KASAN and lockdep watch) runs in `make check-debug`
+# (DCBLAB_CHECK_DEBUG=1) or when --filter names it, not in `make check`.
+in_suite() {
+	grep -q '^#[[:space:]]*suite:[[:space:]]*debug' "$1" || return 0
+	[ "${DCBLAB_CHECK_DEBUG:-0}" = 1 ] || [ -n "$FILTER" ]
+}
+
 UNIT=()
 if [ $DO_UNIT = 1 ]; then
 	for t in "$TOP"/selftests/unit/test_*.sh; do
@@ -55,7 +65,8 @@ GUEST=()
 if [ $DO_GUEST = 1 ]; then
 	for t in "$TOP"/selftests/net/test_*.sh; do
 		[ -f "$t" ] || continue
-		selected "net/$(basename "$t" .sh)" && GUEST+=("$(basename "$t" .sh)")
+		selected "net/$(basename "$t" .sh)" && in_suite "$t" &&
+			GUEST+=("$(basename "$t" .sh)")
 	done
 fi
 

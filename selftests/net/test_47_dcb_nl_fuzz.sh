@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# suite: debug
 #
 # Netlink fuzzing of sch_dcb (selftests/net/dcb_nl_fuzz.py): thousands of
 # random add / change / replace / delete / class-change messages, with
@@ -13,7 +14,8 @@
 # any kernel report.
 #
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (messages,
-# default 500; make check-debug sends 2000).
+# default 500; make check-debug sends 2000).  Runs in make check-debug
+# (suite: debug), not in make check.
 # A failure prints the seed and message index: DCBLAB_FUZZ_SEED=S
 # DCBLAB_FUZZ_COUNT=I+1
 # replays it.

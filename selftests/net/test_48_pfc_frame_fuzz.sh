@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# suite: debug
 #
 # Fuzzing of sch_dcb's PAUSE receiver (selftests/net/pfc_frame_fuzz.py):
 # MAC-control frames (ethertype 0x8808) from a neighbour into a port whose

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 400
+# suite: debug
 #
 # RoCEv2 fuzzing of rdma_rxe and the rxe_cc engine
 # (selftests/net/rxe_bth_fuzz.py): while s1 writes to r (ib_write_bw, RC)
