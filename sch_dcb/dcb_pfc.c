@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
+#include <linux/if_arp.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
@@ -641,6 +642,13 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 /* ------------------------------------------------------------------ */
 /* Receiving PAUSE frames                                              */
 
+/*
+ * The skb may be shared with other handlers of the frame (a packet socket
+ * bound to ETH_P_PAUSE, ...): pulling the MAC control header may rewrite
+ * it, so the handler works on its own copy (skb_share_check).  Frames
+ * that are not well-formed Ethernet PFC/PAUSE frames are counted in the
+ * port's pfc_malformed and otherwise ignored.
+ */
 static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
 			 struct packet_type *pt, struct net_device *orig_dev)
 {
@@ -654,7 +662,12 @@ static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
 	sch = dcb_root_qdisc(dev);
 	if (!sch)
 		goto out;
-	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) < ETH_HLEN ||
+	    !ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
 	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
 		goto bad;
 	hdr = (const struct dcb_pfc_hdr *)skb->data;
