@@ -1046,6 +1046,24 @@ struct Qdisc *dcb_root_qdisc(struct net_device *dev)
 	return sch && sch->ops == &dcb_qdisc_ops ? sch : NULL;
 }
 
+/*
+ * Let @sch dequeue again after a RESUME.  @sch was found through
+ * dev->qdisc and may be on its way out (replaced or deleted, ->destroy
+ * done, memory freed after an RCU grace period): a destroyed qdisc must
+ * never be put on the softnet output queue.  So schedule it only while it
+ * is still what the device's queue transmits from: qdisc_graft()
+ * deactivates the device first (the queue then points at noop_qdisc),
+ * and dev_deactivate() waits out RCU readers like us and then any qdisc
+ * we scheduled before that.  A device that is down has noop_qdisc there.
+ */
+static void dcb_kick(struct Qdisc *sch)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(qdisc_dev(sch), 0);
+
+	if (rcu_dereference(txq->qdisc) == sch)
+		__netif_schedule(sch);
+}
+
 void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			const u16 *quanta)
 {
@@ -1082,7 +1100,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 	}
 	spin_unlock(&q->rx_lock);
 	if (resume_mask)
-		__netif_schedule(sch);
+		dcb_kick(sch);
 }
 
 void dcb_pause_malformed(struct Qdisc *sch)
