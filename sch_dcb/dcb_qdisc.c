@@ -439,11 +439,40 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 		err = dcb_check(sch, cfg, extack);
 	if (!err) {
 		dcb_commit(sch, cfg);
-		dcb_commit_pool(sch, cfg);
-		err = dcb_pool_activate(q->pool, q->port);
+		/* A root qdisc (a port) touches the pool only in ->attach,
+		 * once the core has committed it: qdisc_create() may still
+		 * fail after ->init, and then nothing must have changed.
+		 */
+		if (!q->port)
+			dcb_commit_pool(sch, cfg);
 	}
 	kfree(cfg);
 	return err;
+}
+
+/*
+ * The core installs a root qdisc with ->attach instead of grafting it on
+ * the transmit queues itself: do what it would have done (one reference
+ * per queue), then publish the port, whose predecessor on this device was
+ * destroyed by now (its last reference went with the grafting).
+ */
+static void dcb_attach(struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct Qdisc *old;
+	unsigned int i;
+
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		qdisc_refcount_inc(sch);
+		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), sch);
+		qdisc_put(old);
+	}
+	if (!q->port)
+		return;
+	dcb_commit_pool(sch, &q->cfg);
+	if (dcb_pool_activate(q->pool, q->port))
+		netdev_warn(dev, "sch_dcb: no memory to publish the port: PFC off\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -1129,6 +1158,7 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 	.dequeue	= dcb_dequeue,
 	.peek		= qdisc_peek_dequeued,
 	.init		= dcb_init,
+	.attach		= dcb_attach,
 	.reset		= dcb_reset,
 	.destroy	= dcb_destroy,
 	.change		= dcb_change,
