@@ -999,8 +999,12 @@ static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (!cfg)
 		return -ENOMEM;
 	err = dcb_apply_band(tb, &cfg->band[cl - 1], extack);
-	if (!err)
-		dcb_install(sch, cfg);
+	if (!err) {
+		/* band settings only: the pool and PFC stay as they are */
+		sch_tree_lock(sch);
+		dcb_commit(sch, cfg);
+		sch_tree_unlock(sch);
+	}
 	kfree(cfg);
 	return err;
 }
