@@ -93,13 +93,28 @@ refused()
 	log "  refused ($*): $(head -n1 <<<"$out")"
 }
 
+# fresh P1_ARGS P2_ARGS OUT_ARGS: every sch_dcb of the switch deleted (and
+# pool 1 with them), then new ones: each sub-test starts from a known state.
+fresh()
+{
+	local d
+	for d in "$P1" "$P2" "$OUT"; do
+		topo_tc sw qdisc del dev "$d" root 2>/dev/null
+	done
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$P1" dcb $1 || check 1 "P1: $1"
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$P2" dcb $2 || check 1 "P2: $2"
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$OUT" dcb $3 || check 1 "OUT: $3"
+}
+
 PFC="pfc prio-pfc 3 xoff 16kb"
-topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 buffer 64kb $PFC || fail "P1"
-topo_qdisc sw "$P2" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || fail "P2"
-topo_qdisc sw "$OUT" dcb rate 1mbit dscp-map 0:7 pool 1 || fail "OUT"
+SW="rate 10mbit dscp-map 0:7 pool 1"
 
 # ---------------------------------------------------------------------
 # lifecycle
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 before=$(state "$P1")
 out=$(nl replace "$P1" '{"handle": "2:", "rate": 1250000, "pool": 1,
 	"buffer": 131072, "pfc": {"mask": 24, "xoff": 16384}, "bad_stab": true}')
@@ -118,6 +133,7 @@ t_end lifecycle
 
 # ---------------------------------------------------------------------
 # class_change: P2 grows the pool and reserves more than P1's old 64 KB
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit buffer 512kb \
 	pfc prio-pfc 3 xoff 16kb headroom 80kb
 check $? "P2: buffer 512kb headroom 80kb"
@@ -131,7 +147,8 @@ log "  pool size $size0 -> $size1 after a class change (reserved $res0)"
 t_end class_change
 
 # ---------------------------------------------------------------------
-# validation
+# validation (a pool large enough for every headroom asked below)
+fresh "$SW $PFC" "$SW buffer 4000mb $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 refused "$P1" nl '{"rate": 4611686018427387904, "pfc": {"mask": 8, "xoff": 16384, "delay": 4000000}}'
 refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 16384, "delay": 20000000}}'
 refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 16384, "headroom": 2147483648}}'
@@ -158,9 +175,8 @@ t_end validation
 # ---------------------------------------------------------------------
 # carrier: P1 pauses s1, then P1's link goes down
 if pfc_trace_on; then
-	topo_qdisc sw "$OUT" dcb rate 100kbit dscp-map 0:7 pool 1 || check 1 "OUT 100kbit"
-	topo_qdisc sw "$P1" dcb rate 2mbit dscp-map 0:7 pool 1 buffer 1mb \
-		pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms || check 1 "P1 pfc"
+	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
+		"$SW" "rate 100kbit dscp-map 0:7 pool 1"
 	topo_exec s1 timeout 60 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" \
 		"$RIP" 9 --count 100 --interval 0.002 --tos 0x60 --len 1000 >/dev/null 2>&1
 	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
@@ -181,7 +197,6 @@ if pfc_trace_on; then
 	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
 	wait_for --timeout 10 resumed
 	check $? "no RESUME sent after the carrier came back"
-	topo_qdisc sw "$OUT" dcb rate 1mbit dscp-map 0:7 pool 1 || check 1 "OUT back"
 else
 	check 1 "no tracefs"
 fi
