@@ -39,6 +39,7 @@
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
@@ -137,7 +138,7 @@ static u64 dcb_xon(const struct dcb_pool *pool, const struct dcb_port *p)
 	if (!p->pfc.beta && p->pfc.xon)
 		return p->pfc.xon;
 	xoff = dcb_xoff(pool, p);
-	return xoff - min_t(u64, xoff, 2 * p->mtu);
+	return xoff - min_t(u64, xoff, 2ULL * p->mtu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -351,35 +352,66 @@ void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc)
 	*pfc = port->pfc;
 }
 
-/* Resolve the defaults of @pfc for a port of @rate bytes/s. */
-static void dcb_pfc_resolve(struct dcb_pfc_cfg *pfc, u64 rate,
+/* Bytes a port of @rate bytes/s sends in @delay_us; false on overflow. */
+static bool dcb_inflight(u64 rate, u32 delay_us, u64 *inflight)
+{
+	u64 bytes;
+
+	if (check_mul_overflow(rate, (u64)delay_us, &bytes))
+		return false;
+	*inflight = div_u64(bytes, USEC_PER_SEC);
+	return true;
+}
+
+/*
+ * Resolve the defaults of @pfc for a port of @rate bytes/s; false when
+ * the automatic headroom does not fit (dcb_pool_check() refuses that).
+ */
+static bool dcb_pfc_resolve(struct dcb_pfc_cfg *pfc, u64 rate,
 			    unsigned int mtu)
 {
-	u64 inflight;
+	u64 inflight, headroom;
 
 	if (!pfc->delay_us)
 		pfc->delay_us = TC_DCB_PFC_DELAY_DEFAULT;
-	inflight = div_u64(rate * pfc->delay_us, USEC_PER_SEC);
-	if (!pfc->headroom)
-		pfc->headroom = min_t(u64, U32_MAX, 2 * mtu + inflight);
 	if (!pfc->quanta)
 		pfc->quanta = TC_DCB_PFC_QUANTA_DEFAULT;
+	if (!dcb_inflight(rate, pfc->delay_us, &inflight))
+		return false;
+	if (!pfc->headroom) {
+		headroom = 2ULL * mtu + inflight;
+		if (headroom > U32_MAX)
+			return false;
+		pfc->headroom = headroom;
+	}
+	return true;
 }
 
+/*
+ * Would @cfg (and a pool size request @buffer: bytes, 0 = unlimited, or
+ * DCB_BUFFER_KEEP) be valid for @port (NULL: not a root qdisc) of @pool?
+ */
 int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
-		   const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		   const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		   unsigned int mtu, struct netlink_ext_ack *extack)
 {
 	struct dcb_pfc_cfg pfc = *cfg;
 	u64 reserved, size, inflight;
 	struct dcb_port *cur;
+	unsigned long idx;
+	bool beta = false;
 
-	dcb_pfc_resolve(&pfc, rate, mtu);
 	if (pfc.mask && !port) {
 		NL_SET_ERR_MSG(extack, "pfc: only a root qdisc is a switch port");
 		return -EINVAL;
 	}
 	if (pfc.mask) {
+		if (!dcb_pfc_resolve(&pfc, rate, mtu) ||
+		    !dcb_inflight(rate, pfc.delay_us, &inflight)) {
+			NL_SET_ERR_MSG(extack,
+				       "pfc: rate x delay overflows the headroom");
+			return -EOVERFLOW;
+		}
 		if (!pfc.beta && !pfc.xoff) {
 			NL_SET_ERR_MSG(extack,
 				       "pfc: xoff (static) or beta (dynamic) is required");
@@ -394,7 +426,6 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 			NL_SET_ERR_MSG(extack, "pfc: xon must be below xoff");
 			return -EINVAL;
 		}
-		inflight = div_u64(rate * pfc.delay_us, USEC_PER_SEC);
 		if (pfc.headroom < mtu + inflight) {
 			NL_SET_ERR_MSG(extack,
 				       "pfc: headroom below one MTU plus the bytes in flight at the port's rate over delay");
@@ -413,22 +444,28 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 			reserved -= cur->reserve;
 		reserved += dcb_port_reserve(&pfc) - port->reserve;
 	}
-	size = buffer ? buffer : pool->size;
+	size = buffer == DCB_BUFFER_KEEP ? pool->size : buffer;
+	/* an unlimited pool leaves the dynamic thresholds undefined */
+	xa_for_each(&pool->ports, idx, cur)
+		if ((!port || cur->ifindex != port->ifindex) &&
+		    cur->pfc.mask && cur->pfc.beta)
+			beta = true;
 	mutex_unlock(&dcb_pools_mutex);
 	if (size && size < reserved) {
 		NL_SET_ERR_MSG(extack,
 			       "buffer: pool smaller than the headroom its ports reserve");
 		return -EINVAL;
 	}
-	if (pfc.mask && pfc.beta && !size) {
-		NL_SET_ERR_MSG(extack, "pfc: beta needs a pool size (buffer)");
+	if (!size && ((pfc.mask && pfc.beta) || beta)) {
+		NL_SET_ERR_MSG(extack,
+			       "pfc: beta needs a pool size (buffer), and a port of the pool uses it");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
-		    const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		    const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		    unsigned int mtu)
 {
 	u64 pause_rate = rate ? rate : DCB_UNSHAPED_RATE;
@@ -438,7 +475,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 	dcb_pfc_resolve(&pfc, rate, mtu);
 	mutex_lock(&dcb_pools_mutex);
 	spin_lock_bh(&pool->lock);
-	if (buffer)
+	if (buffer != DCB_BUFFER_KEEP)
 		pool->size = buffer;
 	if (port) {
 		pool->reserved -= port->reserve;
