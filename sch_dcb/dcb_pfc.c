@@ -52,6 +52,8 @@
 #define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
 #define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
+#define DCB_RETRY_FAST		100	/* then every DCB_RETRY_SLOW_NS */
+#define DCB_RETRY_SLOW_NS	(100 * NSEC_PER_MSEC)
 #define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
 
 /* MAC control frame after the Ethernet header. */
@@ -86,6 +88,7 @@ struct dcb_port {
 	u64			reserve;	/* counted in pool->reserved */
 	u64			pause_ns;	/* lifetime of our PAUSE */
 	u8			changed;	/* bands to announce */
+	unsigned int		failures;	/* transmissions failed in a row */
 	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
 	struct tasklet_struct	tx;
 	struct hrtimer		refresh;
@@ -187,6 +190,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	u8 pause = 0, resume, changed;
 	unsigned int i;
 	u16 quanta;
+	u64 delay;
 	int err;
 
 	spin_lock_bh(&pool->lock);
@@ -213,18 +217,30 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	spin_lock_bh(&pool->lock);
 	if (err) {
 		p->changed |= changed;
+		p->failures++;
 	} else {
 		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 			p->band[i].pause_tx += !!(pause & BIT(i));
 			p->band[i].resume_tx += !!(resume & BIT(i));
 		}
+		p->failures = 0;
 	}
-	if (!p->dead && (pause || p->changed))
-		hrtimer_start(&p->refresh,
-			      ns_to_ktime(err ? DCB_RETRY_NS :
-					  max_t(u64, p->pause_ns / 2,
-						DCB_REFRESH_MIN_NS)),
-			      HRTIMER_MODE_REL_SOFT);
+	if (p->dead || !(pause || p->changed))
+		goto unlock;
+	if (!err) {
+		delay = max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
+	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
+		/* nothing can leave: dcb_netdev_event() restarts us when
+		 * the link comes back, or the next state change does
+		 */
+		goto unlock;
+	} else if (p->failures < DCB_RETRY_FAST) {
+		delay = DCB_RETRY_NS;
+	} else {
+		delay = max_t(u64, p->pause_ns / 2, DCB_RETRY_SLOW_NS);
+	}
+	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
+unlock:
 	spin_unlock_bh(&pool->lock);
 }
 
@@ -310,7 +326,8 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 	bool release = false;
 	u64 h;
 
-	spin_lock(&pool->lock);
+	/* also from ->reset in process context (qdisc_destroy) */
+	spin_lock_bh(&pool->lock);
 	pool->used -= len;
 	if (p) {
 		/* as in switch ASICs, a departure empties the headroom
@@ -328,18 +345,13 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		}
 		release = !--p->charged && p->dead;
 	}
-	spin_unlock(&pool->lock);
+	spin_unlock_bh(&pool->lock);
 	if (release)
 		kfree_rcu(p, rcu);
 }
 
 /* ------------------------------------------------------------------ */
 /* Configuration                                                       */
-
-u32 dcb_pool_id(const struct dcb_pool *pool)
-{
-	return pool->id;
-}
 
 u64 dcb_pool_size(const struct dcb_pool *pool)
 {
@@ -752,8 +764,54 @@ static struct packet_type dcb_pause_pt __read_mostly = {
 	.func	= dcb_pause_rcv,
 };
 
+/*
+ * A port stops sending while its link is down (dcb_port_tx()); when the
+ * carrier comes back, it announces what is pending and resumes its
+ * refreshes.
+ */
+static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct dcb_pool *pool;
+	struct dcb_port *p;
+	unsigned int i;
+	bool kick;
+
+	if (event != NETDEV_UP && event != NETDEV_CHANGE)
+		return NOTIFY_DONE;
+	if (!netif_running(dev) || !netif_carrier_ok(dev))
+		return NOTIFY_DONE;
+	mutex_lock(&dcb_pools_mutex);
+	list_for_each_entry(pool, &dcb_pools, node) {
+		if (!net_eq(read_pnet(&pool->net), dev_net(dev)))
+			continue;
+		p = xa_load(&pool->ports, dev->ifindex);
+		if (!p)
+			continue;
+		spin_lock_bh(&pool->lock);
+		kick = p->changed;
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			kick |= p->band[i].paused;
+		p->failures = 0;
+		if (kick && !p->dead)
+			tasklet_schedule(&p->tx);
+		spin_unlock_bh(&pool->lock);
+	}
+	mutex_unlock(&dcb_pools_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dcb_netdev_nb = {
+	.notifier_call = dcb_netdev_event,
+};
+
 int dcb_pfc_init(void)
 {
+	int err = register_netdevice_notifier(&dcb_netdev_nb);
+
+	if (err)
+		return err;
 	dev_add_pack(&dcb_pause_pt);
 	return 0;
 }
@@ -761,4 +819,5 @@ int dcb_pfc_init(void)
 void dcb_pfc_exit(void)
 {
 	dev_remove_pack(&dcb_pause_pt);
+	unregister_netdevice_notifier(&dcb_netdev_nb);
 }
