@@ -75,7 +75,6 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		    const struct dcb_pfc_cfg *pfc, s64 buffer, u64 rate,
 		    unsigned int mtu);
-u32 dcb_pool_id(const struct dcb_pool *pool);
 u64 dcb_pool_size(const struct dcb_pool *pool);
 void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 

@@ -808,9 +808,8 @@ static void dcb_destroy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
+	/* the core has reset the qdisc (its queues are empty) before */
 	qdisc_watchdog_cancel(&q->watchdog);
-	if (q->pool)
-		dcb_purge(sch);
 	dcb_pool_leave(q->pool, q->port);
 }
 
@@ -1189,17 +1188,20 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 
 static int __init dcb_module_init(void)
 {
-	int err = register_qdisc(&dcb_qdisc_ops);
+	int err = dcb_pfc_init();
 
 	if (err)
 		return err;
-	return dcb_pfc_init();
+	err = register_qdisc(&dcb_qdisc_ops);
+	if (err)
+		dcb_pfc_exit();
+	return err;
 }
 
 static void __exit dcb_module_exit(void)
 {
-	dcb_pfc_exit();
 	unregister_qdisc(&dcb_qdisc_ops);
+	dcb_pfc_exit();
 	rcu_barrier();		/* ports and pools freed with kfree_rcu() */
 }
 
