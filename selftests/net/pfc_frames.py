@@ -15,13 +15,16 @@ starts too slowly under TCG).
                                quanta) and RESUME band 3, back to back,
                                until killed
   pfc_frames.py one IFACE pause|resume  one PFC frame for band 3
-  pfc_frames.py listen IFACE FILE  a packet socket bound to IFACE for
-                               ETH_P_PAUSE (so the receive path delivers
+  pfc_frames.py listen IFACE FILE  packet sockets bound to IFACE, one
+                               for ETH_P_PAUSE (the receive path delivers
                                PAUSE frames to two handlers: the skb is
-                               shared); touches FILE when bound, then
-                               reads until killed
+                               shared) and one for ETH_P_ALL (a tap
+                               without a ring, which clones the skb);
+                               touches FILE when bound, then reads
+                               until killed
 """
 import os
+import select
 import socket
 import struct
 import sys
@@ -122,12 +125,19 @@ def one(iface, what):
 
 
 def listen(iface, ready):
-    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
-                      socket.htons(ETH_P_PAUSE))
-    s.bind((iface, ETH_P_PAUSE))
+    pause = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                          socket.htons(ETH_P_PAUSE))
+    pause.bind((iface, ETH_P_PAUSE))
+    # a tap without a ring (packet_rcv): it clones the shared skb
+    tap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                        socket.htons(0x0003))
+    tap.bind((iface, 0x0003))
+    for s in (pause, tap):
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
     open(ready, "w").close()
     while True:
-        s.recv(65536)
+        for s in select.select([pause, tap], [], [])[0]:
+            s.recv(65536)
 
 
 def main():

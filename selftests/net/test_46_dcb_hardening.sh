@@ -21,9 +21,10 @@
 #                qdisc is replaced and deleted in a loop;
 #  rx_fuzz:      PAUSE frames of 0..100 payload bytes with good, odd and
 #                reserved opcodes, and 5000-byte non-linear ones, received
-#                while tcpdump and a second ETH_P_PAUSE packet socket hold
-#                the skb: exactly the malformed ones are counted, the valid
-#                ones pause what they say.
+#                while tcpdump, a packet socket tap (which clones the skb)
+#                and a second ETH_P_PAUSE packet socket hold the skb:
+#                exactly the malformed ones are counted, the valid ones
+#                pause what they say.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 
@@ -244,9 +245,7 @@ check $? "tcpdump did not start"
 wait_for --timeout 30 test -e "$TMPD/listening"
 check $? "packet socket did not start"
 
-j=$(pfc_json sw "$P1")
-m0=$(pfc_get "$j" pfc_malformed)
-p0=$(pfc_get "$j" pause_rx 5)
+m0=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" fuzz eth0)
 check $? "fuzz sender"
 bad=$(sed -n 's/.*malformed=\([0-9]*\).*/\1/p' <<<"$out")
@@ -257,6 +256,8 @@ m1=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
 log "  pfc_malformed +$((m1 - m0)), expected +$bad"
 [ $((m1 - m0)) = "$bad" ] || check 1 "pfc_malformed +$((m1 - m0)), expected +$bad"
 
+# (802.3x frames of the fuzz paused every band: band 5 counts from here)
+p0=$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" big eth0 20)
 check $? "non-linear sender: $out"
 p5_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)" -ge "$1" ]; }
