@@ -88,6 +88,7 @@ struct dcb_sched {
 	struct dcb_port		*port;		/* root qdisc: this port */
 	s64			init_buffer;	/* from ->init for ->attach */
 	spinlock_t		rx_lock;	/* PAUSE receive state */
+	u64			pause_rate;	/* bytes/s timing PAUSE quanta */
 	u64			pfc_malformed;	/* under rx_lock */
 	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
 };
@@ -362,6 +363,8 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	u64 burst_ns;
 
 	q->cfg = *cfg;
+	/* read by the PAUSE receive path without the qdisc lock */
+	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
@@ -955,11 +958,14 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xs->version = TC_DCB_XSTATS_VERSION;
 	xs->nbands = TC_DCB_NUM_BANDS;
 	xs->rate = q->cfg.rate;
+	/* the core dumps without the qdisc lock: the queues need it */
+	sch_tree_lock(sch);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		dcb_fill_stats(q, i, &xs->band[i]);
 		dcb_stats_add(&xs->total, &xs->band[i]);
 	}
 	xs->total.backlog_peak = q->backlog_peak;
+	sch_tree_unlock(sch);
 	dcb_pool_stats(q->pool, &xs->pool);
 	spin_lock_bh(&q->rx_lock);
 	xs->pfc_malformed = q->pfc_malformed;
@@ -1055,15 +1061,15 @@ static int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct dcb_band *b = &q->band[cl - 1];
-	struct gnet_stats_queue qs = {
-		.qlen = b->q.qlen,
-		.backlog = b->backlog,
-		.drops = b->st.drops_tail + b->st.drops_wred +
-			 b->st.drops_headroom,
-	};
+	struct gnet_stats_queue qs = {};
 	struct tc_dcb_stats st;
 
+	sch_tree_lock(sch);
+	qs.qlen = b->q.qlen;
+	qs.backlog = b->backlog;
+	qs.drops = b->st.drops_tail + b->st.drops_wred + b->st.drops_headroom;
 	dcb_fill_stats(q, cl - 1, &st);
+	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
 		return -1;
@@ -1116,7 +1122,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			const u16 *quanta)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	u64 rate = READ_ONCE(q->cfg.rate) ?: DCB_UNSHAPED_RATE;
+	u64 rate = READ_ONCE(q->pause_rate) ?: DCB_UNSHAPED_RATE;
 	u64 until, now = ktime_get_ns();
 	struct dcb_band *b;
 	unsigned int i;
