@@ -176,17 +176,24 @@ t_end validation
 # ---------------------------------------------------------------------
 # carrier: P1 pauses s1, then P1's link goes down
 if pfc_trace_on; then
+	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
 	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
-		"$SW" "rate 100kbit dscp-map 0:7 pool 1"
-	topo_exec s1 timeout 60 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" \
-		"$RIP" 9 --count 100 --interval 0.002 --tos 0x60 --len 1000 >/dev/null 2>&1
+		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
+	ip netns exec "$(topo_ns s1)" timeout 60 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" \
+		"$RIP" 9 --count 300 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
+	FLOOD=$!
 	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
 	wait_for --timeout 30 p1_paused
 	check $? "P1 never paused s1"
+	j=$(pfc_json sw "$P1")
+	[ "$(pfc_get "$j" pause_tx 3)" -gt "$(pfc_get "$j" resume_tx 3)" ] ||
+		check 1 "P1 no longer holding s1 when its link goes down"
 	ip -n "$(topo_ns s1)" link set eth0 down
+	kill $FLOOD 2>/dev/null
+	wait $FLOOD 2>/dev/null
 	# the band drains below XON with the link down: a RESUME to send
 	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
-	wait_for --timeout 30 drained
+	wait_for --timeout 60 drained
 	check $? "P1's band 3 did not drain"
 	r0=$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)
 	echo >"$TRACEFS/trace"
