@@ -468,9 +468,13 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 			       "buffer: pool smaller than the headroom its ports reserve");
 		return -EINVAL;
 	}
-	if (!size && ((pfc.mask && pfc.beta) || beta)) {
+	if (!size && pfc.mask && pfc.beta) {
+		NL_SET_ERR_MSG(extack, "pfc: beta needs a pool size (buffer)");
+		return -EINVAL;
+	}
+	if (!size && beta) {
 		NL_SET_ERR_MSG(extack,
-			       "pfc: beta needs a pool size (buffer), and a port of the pool uses it");
+			       "buffer: a port of the pool uses beta, which needs a pool size");
 		return -EINVAL;
 	}
 	return 0;
