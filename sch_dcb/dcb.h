@@ -61,18 +61,20 @@ struct dcb_port_stats {
 	u64	xoff;
 };
 
+/* A pool size request: bytes (0 = unlimited), or keep the pool's size. */
+#define DCB_BUFFER_KEEP		(-1LL)
+
 /* Pool membership, configuration (RTNL / process context). */
 int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
 		  struct dcb_port **portp, struct netlink_ext_ack *extack);
 int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port);
 void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port);
 int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
-		   const struct dcb_pfc_cfg *pfc, u32 buffer, u64 rate,
+		   const struct dcb_pfc_cfg *pfc, s64 buffer, u64 rate,
 		   unsigned int mtu, struct netlink_ext_ack *extack);
 void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
-		    const struct dcb_pfc_cfg *pfc, u32 buffer, u64 rate,
+		    const struct dcb_pfc_cfg *pfc, s64 buffer, u64 rate,
 		    unsigned int mtu);
-u32 dcb_pool_id(const struct dcb_pool *pool);
 u64 dcb_pool_size(const struct dcb_pool *pool);
 void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 

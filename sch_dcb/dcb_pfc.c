@@ -34,10 +34,12 @@
 #include <linux/slab.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
+#include <linux/if_arp.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
+#include <linux/overflow.h>
 #include <net/net_namespace.h>
 #include <net/netlink.h>
 
@@ -50,6 +52,8 @@
 #define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
 #define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
+#define DCB_RETRY_FAST		100	/* then every DCB_RETRY_SLOW_NS */
+#define DCB_RETRY_SLOW_NS	(100 * NSEC_PER_MSEC)
 #define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
 
 /* MAC control frame after the Ethernet header. */
@@ -84,6 +88,7 @@ struct dcb_port {
 	u64			reserve;	/* counted in pool->reserved */
 	u64			pause_ns;	/* lifetime of our PAUSE */
 	u8			changed;	/* bands to announce */
+	unsigned int		failures;	/* transmissions failed in a row */
 	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
 	struct tasklet_struct	tx;
 	struct hrtimer		refresh;
@@ -136,7 +141,7 @@ static u64 dcb_xon(const struct dcb_pool *pool, const struct dcb_port *p)
 	if (!p->pfc.beta && p->pfc.xon)
 		return p->pfc.xon;
 	xoff = dcb_xoff(pool, p);
-	return xoff - min_t(u64, xoff, 2 * p->mtu);
+	return xoff - min_t(u64, xoff, 2ULL * p->mtu);
 }
 
 /* ------------------------------------------------------------------ */
@@ -185,6 +190,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	u8 pause = 0, resume, changed;
 	unsigned int i;
 	u16 quanta;
+	u64 delay;
 	int err;
 
 	spin_lock_bh(&pool->lock);
@@ -211,18 +217,30 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	spin_lock_bh(&pool->lock);
 	if (err) {
 		p->changed |= changed;
+		p->failures++;
 	} else {
 		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 			p->band[i].pause_tx += !!(pause & BIT(i));
 			p->band[i].resume_tx += !!(resume & BIT(i));
 		}
+		p->failures = 0;
 	}
-	if (!p->dead && (pause || p->changed))
-		hrtimer_start(&p->refresh,
-			      ns_to_ktime(err ? DCB_RETRY_NS :
-					  max_t(u64, p->pause_ns / 2,
-						DCB_REFRESH_MIN_NS)),
-			      HRTIMER_MODE_REL_SOFT);
+	if (p->dead || !(pause || p->changed))
+		goto unlock;
+	if (!err) {
+		delay = max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
+	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
+		/* nothing can leave: dcb_netdev_event() restarts us when
+		 * the link comes back, or the next state change does
+		 */
+		goto unlock;
+	} else if (p->failures < DCB_RETRY_FAST) {
+		delay = DCB_RETRY_NS;
+	} else {
+		delay = max_t(u64, p->pause_ns / 2, DCB_RETRY_SLOW_NS);
+	}
+	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
+unlock:
 	spin_unlock_bh(&pool->lock);
 }
 
@@ -308,7 +326,8 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 	bool release = false;
 	u64 h;
 
-	spin_lock(&pool->lock);
+	/* also from ->reset in process context (qdisc_destroy) */
+	spin_lock_bh(&pool->lock);
 	pool->used -= len;
 	if (p) {
 		/* as in switch ASICs, a departure empties the headroom
@@ -326,18 +345,13 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		}
 		release = !--p->charged && p->dead;
 	}
-	spin_unlock(&pool->lock);
+	spin_unlock_bh(&pool->lock);
 	if (release)
 		kfree_rcu(p, rcu);
 }
 
 /* ------------------------------------------------------------------ */
 /* Configuration                                                       */
-
-u32 dcb_pool_id(const struct dcb_pool *pool)
-{
-	return pool->id;
-}
 
 u64 dcb_pool_size(const struct dcb_pool *pool)
 {
@@ -350,35 +364,66 @@ void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc)
 	*pfc = port->pfc;
 }
 
-/* Resolve the defaults of @pfc for a port of @rate bytes/s. */
-static void dcb_pfc_resolve(struct dcb_pfc_cfg *pfc, u64 rate,
+/* Bytes a port of @rate bytes/s sends in @delay_us; false on overflow. */
+static bool dcb_inflight(u64 rate, u32 delay_us, u64 *inflight)
+{
+	u64 bytes;
+
+	if (check_mul_overflow(rate, (u64)delay_us, &bytes))
+		return false;
+	*inflight = div_u64(bytes, USEC_PER_SEC);
+	return true;
+}
+
+/*
+ * Resolve the defaults of @pfc for a port of @rate bytes/s; false when
+ * the automatic headroom does not fit (dcb_pool_check() refuses that).
+ */
+static bool dcb_pfc_resolve(struct dcb_pfc_cfg *pfc, u64 rate,
 			    unsigned int mtu)
 {
-	u64 inflight;
+	u64 inflight, headroom;
 
 	if (!pfc->delay_us)
 		pfc->delay_us = TC_DCB_PFC_DELAY_DEFAULT;
-	inflight = div_u64(rate * pfc->delay_us, USEC_PER_SEC);
-	if (!pfc->headroom)
-		pfc->headroom = min_t(u64, U32_MAX, 2 * mtu + inflight);
 	if (!pfc->quanta)
 		pfc->quanta = TC_DCB_PFC_QUANTA_DEFAULT;
+	if (!dcb_inflight(rate, pfc->delay_us, &inflight))
+		return false;
+	if (!pfc->headroom) {
+		headroom = 2ULL * mtu + inflight;
+		if (headroom > U32_MAX)
+			return false;
+		pfc->headroom = headroom;
+	}
+	return true;
 }
 
+/*
+ * Would @cfg (and a pool size request @buffer: bytes, 0 = unlimited, or
+ * DCB_BUFFER_KEEP) be valid for @port (NULL: not a root qdisc) of @pool?
+ */
 int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
-		   const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		   const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		   unsigned int mtu, struct netlink_ext_ack *extack)
 {
 	struct dcb_pfc_cfg pfc = *cfg;
 	u64 reserved, size, inflight;
 	struct dcb_port *cur;
+	unsigned long idx;
+	bool beta = false;
 
-	dcb_pfc_resolve(&pfc, rate, mtu);
 	if (pfc.mask && !port) {
 		NL_SET_ERR_MSG(extack, "pfc: only a root qdisc is a switch port");
 		return -EINVAL;
 	}
 	if (pfc.mask) {
+		if (!dcb_pfc_resolve(&pfc, rate, mtu) ||
+		    !dcb_inflight(rate, pfc.delay_us, &inflight)) {
+			NL_SET_ERR_MSG(extack,
+				       "pfc: rate x delay overflows the headroom");
+			return -EOVERFLOW;
+		}
 		if (!pfc.beta && !pfc.xoff) {
 			NL_SET_ERR_MSG(extack,
 				       "pfc: xoff (static) or beta (dynamic) is required");
@@ -393,7 +438,6 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 			NL_SET_ERR_MSG(extack, "pfc: xon must be below xoff");
 			return -EINVAL;
 		}
-		inflight = div_u64(rate * pfc.delay_us, USEC_PER_SEC);
 		if (pfc.headroom < mtu + inflight) {
 			NL_SET_ERR_MSG(extack,
 				       "pfc: headroom below one MTU plus the bytes in flight at the port's rate over delay");
@@ -412,22 +456,32 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 			reserved -= cur->reserve;
 		reserved += dcb_port_reserve(&pfc) - port->reserve;
 	}
-	size = buffer ? buffer : pool->size;
+	size = buffer == DCB_BUFFER_KEEP ? pool->size : buffer;
+	/* an unlimited pool leaves the dynamic thresholds undefined */
+	xa_for_each(&pool->ports, idx, cur)
+		if ((!port || cur->ifindex != port->ifindex) &&
+		    cur->pfc.mask && cur->pfc.beta)
+			beta = true;
 	mutex_unlock(&dcb_pools_mutex);
 	if (size && size < reserved) {
 		NL_SET_ERR_MSG(extack,
 			       "buffer: pool smaller than the headroom its ports reserve");
 		return -EINVAL;
 	}
-	if (pfc.mask && pfc.beta && !size) {
+	if (!size && pfc.mask && pfc.beta) {
 		NL_SET_ERR_MSG(extack, "pfc: beta needs a pool size (buffer)");
+		return -EINVAL;
+	}
+	if (!size && beta) {
+		NL_SET_ERR_MSG(extack,
+			       "buffer: a port of the pool uses beta, which needs a pool size");
 		return -EINVAL;
 	}
 	return 0;
 }
 
 void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
-		    const struct dcb_pfc_cfg *cfg, u32 buffer, u64 rate,
+		    const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		    unsigned int mtu)
 {
 	u64 pause_rate = rate ? rate : DCB_UNSHAPED_RATE;
@@ -437,7 +491,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 	dcb_pfc_resolve(&pfc, rate, mtu);
 	mutex_lock(&dcb_pools_mutex);
 	spin_lock_bh(&pool->lock);
-	if (buffer)
+	if (buffer != DCB_BUFFER_KEEP)
 		pool->size = buffer;
 	if (port) {
 		pool->reserved -= port->reserve;
@@ -641,6 +695,13 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 /* ------------------------------------------------------------------ */
 /* Receiving PAUSE frames                                              */
 
+/*
+ * The skb may be shared with other handlers of the frame (a packet socket
+ * bound to ETH_P_PAUSE, ...): pulling the MAC control header may rewrite
+ * it, so the handler works on its own copy (skb_share_check).  Frames
+ * that are not well-formed Ethernet PFC/PAUSE frames are counted in the
+ * port's pfc_malformed and otherwise ignored.
+ */
 static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
 			 struct packet_type *pt, struct net_device *orig_dev)
 {
@@ -654,7 +715,12 @@ static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
 	sch = dcb_root_qdisc(dev);
 	if (!sch)
 		goto out;
-	if (!ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) < ETH_HLEN ||
+	    !ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
 	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
 		goto bad;
 	hdr = (const struct dcb_pfc_hdr *)skb->data;
@@ -702,8 +768,54 @@ static struct packet_type dcb_pause_pt __read_mostly = {
 	.func	= dcb_pause_rcv,
 };
 
+/*
+ * A port stops sending while its link is down (dcb_port_tx()); when the
+ * carrier comes back, it announces what is pending and resumes its
+ * refreshes.
+ */
+static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct dcb_pool *pool;
+	struct dcb_port *p;
+	unsigned int i;
+	bool kick;
+
+	if (event != NETDEV_UP && event != NETDEV_CHANGE)
+		return NOTIFY_DONE;
+	if (!netif_running(dev) || !netif_carrier_ok(dev))
+		return NOTIFY_DONE;
+	mutex_lock(&dcb_pools_mutex);
+	list_for_each_entry(pool, &dcb_pools, node) {
+		if (!net_eq(read_pnet(&pool->net), dev_net(dev)))
+			continue;
+		p = xa_load(&pool->ports, dev->ifindex);
+		if (!p)
+			continue;
+		spin_lock_bh(&pool->lock);
+		kick = p->changed;
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			kick |= p->band[i].paused;
+		p->failures = 0;
+		if (kick && !p->dead)
+			tasklet_schedule(&p->tx);
+		spin_unlock_bh(&pool->lock);
+	}
+	mutex_unlock(&dcb_pools_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block dcb_netdev_nb = {
+	.notifier_call = dcb_netdev_event,
+};
+
 int dcb_pfc_init(void)
 {
+	int err = register_netdevice_notifier(&dcb_netdev_nb);
+
+	if (err)
+		return err;
 	dev_add_pack(&dcb_pause_pt);
 	return 0;
 }
@@ -711,4 +823,5 @@ int dcb_pfc_init(void)
 void dcb_pfc_exit(void)
 {
 	dev_remove_pack(&dcb_pause_pt);
+	unregister_netdevice_notifier(&dcb_netdev_nb);
 }

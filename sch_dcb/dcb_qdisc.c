@@ -57,7 +57,6 @@ struct dcb_cfg {
 	struct tc_dcb_ecn	ecn;		/* default curve */
 	struct dcb_band_cfg	band[TC_DCB_NUM_BANDS];
 	u32			pool;		/* pool id */
-	u32			buffer;		/* pool size asked, 0 = keep */
 	struct dcb_pfc_cfg	pfc;
 };
 
@@ -87,41 +86,72 @@ struct dcb_sched {
 	u64			backlog_peak;
 	struct dcb_pool		*pool;
 	struct dcb_port		*port;		/* root qdisc: this port */
+	s64			init_buffer;	/* from ->init for ->attach */
 	spinlock_t		rx_lock;	/* PAUSE receive state */
+	u64			pause_rate;	/* bytes/s timing PAUSE quanta */
 	u64			pfc_malformed;	/* under rx_lock */
 	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
 };
 
-static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
-	[TCA_DCB_RATE64]	= { .type = NLA_U64 },
-	[TCA_DCB_OVERHEAD]	= { .type = NLA_U32 },
-	[TCA_DCB_BURST]		= { .type = NLA_U32 },
-	[TCA_DCB_LIMIT]		= { .type = NLA_U32 },
-	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
-						 __TC_DCB_CLASSIFY_MAX - 1),
-	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
-	[TCA_DCB_ECN]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
-	[TCA_DCB_BANDS]		= { .type = NLA_NESTED },
-	[TCA_DCB_POOL]		= { .type = NLA_U32 },
-	[TCA_DCB_BUFFER]	= { .type = NLA_U32 },
-	[TCA_DCB_PFC]		= { .type = NLA_NESTED },
+/* Upper bounds of the PFC figures: far above any switch, far below an
+ * overflow of the u64 arithmetic they enter.
+ */
+#define DCB_PFC_BYTES_MAX	(1U << 30)		/* 1 GiB */
+#define DCB_PFC_DELAY_MAX	(10 * USEC_PER_SEC)	/* 10 s */
+
+static struct netlink_range_validation dcb_pfc_bytes_range = {
+	.max = DCB_PFC_BYTES_MAX,
+};
+
+static struct netlink_range_validation dcb_pfc_delay_range = {
+	.max = DCB_PFC_DELAY_MAX,
+};
+
+static struct netlink_range_validation dcb_overhead_range = {
+	.max = U16_MAX,
+};
+
+static struct netlink_range_validation dcb_limit_range = {
+	.min = 1,
+	.max = U32_MAX,
+};
+
+static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
+	[TCA_DCB_BAND_INDEX]	= NLA_POLICY_MAX(NLA_U8, TC_DCB_NUM_BANDS - 1),
+	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
+	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy dcb_pfc_policy[TCA_DCB_PFC_MAX + 1] = {
 	[TCA_DCB_PFC_PRIO_MASK]	= { .type = NLA_U8 },
-	[TCA_DCB_PFC_XOFF]	= { .type = NLA_U32 },
-	[TCA_DCB_PFC_XON]	= { .type = NLA_U32 },
-	[TCA_DCB_PFC_BETA]	= { .type = NLA_U32 },
-	[TCA_DCB_PFC_HEADROOM]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_XOFF]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_pfc_bytes_range),
+	[TCA_DCB_PFC_XON]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_pfc_bytes_range),
+	[TCA_DCB_PFC_BETA]	= NLA_POLICY_MAX(NLA_U32, 1000),
+	[TCA_DCB_PFC_HEADROOM]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_pfc_bytes_range),
 	[TCA_DCB_PFC_QUANTA]	= { .type = NLA_U16 },
-	[TCA_DCB_PFC_DELAY]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC_DELAY]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_pfc_delay_range),
 };
 
-static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
-	[TCA_DCB_BAND_INDEX]	= { .type = NLA_U8 },
-	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
-	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
-	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
+static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
+	[TCA_DCB_RATE64]	= { .type = NLA_U64 },
+	[TCA_DCB_OVERHEAD]	= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_overhead_range),
+	[TCA_DCB_BURST]		= { .type = NLA_U32 },
+	[TCA_DCB_LIMIT]		= NLA_POLICY_FULL_RANGE(NLA_U32,
+							&dcb_limit_range),
+	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
+						 __TC_DCB_CLASSIFY_MAX - 1),
+	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
+	[TCA_DCB_ECN]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_BANDS]		= NLA_POLICY_NESTED_ARRAY(dcb_band_policy),
+	[TCA_DCB_POOL]		= { .type = NLA_U32 },
+	[TCA_DCB_BUFFER]	= { .type = NLA_U32 },
+	[TCA_DCB_PFC]		= NLA_POLICY_NESTED(dcb_pfc_policy),
 };
 
 /* ------------------------------------------------------------------ */
@@ -200,11 +230,6 @@ static int dcb_parse_bands(struct nlattr *nest, struct dcb_cfg *cfg,
 			NL_SET_ERR_MSG_ATTR(extack, attr, "band index missing");
 			return -EINVAL;
 		}
-		if (nla_get_u8(tb[TCA_DCB_BAND_INDEX]) >= TC_DCB_NUM_BANDS) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_BAND_INDEX],
-					    "band out of range 0-7");
-			return -EINVAL;
-		}
 		err = dcb_apply_band(tb,
 				     &cfg->band[nla_get_u8(tb[TCA_DCB_BAND_INDEX])],
 				     extack);
@@ -240,17 +265,16 @@ static int dcb_parse_pfc(struct nlattr *nest, struct dcb_pfc_cfg *pfc,
 		pfc->quanta = nla_get_u16(tb[TCA_DCB_PFC_QUANTA]);
 	if (tb[TCA_DCB_PFC_DELAY])
 		pfc->delay_us = nla_get_u32(tb[TCA_DCB_PFC_DELAY]);
-	if (pfc->beta > 1000) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_PFC_BETA],
-				    "pfc: beta above 1000");
-		return -EINVAL;
-	}
 	return 0;
 }
 
-/* Parse @opt on top of @cfg.  On error @cfg may be partly written. */
-static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
-		     struct netlink_ext_ack *extack)
+/*
+ * Parse @opt on top of @cfg.  On error @cfg may be partly written.
+ * *@buffer: the pool size asked for (0 = unlimited), or DCB_BUFFER_KEEP;
+ * a one-shot request to the pool, not part of the configuration.
+ */
+static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
+		     bool create, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_DCB_MAX + 1];
 	struct tc_dcb_ecn ecn;
@@ -271,24 +295,12 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 	}
 	if (tb[TCA_DCB_RATE64])
 		cfg->rate = nla_get_u64(tb[TCA_DCB_RATE64]);
-	if (tb[TCA_DCB_OVERHEAD]) {
+	if (tb[TCA_DCB_OVERHEAD])
 		cfg->overhead = nla_get_u32(tb[TCA_DCB_OVERHEAD]);
-		if (cfg->overhead > U16_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_OVERHEAD],
-					    "overhead above 65535 bytes");
-			return -EINVAL;
-		}
-	}
 	if (tb[TCA_DCB_BURST])
 		cfg->burst = nla_get_u32(tb[TCA_DCB_BURST]);
-	if (tb[TCA_DCB_LIMIT]) {
+	if (tb[TCA_DCB_LIMIT])
 		cfg->limit = nla_get_u32(tb[TCA_DCB_LIMIT]);
-		if (!cfg->limit) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_LIMIT],
-					    "port limit must be at least 1 byte");
-			return -EINVAL;
-		}
-	}
 	if (tb[TCA_DCB_CLASSIFY])
 		cfg->classify = nla_get_u8(tb[TCA_DCB_CLASSIFY]);
 	if (tb[TCA_DCB_DSCP_MAP]) {
@@ -322,7 +334,8 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 		}
 		cfg->pool = nla_get_u32(tb[TCA_DCB_POOL]);
 	}
-	cfg->buffer = tb[TCA_DCB_BUFFER] ? nla_get_u32(tb[TCA_DCB_BUFFER]) : 0;
+	*buffer = tb[TCA_DCB_BUFFER] ? nla_get_u32(tb[TCA_DCB_BUFFER]) :
+				       DCB_BUFFER_KEEP;
 	if (tb[TCA_DCB_PFC])
 		return dcb_parse_pfc(tb[TCA_DCB_PFC], &cfg->pfc, extack);
 	return 0;
@@ -330,11 +343,11 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, bool create,
 
 /* Check @cfg against the pool (headroom, reserves). */
 static int dcb_check(struct Qdisc *sch, const struct dcb_cfg *cfg,
-		     struct netlink_ext_ack *extack)
+		     s64 buffer, struct netlink_ext_ack *extack)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
-	return dcb_pool_check(q->pool, q->port, &cfg->pfc, cfg->buffer,
+	return dcb_pool_check(q->pool, q->port, &cfg->pfc, buffer,
 			      cfg->rate, psched_mtu(qdisc_dev(sch)), extack);
 }
 
@@ -350,6 +363,8 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	u64 burst_ns;
 
 	q->cfg = *cfg;
+	/* read by the PAUSE receive path without the qdisc lock */
+	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
@@ -373,21 +388,23 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 }
 
 /* The pool's share of a validated configuration. */
-static void dcb_commit_pool(struct Qdisc *sch, const struct dcb_cfg *cfg)
+static void dcb_commit_pool(struct Qdisc *sch, const struct dcb_cfg *cfg,
+			    s64 buffer)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
-	dcb_pool_apply(q->pool, q->port, &cfg->pfc, cfg->buffer, cfg->rate,
+	dcb_pool_apply(q->pool, q->port, &cfg->pfc, buffer, cfg->rate,
 		       psched_mtu(qdisc_dev(sch)));
 }
 
 /* Install a validated configuration on a live qdisc. */
-static void dcb_install(struct Qdisc *sch, const struct dcb_cfg *cfg)
+static void dcb_install(struct Qdisc *sch, const struct dcb_cfg *cfg,
+			s64 buffer)
 {
 	sch_tree_lock(sch);
 	dcb_commit(sch, cfg);
 	sch_tree_unlock(sch);
-	dcb_commit_pool(sch, cfg);
+	dcb_commit_pool(sch, cfg, buffer);
 }
 
 static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
@@ -395,16 +412,17 @@ static int dcb_change(struct Qdisc *sch, struct nlattr *opt,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct dcb_cfg *cfg;
+	s64 buffer;
 	int err;
 
 	cfg = kmemdup(&q->cfg, sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
-	err = dcb_parse(opt, cfg, false, extack);
+	err = dcb_parse(opt, cfg, &buffer, false, extack);
 	if (!err)
-		err = dcb_check(sch, cfg, extack);
+		err = dcb_check(sch, cfg, buffer, extack);
 	if (!err)
-		dcb_install(sch, cfg);
+		dcb_install(sch, cfg, buffer);
 	kfree(cfg);
 	return err;
 }
@@ -428,22 +446,52 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
 		return -ENOMEM;
-	cfg->limit = DCB_DEFAULT_LIMIT_MTUS * psched_mtu(qdisc_dev(sch));
+	cfg->limit = min_t(u64, U32_MAX, (u64)DCB_DEFAULT_LIMIT_MTUS *
+					 psched_mtu(qdisc_dev(sch)));
 	for (i = 0; i < TC_DCB_NUM_DSCP; i++)
 		cfg->dscp_map[i] = i >> 3;
 
-	err = dcb_parse(opt, cfg, true, extack);
+	err = dcb_parse(opt, cfg, &q->init_buffer, true, extack);
 	if (!err)
 		err = dcb_pool_join(sch, cfg->pool, &q->pool, &q->port, extack);
 	if (!err)
-		err = dcb_check(sch, cfg, extack);
+		err = dcb_check(sch, cfg, q->init_buffer, extack);
 	if (!err) {
 		dcb_commit(sch, cfg);
-		dcb_commit_pool(sch, cfg);
-		err = dcb_pool_activate(q->pool, q->port);
+		/* A root qdisc (a port) touches the pool only in ->attach,
+		 * once the core has committed it: qdisc_create() may still
+		 * fail after ->init, and then nothing must have changed.
+		 */
+		if (!q->port)
+			dcb_commit_pool(sch, cfg, q->init_buffer);
 	}
 	kfree(cfg);
 	return err;
+}
+
+/*
+ * The core installs a root qdisc with ->attach instead of grafting it on
+ * the transmit queues itself: do what it would have done (one reference
+ * per queue), then publish the port, whose predecessor on this device was
+ * destroyed by now (its last reference went with the grafting).
+ */
+static void dcb_attach(struct Qdisc *sch)
+{
+	struct net_device *dev = qdisc_dev(sch);
+	struct dcb_sched *q = qdisc_priv(sch);
+	struct Qdisc *old;
+	unsigned int i;
+
+	for (i = 0; i < dev->num_tx_queues; i++) {
+		qdisc_refcount_inc(sch);
+		old = dev_graft_qdisc(netdev_get_tx_queue(dev, i), sch);
+		qdisc_put(old);
+	}
+	if (!q->port)
+		return;
+	dcb_commit_pool(sch, &q->cfg, q->init_buffer);
+	if (dcb_pool_activate(q->pool, q->port))
+		netdev_warn(dev, "sch_dcb: no memory to publish the port: PFC off\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -533,8 +581,8 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		b->st.drops_wred++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (unlikely(sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && b->backlog + len > b->limit))) {
+	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
+		     (b->limit && (u64)b->backlog + len > b->limit))) {
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
@@ -763,9 +811,8 @@ static void dcb_destroy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
+	/* the core has reset the qdisc (its queues are empty) before */
 	qdisc_watchdog_cancel(&q->watchdog);
-	if (q->pool)
-		dcb_purge(sch);
 	dcb_pool_leave(q->pool, q->port);
 }
 
@@ -911,11 +958,14 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	xs->version = TC_DCB_XSTATS_VERSION;
 	xs->nbands = TC_DCB_NUM_BANDS;
 	xs->rate = q->cfg.rate;
+	/* the core dumps without the qdisc lock: the queues need it */
+	sch_tree_lock(sch);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		dcb_fill_stats(q, i, &xs->band[i]);
 		dcb_stats_add(&xs->total, &xs->band[i]);
 	}
 	xs->total.backlog_peak = q->backlog_peak;
+	sch_tree_unlock(sch);
 	dcb_pool_stats(q->pool, &xs->pool);
 	spin_lock_bh(&q->rx_lock);
 	xs->pfc_malformed = q->pfc_malformed;
@@ -970,8 +1020,12 @@ static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (!cfg)
 		return -ENOMEM;
 	err = dcb_apply_band(tb, &cfg->band[cl - 1], extack);
-	if (!err)
-		dcb_install(sch, cfg);
+	if (!err) {
+		/* band settings only: the pool and PFC stay as they are */
+		sch_tree_lock(sch);
+		dcb_commit(sch, cfg);
+		sch_tree_unlock(sch);
+	}
 	kfree(cfg);
 	return err;
 }
@@ -1007,15 +1061,15 @@ static int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct dcb_band *b = &q->band[cl - 1];
-	struct gnet_stats_queue qs = {
-		.qlen = b->q.qlen,
-		.backlog = b->backlog,
-		.drops = b->st.drops_tail + b->st.drops_wred +
-			 b->st.drops_headroom,
-	};
+	struct gnet_stats_queue qs = {};
 	struct tc_dcb_stats st;
 
+	sch_tree_lock(sch);
+	qs.qlen = b->q.qlen;
+	qs.backlog = b->backlog;
+	qs.drops = b->st.drops_tail + b->st.drops_wred + b->st.drops_headroom;
 	dcb_fill_stats(q, cl - 1, &st);
+	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
 		return -1;
@@ -1046,11 +1100,29 @@ struct Qdisc *dcb_root_qdisc(struct net_device *dev)
 	return sch && sch->ops == &dcb_qdisc_ops ? sch : NULL;
 }
 
+/*
+ * Let @sch dequeue again after a RESUME.  @sch was found through
+ * dev->qdisc and may be on its way out (replaced or deleted, ->destroy
+ * done, memory freed after an RCU grace period): a destroyed qdisc must
+ * never be put on the softnet output queue.  So schedule it only while it
+ * is still what the device's queue transmits from: qdisc_graft()
+ * deactivates the device first (the queue then points at noop_qdisc),
+ * and dev_deactivate() waits out RCU readers like us and then any qdisc
+ * we scheduled before that.  A device that is down has noop_qdisc there.
+ */
+static void dcb_kick(struct Qdisc *sch)
+{
+	struct netdev_queue *txq = netdev_get_tx_queue(qdisc_dev(sch), 0);
+
+	if (rcu_dereference(txq->qdisc) == sch)
+		__netif_schedule(sch);
+}
+
 void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			const u16 *quanta)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	u64 rate = READ_ONCE(q->cfg.rate) ?: DCB_UNSHAPED_RATE;
+	u64 rate = READ_ONCE(q->pause_rate) ?: DCB_UNSHAPED_RATE;
 	u64 until, now = ktime_get_ns();
 	struct dcb_band *b;
 	unsigned int i;
@@ -1082,7 +1154,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 	}
 	spin_unlock(&q->rx_lock);
 	if (resume_mask)
-		__netif_schedule(sch);
+		dcb_kick(sch);
 }
 
 void dcb_pause_malformed(struct Qdisc *sch)
@@ -1111,6 +1183,7 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 	.dequeue	= dcb_dequeue,
 	.peek		= qdisc_peek_dequeued,
 	.init		= dcb_init,
+	.attach		= dcb_attach,
 	.reset		= dcb_reset,
 	.destroy	= dcb_destroy,
 	.change		= dcb_change,
@@ -1121,17 +1194,20 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 
 static int __init dcb_module_init(void)
 {
-	int err = register_qdisc(&dcb_qdisc_ops);
+	int err = dcb_pfc_init();
 
 	if (err)
 		return err;
-	return dcb_pfc_init();
+	err = register_qdisc(&dcb_qdisc_ops);
+	if (err)
+		dcb_pfc_exit();
+	return err;
 }
 
 static void __exit dcb_module_exit(void)
 {
-	dcb_pfc_exit();
 	unregister_qdisc(&dcb_qdisc_ops);
+	dcb_pfc_exit();
 	rcu_barrier();		/* ports and pools freed with kfree_rcu() */
 }
 

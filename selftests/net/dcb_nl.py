@@ -10,8 +10,10 @@ validation (error code and extack message).
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
 dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
 bands [{index, limit, ecn, ecn_default}], pool, buffer,
-pfc {mask, xoff, xon, beta, headroom, quanta, delay}.  (class): limit, ecn,
-ecn_default, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
+pfc {mask, xoff, xon, beta, headroom, quanta, delay}; and, not sch_dcb
+options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
+which the core refuses after the qdisc's init succeeded).  (class): limit,
+ecn, ecn_default, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
 Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
 import json
 import os
@@ -23,7 +25,7 @@ RTM_NEWQDISC, RTM_NEWTCLASS = 36, 40
 F_REQUEST, F_ACK, F_REPLACE, F_EXCL, F_CREATE = 1, 4, 0x100, 0x200, 0x400
 NLMSG_ERROR = 2
 NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
-TCA_KIND, TCA_OPTIONS = 1, 2
+TCA_KIND, TCA_OPTIONS, TCA_STAB = 1, 2, 8
 NLA_F_NESTED = 0x8000
 (RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
 BAND = 1
@@ -82,12 +84,12 @@ def qdisc_attrs(o):
     return out
 
 
-def talk(msgtype, flags, ifindex, handle, parent, payload):
+def talk(msgtype, flags, ifindex, handle, parent, payload, extra=b""):
     s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
     s.setsockopt(270, NETLINK_EXT_ACK, 1)
     s.setsockopt(270, NETLINK_CAP_ACK, 1)
     tcm = struct.pack("=BxxxiIII", socket.AF_UNSPEC, ifindex, handle, parent, 0)
-    body = tcm + attr(TCA_KIND, b"dcb\0") + attr(TCA_OPTIONS | NLA_F_NESTED, payload)
+    body = tcm + attr(TCA_KIND, b"dcb\0") + attr(TCA_OPTIONS | NLA_F_NESTED, payload) + extra
     s.send(struct.pack("=IHHII", 16 + len(body), msgtype, flags | F_REQUEST | F_ACK, 1, 0) + body)
     data = s.recv(65536)
     _, mtype, mflags, _, _ = struct.unpack_from("=IHHII", data)
@@ -116,9 +118,12 @@ def main():
         err, msg = talk(RTM_NEWTCLASS, 0, ifindex, classid, 0, band_attrs(opts))
     else:
         opts = json.loads(sys.argv[3])
+        handle = int(opts.pop("handle", "1:").rstrip(":"), 16) << 16
+        extra = attr(TCA_STAB | NLA_F_NESTED, b"") if opts.pop("bad_stab", False) else b""
         flags = {"add": F_CREATE | F_EXCL, "change": 0,
                  "replace": F_CREATE | F_REPLACE}[op]
-        err, msg = talk(RTM_NEWQDISC, flags, ifindex, 0x10000, 0xFFFFFFFF, qdisc_attrs(opts))
+        err, msg = talk(RTM_NEWQDISC, flags, ifindex, handle, 0xFFFFFFFF,
+                        qdisc_attrs(opts), extra)
     if err:
         print("error %d: %s" % (-err, msg or os.strerror(-err)))
         return 1

@@ -46,7 +46,8 @@ band-range rate 20mbit band 8 limit 10kb
 dscp-range rate 20mbit dscp-map 64:1
 CASES
 
-# 2. The kernel refuses what the plugin would not send, with extack.
+# 2. The kernel refuses what the plugin would not send, with extack
+# (range checks are the netlink policy's: "integer out of range").
 kcheck()
 {
 	local expect=$1 out; shift
@@ -59,10 +60,10 @@ kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,100000,10000,5]}'
 kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,5000,5000,5]}'
 kcheck "unknown ECN mode" change "$PORT" '{"ecn":[9,1,2,3]}'
 kcheck "unknown ECN mode" change "$PORT" '{"ecn":[4,0,0,0]}'	# first past np-ecn
-kcheck "band out of range" change "$PORT" '{"bands":[{"index":8,"limit":1}]}'
+kcheck "out of range" change "$PORT" '{"bands":[{"index":8,"limit":1}]}'
 kcheck "band index missing" change "$PORT" '{"bands":[{"limit":1}]}'
-kcheck "port limit" change "$PORT" '{"limit":0}'
-kcheck "overhead" change "$PORT" '{"overhead":70000}'
+kcheck "out of range" change "$PORT" '{"limit":0}'
+kcheck "out of range" change "$PORT" '{"overhead":70000}'
 kcheck "dscp map" change "$PORT" "{\"dscp_map\":[$(printf '9,%.0s' $(seq 63))0]}"
 # a valid change followed by an invalid one in the same message: all or nothing
 kcheck "kmin must be below kmax" change "$PORT" '{"limit":5000,"bands":[{"index":2,"limit":7}],"ecn":[1,9,3,0]}'

@@ -1,0 +1,287 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 420
+#
+# sch_dcb robustness.  Every sub-test reports (one failure hides nothing);
+# the runner also fails the test on any BUG/WARNING/Oops in dmesg.
+#  lifecycle:    a replace the core refuses after our ->init succeeded (an
+#                empty size table) changes nothing: options, pool size and
+#                reserved headroom as before, and the old port still gets
+#                the charges of its packets (in_peak grows);
+#  class_change: `tc class change` on a port does not re-apply the buffer
+#                it once gave over the pool size another port set since;
+#  validation:   overflowing or out-of-range values (rate x delay, delay,
+#                headroom, xoff, band index, overhead, limit) are refused
+#                with a message and change nothing; `buffer 0` means an
+#                unlimited pool, refused while a port of the pool uses beta;
+#  carrier:      a port whose link goes down with PFC state to announce
+#                stops trying to send (at most 3 attempts in 2 s) and sends
+#                its RESUME when the carrier comes back;
+#  storm:        PAUSE/RESUME frames back to back into a port while its
+#                qdisc is replaced and deleted in a loop;
+#  rx_fuzz:      PAUSE frames of 0..100 payload bytes with good, odd and
+#                reserved opcodes, and 5000-byte non-linear ones, received
+#                while tcpdump, a packet socket tap (which clones the skb)
+#                and a second ETH_P_PAUSE packet socket hold the skb:
+#                exactly the malformed ones are counted, the valid ones
+#                pause what they say.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+need_cmd tcpdump
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+FRAMES=$TOP/selftests/net/pfc_frames.py
+RET=0
+FAILED=()
+# check RC MSG: a failed step of the current sub-test.
+check() { [ "$1" = 0 ] && return 0; RET=1; log "  FAIL: $2"; }
+# t_end NAME: report the sub-test.
+t_end()
+{
+	if [ "$RET" = 0 ]; then
+		log "ok: $1"
+	else
+		log "not ok: $1"
+		FAILED+=("$1")
+	fi
+	RET=0
+}
+
+topo_init "p46$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw >/dev/null || fail "switch"
+for n in s1 s2 r; do
+	topo_host $n && topo_link $n sw >/dev/null || fail "host $n"
+done
+topo_routes || fail "routes"
+P1=$(topo_port sw s1)
+P2=$(topo_port sw s2)
+OUT=$(topo_port sw r)
+RIP=$(topo_ip4 r)
+
+nl() { topo_exec sw /usr/bin/python3 "$TOP/selftests/net/dcb_nl.py" "$@"; }
+opts() { topo_tc sw -j qdisc show dev "$1" | jq -cS '.[] | select(.kind == "dcb") | .options'; }
+# state DEV: options, pool size and reserved headroom, as one line
+state()
+{
+	local j
+	j=$(pfc_json sw "$1")
+	echo "$(opts "$1") size=$(pfc_get "$j" pool.size) reserved=$(pfc_get "$j" pool.reserved)"
+}
+pool_get() { pfc_get "$(pfc_json sw "$1")" "pool.$2"; }
+
+# refused DEV HOW ARGS...: HOW is "tc" (a `tc qdisc change` of DEV's root
+# with ARGS) or "nl" (dcb_nl.py change DEV JSON); it must fail with a
+# message and leave DEV's state as it was.
+refused()
+{
+	local dev=$1 how=$2 before out rc after
+	shift 2
+	before=$(state "$dev")
+	if [ "$how" = tc ]; then
+		out=$(topo_tc sw qdisc change dev "$dev" root dcb "$@" 2>&1)
+	else
+		out=$(nl change "$dev" "$@" 2>&1)
+	fi
+	rc=$?
+	check $((rc == 0)) "accepted: $*"
+	[ -n "$out" ] || check 1 "refused without a message: $*"
+	after=$(state "$dev")
+	[ "$after" = "$before" ] || check 1 "state changed by refused $*: $before -> $after"
+	log "  refused ($*): $(head -n1 <<<"$out")"
+}
+
+# fresh P1_ARGS P2_ARGS OUT_ARGS: every sch_dcb of the switch deleted (and
+# pool 1 with them), then new ones: each sub-test starts from a known state.
+fresh()
+{
+	local d
+	for d in "$P1" "$P2" "$OUT"; do
+		topo_tc sw qdisc del dev "$d" root 2>/dev/null
+	done
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$P1" dcb $1 || check 1 "P1: $1"
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$P2" dcb $2 || check 1 "P2: $2"
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$OUT" dcb $3 || check 1 "OUT: $3"
+}
+
+PFC="pfc prio-pfc 3 xoff 16kb"
+SW="rate 10mbit dscp-map 0:7 pool 1"
+
+# ---------------------------------------------------------------------
+# lifecycle
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+before=$(state "$P1")
+out=$(nl replace "$P1" '{"handle": "2:", "rate": 1250000, "pool": 1,
+	"buffer": 131072, "pfc": {"mask": 24, "xoff": 16384}, "bad_stab": true}')
+check $(($? == 0)) "replace with an empty size table accepted: $out"
+log "  replace refused by the core after init: $out"
+after=$(state "$P1")
+[ "$after" = "$before" ] || check 1 "failed replace changed the port: $before -> $after"
+# the old port must still be the pool's port of P1: its packets charge it
+peak0=$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)
+topo_exec s1 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" "$RIP" 9 \
+	--count 30 --interval 0 --tos 0x60 --len 1000 >/dev/null 2>&1
+charged() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
+wait_for --timeout 10 charged
+check $? "P1 no longer charged for its packets after a failed replace (in_peak $peak0 -> $(pfc_get "$(pfc_json sw "$P1")" in_peak 3))"
+t_end lifecycle
+
+# ---------------------------------------------------------------------
+# class_change: P2 grows the pool and reserves more than P1's old 64 KB
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit buffer 512kb \
+	pfc prio-pfc 3 xoff 16kb headroom 80kb
+check $? "P2: buffer 512kb headroom 80kb"
+size0=$(pool_get "$P1" size)
+res0=$(pool_get "$P1" reserved)
+topo_tc sw class change dev "$P1" classid 1:4 dcb limit 100kb
+check $? "class change on P1"
+size1=$(pool_get "$P1" size)
+log "  pool size $size0 -> $size1 after a class change (reserved $res0)"
+[ "$size1" = "$size0" ] || check 1 "class change re-applied P1's buffer: pool $size0 -> $size1, reserved $res0"
+t_end class_change
+
+# ---------------------------------------------------------------------
+# validation (a pool large enough for every headroom asked below)
+fresh "$SW $PFC" "$SW buffer 4000mb $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+refused "$P1" nl '{"rate": 4611686018427387904, "pfc": {"mask": 8, "xoff": 16384, "delay": 4000000}}'
+refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 16384, "delay": 20000000}}'
+refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 16384, "headroom": 2147483648}}'
+refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 2147483648}}'
+refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "xoff": 16384, "xon": 2147483648}}'
+refused "$P1" nl '{"rate": 1250000, "pfc": {"mask": 8, "beta": 1001}}'
+refused "$P1" nl '{"bands": [{"index": 8, "limit": 1000}]}'
+refused "$P1" nl '{"overhead": 70000}'
+refused "$P1" nl '{"limit": 0}'
+refused "$P1" nl '{"classify": 2}'
+# buffer 0 = unlimited: refused while P2 uses beta, then taken
+topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit pfc prio-pfc 3 beta 4
+check $? "P2: beta 4"
+refused "$P1" tc rate 10mbit buffer 0
+topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit $PFC
+check $? "P2: back to xoff"
+topo_tc sw qdisc change dev "$P1" root dcb rate 10mbit buffer 0
+check $? "buffer 0 refused without a beta port"
+size=$(pool_get "$P1" size)
+log "  pool size after buffer 0: $size"
+[ "$size" = 0 ] || check 1 "buffer 0 did not make the pool unlimited (size $size)"
+t_end validation
+
+# ---------------------------------------------------------------------
+# carrier: P1 pauses s1, then P1's link goes down
+if pfc_trace_on; then
+	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
+	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
+		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
+	ip netns exec "$(topo_ns s1)" timeout 60 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" \
+		"$RIP" 9 --count 300 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
+	FLOOD=$!
+	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
+	wait_for --timeout 30 p1_paused
+	check $? "P1 never paused s1"
+	j=$(pfc_json sw "$P1")
+	[ "$(pfc_get "$j" pause_tx 3)" -gt "$(pfc_get "$j" resume_tx 3)" ] ||
+		check 1 "P1 no longer holding s1 when its link goes down"
+	ip -n "$(topo_ns s1)" link set eth0 down
+	kill $FLOOD 2>/dev/null
+	wait $FLOOD 2>/dev/null
+	# the band drains below XON with the link down: a RESUME to send
+	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
+	wait_for --timeout 60 drained
+	check $? "P1's band 3 did not drain"
+	r0=$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)
+	echo >"$TRACEFS/trace"
+	sleep 2		# the measurement window: attempts per 2 s
+	tries=$(grep -c "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace")
+	log "  carrier down: $tries PFC transmit attempts on $P1 in 2 s"
+	[ "$tries" -le 3 ] || check 1 "$tries PFC transmit attempts in 2 s with the carrier down"
+	ip -n "$(topo_ns s1)" link set eth0 up
+	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
+	wait_for --timeout 10 resumed
+	check $? "no RESUME sent after the carrier came back"
+else
+	check 1 "no tracefs"
+fi
+t_end carrier
+
+# ---------------------------------------------------------------------
+# storm: PAUSE/RESUME into P1 while its qdisc comes and goes
+ip netns exec "$(topo_ns s1)" timeout 200 /usr/bin/python3 "$FRAMES" storm eth0 &
+STORM=$!
+at_exit 'kill $STORM 2>/dev/null'
+storm_in() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)" -ge 10 ]; }
+wait_for --timeout 30 storm_in
+check $? "storm frames not received"
+for i in $(seq 1 24); do
+	h=$((i % 2 + 1))
+	if [ $((i % 4)) = 0 ]; then
+		topo_tc sw qdisc del dev "$P1" root
+		check $? "delete $i"
+	else
+		topo_tc sw qdisc replace dev "$P1" root handle $h: dcb rate 2mbit \
+			dscp-map 0:7 pool 1 $PFC
+		check $? "replace $i (handle $h:)"
+	fi
+done
+topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check 1 "P1 after storm"
+wait_for --timeout 30 storm_in
+check $? "storm frames not received by the last qdisc"
+kill $STORM 2>/dev/null
+wait $STORM 2>/dev/null
+log "  24 replace/delete under the storm; last qdisc: resume_rx $(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)"
+t_end storm
+
+# ---------------------------------------------------------------------
+# rx_fuzz
+ip -n "$(topo_ns s1)" link set eth0 mtu 9000
+ip -n "$(topo_ns sw)" link set "$P1" mtu 9000
+topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check 1 "P1 for fuzz"
+ip netns exec "$(topo_ns sw)" tcpdump -i "$P1" -n -U -w /dev/null 2>"$TMPD/tcpdump.err" &
+TCPDUMP=$!
+ip netns exec "$(topo_ns sw)" timeout 300 /usr/bin/python3 "$FRAMES" listen "$P1" "$TMPD/listening" &
+LISTEN=$!
+at_exit 'kill $TCPDUMP $LISTEN 2>/dev/null'
+wait_for --timeout 30 grep -q listening "$TMPD/tcpdump.err"
+check $? "tcpdump did not start"
+wait_for --timeout 30 test -e "$TMPD/listening"
+check $? "packet socket did not start"
+
+m0=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
+out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" fuzz eth0)
+check $? "fuzz sender"
+bad=$(sed -n 's/.*malformed=\([0-9]*\).*/\1/p' <<<"$out")
+log "  fuzz: $out"
+mal_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)" -ge "$1" ]; }
+wait_for --timeout 20 mal_ge $((m0 + bad))
+m1=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
+log "  pfc_malformed +$((m1 - m0)), expected +$bad"
+[ $((m1 - m0)) = "$bad" ] || check 1 "pfc_malformed +$((m1 - m0)), expected +$bad"
+
+# (802.3x frames of the fuzz paused every band: band 5 counts from here)
+p0=$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)
+out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" big eth0 20)
+check $? "non-linear sender: $out"
+p5_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)" -ge "$1" ]; }
+wait_for --timeout 20 p5_ge $((p0 + 20))
+wait_for --timeout 20 mal_ge $((m1 + 20))
+j=$(pfc_json sw "$P1")
+m2=$(pfc_get "$j" pfc_malformed)
+p2=$(pfc_get "$j" pause_rx 5)
+log "  non-linear: pause_rx(5) +$((p2 - p0)) (20 sent), malformed +$((m2 - m1)) (20 sent)"
+[ $((p2 - p0)) = 20 ] || check 1 "non-linear PAUSE frames: pause_rx +$((p2 - p0)), expected +20"
+[ $((m2 - m1)) = 20 ] || check 1 "non-linear bad frames: malformed +$((m2 - m1)), expected +20"
+kill $TCPDUMP $LISTEN 2>/dev/null
+t_end rx_fuzz
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+	echo "FAIL: ${FAILED[*]}"
+	exit 1
+fi
+echo "PASS: lifecycle, class_change, validation, carrier, storm, rx_fuzz"
+exit 0
