@@ -230,7 +230,8 @@ tr_mount() {
 }
 
 # tr_on EVENT [FILTER]: record EVENT (a subsystem or subsystem/event under
-# events/), filtered by FILTER.  Returns 1 if the event does not exist.
+# events/), filtered by FILTER, with the ring buffer on.  Returns 1 if the
+# event does not exist.
 tr_on() {
 	local d on
 	tr_mount || return 1
@@ -239,6 +240,10 @@ tr_on() {
 	echo "${2:-0}" >"$d/filter" || return 1
 	read -r on <"$d/enable"
 	[ "$on" = 1 ] || echo 1 >"$d/enable"
+	# an earlier test may have stopped the ring buffer (pfc_trace_on
+	# does at exit); recording needs it on
+	read -r on <"$TR/tracing_on"
+	[ "$on" = 1 ] || echo 1 >"$TR/tracing_on"
 }
 
 # tr_mute EVENT...: EVENT records nothing more (a filter no event passes;
