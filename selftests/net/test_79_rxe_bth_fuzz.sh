@@ -86,12 +86,9 @@ wait $CHURN
 log "QP create/destroy rounds during the fuzzing: $(cat "$TMPD/churns")"
 log "s1: rp_cnp_handled $(rxe_cnt s1 rp_cnp_handled) rp_cnp_ignored $(rxe_cnt s1 rp_cnp_ignored)"
 
-# Both devices still work.
-rxe_kill_all_but_topo() {
-	pkill -f "ib_write_bw -F -d ${RXE_DEV[r]}" 2>/dev/null
-	pkill -f "ib_write_bw -F -d ${RXE_DEV[s1]}" 2>/dev/null
-}
-rxe_kill_all_but_topo
+# Both devices still work: the stream stops, a fresh transfer completes.
+pkill -f "ib_write_bw -F -d ${RXE_DEV[r]} .* -p 18967" 2>/dev/null
+pkill -f "ib_write_bw -F -d ${RXE_DEV[s1]} .* -p 18967" 2>/dev/null
 topo_exec r timeout 60 ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18969 \
 	-n 200 -s 4096 >"$TMPD/srv2" 2>&1 &
 SRV2=$!
