@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+#
+# RC retry of a send queue whose head WQE the responder has already
+# acknowledged in full.  Two 32 KB RDMA WRITEs (A, B: 32 packets each at
+# MTU 1024) leave s1 paced at 1 Mb/s (cc/max_rate_mbps); the switch drops
+# every ACK r sends, so the retransmit timer (IB timeout 16: 268 ms)
+# fires and the requester resends A, then B, again and again.  Resending
+# A takes about as long as the timeout, so while the ACKs are blocked the
+# requester is resending A most of the time.  During one of these resends
+# the ACK for A's last PSN arrives (forged here, from the switch with r's
+# address: it stands for an ACK that a long PAUSE delayed rather than
+# lost).  The completer, seeing A being resent, only advances its PSN: A
+# stays at the head of the queue, fully acknowledged.  On the next timeout
+# the requester retries again.  Without the fix
+# (rxe_cc/patches/0000-RDMA-rxe-do-not-resend-a-fully-acknowledged-wqe)
+# it sends A as a 0-byte WRITE ONLY at the next PSN and every later packet
+# one PSN late: r NAKs an opcode out of sequence, or the QP retries
+# forever (measured: 129 retries in 50 s, no completion).
+# Asserted: both WRITEs complete successfully, r's buffer holds exactly
+# the data written, no 0-byte WRITE ONLY on the wire, and the scenario
+# happened (the forged ACK reached s1's rxe, two retries or more).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+PY=/usr/bin/python3
+need_cmd rdma tcpdump
+$PY -c 'import pyverbs.qp' 2>/dev/null || skip "python3-pyverbs not installed"
+load_rxe
+rxe_topo 1
+D=$(mktemp -d /var/tmp/rxe75.XXXXXX)
+at_exit "rm -rf '$D'"
+SIP=$(topo_ip4 s1)
+PORT_S1=$(topo_port sw s1)
+
+# Every ACK (BTH opcode 0x11) from r with DSCP 0 (rxe's) toward s1 dies at
+# the switch's egress; the forged one carries DSCP 10 and passes.
+ack_block()
+{
+	topo_tc sw qdisc replace dev "$PORT_S1" clsact
+	topo_tc sw filter replace dev "$PORT_S1" egress pref 10 protocol ip u32 \
+		match ip src "$RIP"/32 match ip protocol 17 0xff \
+		match ip tos 0 0xfc match u16 4791 0xffff at 22 \
+		match u8 0x11 0xff at 28 action drop ||
+		fail "cannot install the ACK filter"
+}
+ack_unblock() { topo_tc sw filter del dev "$PORT_S1" egress pref 10; }
+
+retries() { rxe_cnt s1 completer_retry_err; }
+retries_ge() { [ "$(retries)" -ge "$1" ]; }
+sent_ge() { [ "$(rxe_cnt s1 sent_pkts)" -ge "$1" ]; }
+
+rxe_cc s1 max_rate_mbps 1
+
+topo_exec r tcpdump -i eth0 -U -w "$D/r.pcap" "udp port 4791" 2>/dev/null &
+DUMP=$!
+ack_block
+r0=$(retries)
+p0=$(rxe_cnt s1 sent_pkts)
+a0=$(rxe_cnt s1 rcvd_pkts)
+
+# The forger starts now (a Python start-up in the guest takes longer than
+# the window it must hit) and sends when it reads "QPN PSN" from its FIFO:
+# an ACK (syndrome 0x1f: ACK, no credit count) from r's address.
+mkfifo "$D/go"
+cat >"$D/forger.py" <<'EOF'
+import socket, struct, sys
+sys.path.insert(0, sys.argv[1])
+from rxe_bth_fuzz import packet
+src, dst = sys.argv[2], sys.argv[3]
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+with open(sys.argv[4], encoding="ascii") as go:
+    qpn, psn = (int(x, 0) for x in go.readline().split())
+aeth = struct.pack("!I", (0x1f << 24) | 1)
+s.sendto(packet(src, dst, 0x11, (0, 0, 0), 0xffff, qpn, psn, aeth,
+                tos=0x28), (dst, 0))
+EOF
+topo_exec sw $PY "$D/forger.py" "$TOP/selftests/net" "$RIP" "$SIP" "$D/go" &
+FORGER=$!
+
+topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
+	"$(rxe_gid r 4)" "$D" --count 2 --size 32768 --deadline 60 \
+	>"$D/resp.out" 2>&1 &
+RESP=$!
+topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
+	"$(rxe_gid s1 4)" "$D" --count 2 --size 32768 --timeout 16 \
+	--mtu 1024 --deadline 50 >"$D/req.out" 2>&1 &
+REQ=$!
+wait_for --timeout 30 grep -q '^qpn' "$D/req.out" ||
+	fail "requester did not start: $(cat "$D/req.out")"
+read -r _ qpn _ _ _ psn <"$D/req.out"
+log "requester QP $qpn, first PSN $psn"
+
+# First retry (A was sent, its ACK did not come back), then the resend of
+# A is under way: the first resent packet has left.
+wait_for --timeout 30 retries_ge $((r0 + 1)) ||
+	fail "no retry: $(cat "$D/req.out")"
+p1=$(rxe_cnt s1 sent_pkts)
+wait_for --timeout 10 --interval 0.01 sent_ge $((p1 + 1)) ||
+	fail "A is not being resent"
+a_last=$(((psn + 31) & 0xffffff))
+echo "$qpn $a_last" >"$D/go"
+wait "$FORGER" || fail "forging the ACK failed"
+wait_for --timeout 10 test "$(rxe_cnt s1 rcvd_pkts)" -gt "$a0" ||
+	fail "the forged ACK did not reach s1's rxe"
+log "forged ACK for PSN $a_last (A's last) injected during A's resend"
+
+# The second retry starts from a fully acknowledged head WQE; then the
+# ACKs pass again so that the transfer can finish.
+wait_for --timeout 30 retries_ge $((r0 + 2)) ||
+	fail "no second retry: $(cat "$D/req.out")"
+ack_unblock
+req_rc=0; wait "$REQ" || req_rc=$?
+resp_rc=0; wait "$RESP" || resp_rc=$?
+sleep 0.2
+kill "$DUMP" 2>/dev/null; wait "$DUMP" 2>/dev/null
+log "requester: $(tr '\n' ';' <"$D/req.out")"
+log "responder: $(tr '\n' ';' <"$D/resp.out")"
+zero=$(tcpdump -nr "$D/r.pcap" "dst $RIP and udp[8] == 0x0a and udp[4:2] == 40" 2>/dev/null | wc -l)
+# the packets r saw and sent, runs of consecutive PSNs on one line:
+# time of the first, source, opcode, PSNs (shown on failure)
+wire()
+{
+	tshark -r "$D/r.pcap" -d udp.port==4791,infiniband -T fields \
+		-e frame.time_relative -e ip.src -e infiniband.bth.opcode \
+		-e infiniband.bth.psn -e udp.length 2>/dev/null |
+	awk '$2 != src || $3 != op || $4 != last + 1 {
+		if (n) printf "%.3f %s op %s psn %d-%d len %s\n", t, src, op, first, last, len
+		t = $1; src = $2; op = $3; first = $4; len = $5; n = 0 }
+	{ last = $4; n++ }
+	END { if (n) printf "%.3f %s op %s psn %d-%d len %s\n", t, src, op, first, last, len }' |
+		head -n 80 >&2
+}
+[ "$zero" = 0 ] && [ "$req_rc" = 0 ] && [ "$resp_rc" = 0 ] || wire
+
+log "retries $(($(retries) - r0)), packets sent $(($(rxe_cnt s1 sent_pkts) - p0)), 0-byte WRITE ONLY seen by r: $zero"
+assert_le "$zero" 0 "0-byte WRITE ONLY packets (a retry past an acknowledged WQE)"
+[ "$req_rc" = 0 ] ||
+	fail "the WRITEs did not all succeed: $(grep '^wc\|^completed' "$D/req.out" | tr '\n' ' ')"
+[ "$resp_rc" = 0 ] || fail "responder: $(cat "$D/resp.out")"
+log "ok: both WRITEs completed, the data is where it was written"
+exit "$ksft_pass"
