@@ -15,6 +15,9 @@ starts too slowly under TCG).
                                quanta) and RESUME band 3, back to back,
                                until killed
   pfc_frames.py one IFACE pause|resume  one PFC frame for band 3
+  pfc_frames.py hold IFACE MS N  N long pauses of band 3: PAUSE (0xffff
+                               quanta), MS ms later RESUME, MS ms later
+                               the next; prints "held N"
   pfc_frames.py listen IFACE FILE  packet sockets bound to IFACE, one
                                for ETH_P_PAUSE (the receive path delivers
                                PAUSE frames to two handlers: the skb is
@@ -28,6 +31,7 @@ import select
 import socket
 import struct
 import sys
+import time
 
 ETH_P_PAUSE = 0x8808
 SOL_PACKET = 263
@@ -124,6 +128,18 @@ def one(iface, what):
     s.send(pfc(src, 0x0101, 0x08, [0, 0, 0, q, 0, 0, 0, 0]))
 
 
+def hold(iface, ms, n):
+    s, src = sock(iface), mac(iface)
+    p = pfc(src, 0x0101, 0x08, [0, 0, 0, 0xffff, 0, 0, 0, 0])
+    r = pfc(src, 0x0101, 0x08, [0] * 8)
+    for _ in range(n):
+        s.send(p)
+        time.sleep(ms / 1000)
+        s.send(r)
+        time.sleep(ms / 1000)
+    print("held %d" % n)
+
+
 def listen(iface, ready):
     pause = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                           socket.htons(ETH_P_PAUSE))
@@ -150,6 +166,8 @@ def main():
         storm(iface)
     elif cmd == "one":
         one(iface, sys.argv[3])
+    elif cmd == "hold":
+        hold(iface, int(sys.argv[3]), int(sys.argv[4]))
     elif cmd == "listen":
         listen(iface, sys.argv[3])
     else:

@@ -88,7 +88,7 @@ topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
 	"$(rxe_gid s1 4)" "$D" --count 2 --size 32768 --timeout 16 \
 	--mtu 1024 --deadline 50 >"$D/req.out" 2>&1 &
 REQ=$!
-wait_for --timeout 30 grep -q '^qpn' "$D/req.out" ||
+wait_for --timeout 90 grep -q '^qpn' "$D/req.out" ||
 	fail "requester did not start: $(cat "$D/req.out")"
 read -r _ qpn _ _ _ psn <"$D/req.out"
 log "requester QP $qpn, first PSN $psn"

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 400
+#
+# Data integrity of RC RDMA WRITEs over a path that loses, reorders (by
+# go-back-N retransmission) and pauses.  rc_verbs.py moves RDMA WRITEs
+# (8 x 16 KB in the drop cases, 16 x 32 KB in the pause cases) from s1 to
+# r, and r compares its buffer byte for byte with what was written.  The
+# switch port toward r (10 Mb/s) is configured per case:
+#   drop   a 12 KB tail-drop limit, s1 sending at 20 Mb/s (none: at its
+#          line rate), IB timeout 12 (17 ms); with none, dcqcn, pcn, ldcp
+#   wred   RED between 4 and 12 KB, pmax 1, rxe's packets not ECT: WRED
+#          drops (none)
+#   pause  band 3 lossless (RoCE's DSCP 0 mapped there), r sends 4 PAUSEs
+#          of 300 ms while the transfer runs: every pause outlasts the
+#          transport timeout (IB timeout 12), the requester retries into
+#          the paused port; with none and dcqcn
+# Asserted per case: every WRITE completes with IBV_WC_SUCCESS within
+# 60 s, r's buffer holds exactly the data written, and the case happened
+# (tail or WRED drops at the port, retries, or PAUSEs received).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+. "$(dirname "$0")/rxe_lib.sh"
+
+PY=/usr/bin/python3
+FRAMES=$TOP/selftests/net/pfc_frames.py
+need_cmd rdma
+$PY -c 'import pyverbs.qp' 2>/dev/null || skip "python3-pyverbs not installed"
+load_rxe
+for m in dcqcn pcn ldcp; do
+	ko=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_$m.ko
+	[ -d "/sys/module/rxe_cc_$m" ] || insmod "$ko" || fail "insmod $ko"
+done
+rxe_topo 1
+D=$(mktemp -d /var/tmp/rxe81.XXXXXX)
+at_exit "rm -rf '$D'"
+
+# xfer NAME ALGO MBPS TIMEOUT COUNT SIZE: one verified transfer s1 -> r
+# of COUNT WRITEs of SIZE bytes with ALGO on both hosts, s1's ceiling
+# MBPS; sets RETRIES (completer retries of s1).
+xfer()
+{
+	local name=$1 algo=$2 mbps=$3 tmo=$4 n=$5 size=$6 d=$D/$1-$2 r0 rc=0 h
+	mkdir -p "$d"
+	# the last transfer's QPs are gone: cc/algo can change
+	wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
+	for h in s1 r; do
+		rxe_algo "$h" "$algo" "$mbps"
+	done
+	r0=$(rxe_cnt s1 completer_retry_err)
+	topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
+		"$(rxe_gid r 4)" "$d" --count "$n" --size "$size" --deadline 90 \
+		>"$d/resp.out" 2>&1 &
+	topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
+		"$(rxe_gid s1 4)" "$d" --count "$n" --size "$size" --timeout "$tmo" \
+		--deadline 60 >"$d/req.out" 2>&1 || rc=$?
+	wait $! || rc=$((rc + 100))
+	RETRIES=$(($(rxe_cnt s1 completer_retry_err) - r0))
+	log "$name/$algo: $(grep -h '^completed\|^verify' "$d/req.out" "$d/resp.out" | tr '\n' ' ')retries $RETRIES"
+	[ "$rc" = 0 ] || fail "$name/$algo: $(grep -h '^wc [0-9]* [A-Z_]*ERR\|^completed\|^verify\|Error' "$d/req.out" "$d/resp.out" | sort | uniq -c | tr '\n' ' ')"
+}
+
+no_qps() { [ "$(rxe_nqp s1)" = 0 ] && [ "$(rxe_nqp r)" = 0 ]; }
+drops() { echo $(($(dcb_stat drops_tail 0) + $(dcb_stat drops_wred 0))); }
+
+# drop: tail drops at a small limit
+for algo in none dcqcn pcn ldcp; do
+	dcb_set rate 10mbit limit 12kb
+	d0=$(drops)
+	mbps=20
+	[ "$algo" = none ] && mbps=0
+	xfer drop "$algo" "$mbps" 12 8 16384
+	assert_ge $(($(drops) - d0)) 1 "drop/$algo: packets dropped at the port"
+done
+
+# wred: non-ECT packets above the curve
+dcb_set rate 10mbit limit 64kb ecn red kmin 4kb kmax 12kb pmax 1
+d0=$(drops)
+xfer wred none 0 12 8 16384
+assert_ge $(($(drops) - d0)) 1 "wred/none: packets dropped at the port"
+
+# pause: long PAUSEs of the lossless band into the port, from r
+for algo in none dcqcn; do
+	dcb_set rate 10mbit limit 1mb dscp-map 0:3 pfc prio-pfc 3 xoff 512kb
+	p0=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+	topo_exec r $PY "$FRAMES" hold eth0 300 4 >"$D/hold.out" 2>&1 &
+	hold=$!
+	xfer pause "$algo" 20 12 16 32768
+	wait "$hold" || fail "pause/$algo: PAUSE sender: $(cat "$D/hold.out")"
+	p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+	assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
+	assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
+done
+for h in s1 r; do rxe_cc "$h" algo none; done
+log "ok: every transfer complete and intact"
+exit "$ksft_pass"
