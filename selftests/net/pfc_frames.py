@@ -16,8 +16,9 @@ starts too slowly under TCG).
                                until killed
   pfc_frames.py one IFACE pause|resume  one PFC frame for band 3
   pfc_frames.py hold IFACE MS N  N long pauses of band 3: PAUSE (0xffff
-                               quanta), MS ms later RESUME, MS ms later
-                               the next; prints "held N"
+                               quanta, sent again every 0.5 s), MS ms
+                               later RESUME, MS ms later the next;
+                               prints "held N"
   pfc_frames.py listen IFACE FILE  packet sockets bound to IFACE, one
                                for ETH_P_PAUSE (the receive path delivers
                                PAUSE frames to two handlers: the skb is
@@ -133,8 +134,11 @@ def hold(iface, ms, n):
     p = pfc(src, 0x0101, 0x08, [0, 0, 0, 0xffff, 0, 0, 0, 0])
     r = pfc(src, 0x0101, 0x08, [0] * 8)
     for _ in range(n):
-        s.send(p)
-        time.sleep(ms / 1000)
+        # 0xffff quanta last 3.4 s at 10 Mb/s: refresh every 0.5 s
+        end = time.monotonic() + ms / 1000
+        while time.monotonic() < end:
+            s.send(p)
+            time.sleep(min(0.5, max(0, end - time.monotonic())))
         s.send(r)
         time.sleep(ms / 1000)
     print("held %d" % n)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 400
+# timeout: 900
 #
 # Data integrity of RC RDMA WRITEs over a path that loses, reorders (by
 # go-back-N retransmission) and pauses.  rc_verbs.py moves RDMA WRITEs
@@ -15,9 +15,12 @@
 #          of 300 ms while the transfer runs: every pause outlasts the
 #          transport timeout (IB timeout 12), the requester retries into
 #          the paused port; with none and dcqcn
+#   exhaust a 30 s PAUSE and retry count 2: the first WRITE completes with
+#          IBV_WC_RETRY_EXC_ERR, the others are flushed (none)
 # Asserted per case: every WRITE completes with IBV_WC_SUCCESS within
 # 60 s, r's buffer holds exactly the data written, and the case happened
-# (tail or WRED drops at the port, retries, or PAUSEs received).
+# (tail or WRED drops at the port, retries, or PAUSEs received); in
+# exhaust, 4 error completions, the first RETRY_EXC_ERR, within 25 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -91,6 +94,37 @@ for algo in none dcqcn; do
 	assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
 	assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
 done
+# exhausted retries: a PAUSE far longer than retry_cnt 2 timeouts.  The
+# first WRITE must fail with RETRY_EXC_ERR and the others be flushed
+# within the requester's deadline: an error, not a QP that hangs.
+wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
+for h in s1 r; do rxe_algo "$h" none 0; done
+dcb_set rate 10mbit limit 1mb dscp-map 0:3 pfc prio-pfc 3 xoff 512kb
+p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+topo_exec r $PY "$FRAMES" hold eth0 30000 1 >"$D/hold.out" 2>&1 &
+hold=$!
+held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)" -gt "$p1" ]; }
+wait_for --timeout 30 held || fail "exhaust: the port was not paused"
+d=$D/exhaust
+mkdir -p "$d"
+topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
+	"$(rxe_gid r 4)" "$d" --count 4 --size 16384 --deadline 60 \
+	>"$d/resp.out" 2>&1 &
+resp=$!
+t0=$EPOCHREALTIME
+topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
+	"$(rxe_gid s1 4)" "$d" --count 4 --size 16384 --timeout 12 --retry 2 \
+	--deadline 25 >"$d/req.out" 2>&1
+t1=$EPOCHREALTIME
+kill "$hold" 2>/dev/null
+wait "$resp"
+topo_exec r $PY "$FRAMES" one eth0 resume
+log "exhaust/none: $(grep '^wc\|^completed' "$d/req.out" | tr '\n' ' ')in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}') s"
+first=$(awk '$1 == "wc" { print $3; exit }' "$d/req.out")
+[ "$first" = RETRY_EXC_ERR ] ||
+	fail "exhaust: first completion ${first:-missing}, expected RETRY_EXC_ERR"
+grep -q '^completed 4 success 0 of 4' "$d/req.out" ||
+	fail "exhaust: not every WRITE completed with an error: $(grep '^completed' "$d/req.out")"
 for h in s1 r; do rxe_cc "$h" algo none; done
-log "ok: every transfer complete and intact"
+log "ok: every transfer complete and intact, exhausted retries reported"
 exit "$ksft_pass"
