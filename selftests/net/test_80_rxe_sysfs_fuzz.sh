@@ -43,7 +43,6 @@ for a in $ALGS; do
 		fail "insmod rxe_cc_$a.ko"
 done
 rxe_topo 1
-D=/sys/class/infiniband/${RXE_DEV[s1]}/cc
 rxe_cc r algo fixed
 
 log "seed $SEED, $COUNT knob writes, at most $SECS s"
