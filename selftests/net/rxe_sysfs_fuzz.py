@@ -32,7 +32,8 @@ seed; how they interleave depends on the scheduler):
                     these), or a ping-pong DEV -> PEER (RC QPs in RTS, paced
                     when a ceiling is set), sometimes killed mid-transfer
   device            `rdma link delete DEV` and `rdma link add` again, every
-                    1-3 s
+                    1-3 s; half the time the QP workers kill their processes
+                    as the delete starts, otherwise it waits for them
 
 Runs until the writers made N writes (and the device was deleted and added
 again at least twice), or T seconds.  Any operation in progress for longer
@@ -146,6 +147,8 @@ class Fuzz:
         self.a = a
         self.cc = "/sys/class/infiniband/%s/cc" % a.dev
         self.stop = threading.Event()
+        # set by the device thread: kill the QPs' processes now
+        self.kill_qps = threading.Event()
         self.lock = threading.Lock()
         self.counts = collections.Counter()
         self.logs = {}                  # worker -> deque of (t, text)
@@ -541,8 +544,9 @@ class Fuzz:
                 d = r.uniform(0, 0.5)
                 p = subprocess.Popen(self.ns_cmd(a.ns, *pp, a.dev, "-g", a.gid, "-p", port),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                time.sleep(d)
-                self.log(w, "lone QP, killed after %.2f s" % d)
+                rc = self.hold(p, d)
+                self.log(w, "lone QP, %s" % ("killed after %.2f s" % d if rc is None
+                                              else "exit %d" % rc))
                 self.reap(w, p, "lone ibv_rc_pingpong")
                 self.count("qp_lone")
                 continue
@@ -555,16 +559,24 @@ class Fuzz:
                                                "-n", n, "-s", size, a.peer_ip),
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             kill_at = r.uniform(0.05, 1.0) if r.random() < 0.3 else 15.0
-            try:
-                rc = cli.wait(timeout=kill_at)
-            except subprocess.TimeoutExpired:
-                rc = None
+            rc = self.hold(cli, kill_at)
             self.log(w, "ping-pong -n %s -s %s: %s" % (
                 n, size, "killed after %.2f s" % kill_at if rc is None else "exit %d" % rc))
             self.reap(w, cli, "ibv_rc_pingpong client")
             self.reap(w, srv, "ibv_rc_pingpong server")
             self.count("qp_pair_ok" if rc == 0 else "qp_pair_killed" if rc is None
                        else "qp_pair_failed")
+
+    def hold(self, p, secs):
+        """Let @p run for at most @secs, less if the device thread wants
+        the QPs gone or the run stops: its exit status, None if it runs."""
+        t_end = time.monotonic() + secs
+        while True:
+            rc = p.poll()
+            if rc is not None or time.monotonic() >= t_end or \
+                    self.kill_qps.is_set() or self.stop.is_set():
+                return rc
+            time.sleep(0.05)
 
     def run_cmd(self, w, cmd, what):
         self.begin(w, what)
@@ -586,6 +598,10 @@ class Fuzz:
             if self.stop.is_set():
                 return
             self.dev_gen += 1
+            # half the time the QPs' processes are killed as the delete
+            # starts, otherwise it waits for them (rxe cannot disassociate)
+            if r.random() < 0.5:
+                self.kill_qps.set()
             t = time.monotonic()
             p = self.run_cmd(w, self.ns_cmd(a.ns, "rdma", "link", "delete", a.dev),
                              "rdma link delete")
@@ -617,6 +633,7 @@ class Fuzz:
             if not os.path.isdir(self.cc):
                 self.fail(w, "no %s after rdma link add" % self.cc)
             self.count("dev_add")
+            self.kill_qps.clear()
             self.dev_gen += 1
 
     # ---------------------------------------------------------------- main
