@@ -282,7 +282,7 @@ class Fuzz:
             files = self.listing()
             if not files:
                 self.count("read_nodev")
-                time.sleep(0.01)
+                time.sleep(0.05)
                 continue
             r.shuffle(files)
             # (a pause per pass leaves the vCPUs to the other workers)
@@ -364,7 +364,7 @@ class Fuzz:
             v0 = self.read(w, path)
             if isinstance(v0, int):
                 self.count("write_nodev")
-                time.sleep(0.005)
+                time.sleep(0.05)
                 continue
             v0n, _ = kstrtou32(v0)
             valid = r.random() < 0.6
@@ -535,6 +535,10 @@ class Fuzz:
         a = self.a
         i = 0
         while not self.stop.is_set():
+            if self.dev_gen % 2:
+                # no device to open: leave the vCPUs to the delete / add
+                time.sleep(0.1)
+                continue
             i += 1
             port = str(port0 + i % 100)
             pp = ["ibv_rc_pingpong", "-d"]
