@@ -12,9 +12,10 @@ its buffer's address and rkey) and waits for the other's.  The requester
 connects an RC QP (IB timeout exponent T, retry count R), fills its
 buffer with a pattern and posts COUNT signalled RDMA WRITEs of SIZE bytes,
 the k-th to offset k*SIZE of the responder's buffer, all at once.  It
-prints one line per completion ("wc WR_ID STATUS_NAME") and exits 0 only
-when all COUNT completed with IBV_WC_SUCCESS within DEADLINE seconds;
-then it writes DIR/req.done.  The responder waits for that file (or DEADLINE), compares
+prints one line per completion ("wc WR_ID STATUS_NAME"), then "completed
+N success M of COUNT in T s" (T from posting to the last completion), and
+exits 0 only when all COUNT completed with IBV_WC_SUCCESS within DEADLINE
+seconds; then it writes DIR/req.done.  The responder waits for that file (or DEADLINE), compares
 its buffer with the pattern, prints "verify ok BYTES" or "verify bad
 OFFSET" and exits 0 or 1.
 """
@@ -144,7 +145,8 @@ def requester(args):
         wr.set_wr_rdma(peer["rkey"], peer["addr"] + k * args.size)
         qp.post_send(wr)
     print(f"posted {args.count}", flush=True)
-    deadline = time.monotonic() + args.deadline
+    start = time.monotonic()
+    deadline = start + args.deadline
     ok = seen = 0
     while seen < args.count and time.monotonic() < deadline:
         npolled, wcs = cq.poll(num_entries=args.count)
@@ -155,7 +157,8 @@ def requester(args):
                   flush=True)
         if not npolled:
             time.sleep(0.005)
-    print(f"completed {seen} success {ok} of {args.count}", flush=True)
+    print(f"completed {seen} success {ok} of {args.count} in "
+          f"{time.monotonic() - start:.2f} s", flush=True)
     publish(os.path.join(args.dir, "req.done"), dict(ok=ok, seen=seen))
     return 0 if ok == args.count else 1
 

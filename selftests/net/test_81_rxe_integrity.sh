@@ -20,7 +20,8 @@
 # Asserted per case: every WRITE completes with IBV_WC_SUCCESS within
 # 60 s, r's buffer holds exactly the data written, and the case happened
 # (tail or WRED drops at the port, retries, or PAUSEs received); in
-# exhaust, 4 error completions, the first RETRY_EXC_ERR, within 25 s.
+# exhaust, 4 error completions, the first RETRY_EXC_ERR, within 25 s of
+# posting.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -111,19 +112,17 @@ topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
 	"$(rxe_gid r 4)" "$d" --count 4 --size 16384 --deadline 60 \
 	>"$d/resp.out" 2>&1 &
 resp=$!
-t0=$EPOCHREALTIME
 topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
 	"$(rxe_gid s1 4)" "$d" --count 4 --size 16384 --timeout 12 --retry 2 \
 	--deadline 25 >"$d/req.out" 2>&1
-t1=$EPOCHREALTIME
 kill "$hold" 2>/dev/null
 wait "$resp"
 topo_exec r $PY "$FRAMES" one eth0 resume
-log "exhaust/none: $(grep '^wc\|^completed' "$d/req.out" | tr '\n' ' ')in $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b - a}') s"
+log "exhaust/none: $(grep '^wc\|^completed' "$d/req.out" | tr '\n' ' ')"
 first=$(awk '$1 == "wc" { print $3; exit }' "$d/req.out")
 [ "$first" = RETRY_EXC_ERR ] ||
 	fail "exhaust: first completion ${first:-missing}, expected RETRY_EXC_ERR"
-grep -q '^completed 4 success 0 of 4' "$d/req.out" ||
+grep -q '^completed 4 success 0 of 4 in' "$d/req.out" ||
 	fail "exhaust: not every WRITE completed with an error: $(grep '^completed' "$d/req.out")"
 for h in s1 r; do rxe_cc "$h" algo none; done
 log "ok: every transfer complete and intact, exhausted retries reported"
