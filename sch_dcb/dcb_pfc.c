@@ -432,6 +432,15 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 		NL_SET_ERR_MSG(extack, "pfc: only a root qdisc is a switch port");
 		return -EINVAL;
 	}
+	/* A root qdisc applies its buffer once the core has installed it
+	 * (->attach); a child has no such hook, and a child's ->init may
+	 * still be undone by the core: so only ports size the pool.
+	 */
+	if (buffer != DCB_BUFFER_KEEP && !port) {
+		NL_SET_ERR_MSG(extack,
+			       "buffer: only a root qdisc (a switch port) sizes the pool");
+		return -EINVAL;
+	}
 	if (pfc.mask) {
 		if (!dcb_pfc_resolve(&pfc, rate, mtu) ||
 		    !dcb_inflight(rate, pfc.delay_us, &inflight)) {

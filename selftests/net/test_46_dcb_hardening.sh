@@ -10,6 +10,10 @@
 #                the charges of its packets (in_peak grows);
 #  class_change: `tc class change` on a port does not re-apply the buffer
 #                it once gave over the pool size another port set since;
+#  child:        a sch_dcb under a parent class is no port: `buffer`
+#                (which only ports apply, once installed) is refused at
+#                creation and change, with a message, pool untouched; a
+#                child without it joins the pool as a member only;
 #  netns:        pool 1 of another namespace is another pool: its buffer
 #                changes leave the switch's pool 1 alone and the reverse;
 #                the namespace is then deleted while a PFC port of the
@@ -150,6 +154,27 @@ size1=$(pool_get "$P1" size)
 log "  pool size $size0 -> $size1 after a class change (reserved $res0)"
 [ "$size1" = "$size0" ] || check 1 "class change re-applied P1's buffer: pool $size0 -> $size1, reserved $res0"
 t_end class_change
+
+# ---------------------------------------------------------------------
+# child: sch_dcb under prio's class 1:1 on the egress port
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+topo_tc sw qdisc del dev "$OUT" root
+topo_tc sw qdisc add dev "$OUT" root handle 1: prio
+check $? "prio root on OUT"
+size0=$(pool_get "$P1" size)
+out=$(topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1 buffer 1mb 2>&1)
+check $((! $?)) "child with buffer 1mb accepted"
+log "  child with buffer refused: $(head -n1 <<<"$out")"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "refused child resized the pool: $size0 -> $(pool_get "$P1" size)"
+topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1
+check $? "child without buffer"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child resized the pool: $size0 -> $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" ports)" = 2 ] || check 1 "pool 1 has $(pool_get "$P1" ports) ports with a child, expected 2"
+out=$(topo_tc sw qdisc change dev "$OUT" parent 1:1 handle 10: dcb buffer 2mb 2>&1)
+check $((! $?)) "child change to buffer 2mb accepted"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child change resized the pool: $size0 -> $(pool_get "$P1" size)"
+topo_tc sw qdisc del dev "$OUT" root
+t_end child
 
 # ---------------------------------------------------------------------
 # netns: a second namespace with a port in its own pool 1
@@ -331,5 +356,5 @@ if [ ${#FAILED[@]} -gt 0 ]; then
 	echo "FAIL: ${FAILED[*]}"
 	exit 1
 fi
-echo "PASS: lifecycle, class_change, netns, validation, carrier, storm, rx_fuzz"
+echo "PASS: lifecycle, class_change, child, netns, validation, carrier, storm, rx_fuzz"
 exit 0
