@@ -553,6 +553,12 @@ static bool dcb_ecn_select(const struct tc_dcb_ecn *ecn, u32 qlen)
 	}
 }
 
+/* Wire packets in @skb: a GSO packet queued whole counts its segments. */
+static unsigned int dcb_segs(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
 static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 			    struct Qdisc *sch, unsigned int len)
 {
@@ -604,7 +610,7 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	__set_bit(b - q->band, &q->active);
 	sch->q.qlen++;
 	dcb_backlog_add(q, b, sch, len);
-	b->st.enq_packets++;
+	b->st.enq_packets += dcb_segs(skb);
 	b->st.enq_bytes += len;
 	return NET_XMIT_SUCCESS;
 }
@@ -801,9 +807,9 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 	len = qdisc_pkt_len(skb);
 	if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
 		dcb_np_ecn(sch, b, skb);
-	b->st.deq_packets++;
+	b->st.deq_packets += dcb_segs(skb);
 	b->st.deq_bytes += len;
-	_bstats_update(&b->bstats, len, 1);
+	bstats_update(&b->bstats, skb);
 	qdisc_bstats_update(sch, skb);
 
 	if (q->cfg.rate)
