@@ -181,16 +181,24 @@ topo_tc sw qdisc del dev "$OUT" root
 t_end child
 
 # ---------------------------------------------------------------------
-# netns: a second namespace with a port in its own pool 1
+# pair NSA NSB DEVA DEVB NET: new namespaces NSA and NSB joined by a veth
+# pair, DEVA = NET.1 in NSA, DEVB = NET.2 in NSB.
+pair()
+{
+	ip netns add "$1" && ip netns add "$2" || return 1
+	at_exit "ip netns del $1 2>/dev/null; ip netns del $2 2>/dev/null"
+	ip link add name "$3" netns "$1" type veth peer name "$4" netns "$2" &&
+		ip -n "$1" addr add "$5.1/24" dev "$3" &&
+		ip -n "$2" addr add "$5.2/24" dev "$4" &&
+		ip -n "$1" link set dev "$3" up && ip -n "$2" link set dev "$4" up
+}
+
+# netns: a second namespace with ports in its own pool 1
 NS2="$(topo_ns sw)-b"
-ip netns add "$NS2" || check 1 "ip netns add $NS2"
-at_exit "ip netns del $NS2 2>/dev/null"
 tc2() { ip netns exec "$NS2" tc "$@"; }
-ip -n "$NS2" link add a type veth peer name b &&
-	ip -n "$NS2" addr add 10.77.0.1/24 dev a &&
-	ip -n "$NS2" addr add 10.77.0.2/24 dev b &&
-	ip -n "$NS2" link set a up && ip -n "$NS2" link set b up
-check $? "veth pair in $NS2"
+pair "$NS2" "$NS2-peer" a b 10.77.0 && ip -n "$NS2" link add name b type veth peer name b2 &&
+	ip -n "$NS2" link set dev b up
+check $? "veth to $NS2-peer and a second pair in $NS2"
 fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 tc2 qdisc add dev a root dcb rate 100kbit dscp-map 0:3 pool 1 buffer 1mb $PFC
 check $? "$NS2: port a in pool 1 with buffer 1mb"
@@ -212,7 +220,7 @@ check $? "switch: buffer 128kb"
 # queue packets behind the 100 kbit/s port, then delete the namespace
 ip netns exec "$NS2" ping -q -i 0.002 -c 100 -s 1000 -Q 0x60 10.77.0.2 >/dev/null 2>&1 &
 PING=$!
-backlog2() { [ "$(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .backlog')" -gt 0 ]; }
+backlog2() { [ "$(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .backlog_bytes')" -gt 0 ]; }
 wait_for --timeout 10 backlog2
 check $? "no backlog on $NS2's port a"
 log "  deleting $NS2 with $(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.used') bytes in its pool"
@@ -225,33 +233,33 @@ sleep 1
 t_end netns
 
 # ---------------------------------------------------------------------
-# gso: a TCP stream from ga (sch_dcb) to gb (in its own namespace)
+# gso: a TCP stream from ga (sch_dcb, namespace NS3) to gb (NS3-peer)
 NS3="$(topo_ns sw)-g"
-ip netns add "$NS3" || check 1 "ip netns add $NS3"
-at_exit "ip netns del $NS3 2>/dev/null"
-ip -n "$NS3" link add ga type veth peer name gb &&
-	ip -n "$NS3" addr add 10.78.0.1/24 dev ga &&
-	ip -n "$NS3" addr add 10.78.0.2/24 dev gb &&
-	ip -n "$NS3" link set ga up && ip -n "$NS3" link set gb up &&
+pair "$NS3" "$NS3-peer" ga gb 10.78.0 &&
 	ip netns exec "$NS3" ethtool -K ga tso on gso on >/dev/null
-check $? "veth pair with TSO in $NS3"
-# big STREAM: how many frames above the MTU gb received while ga sent 4 MB
+check $? "veth pair with TSO from $NS3 to $NS3-peer"
+# big: how many frames above the MTU gb received while ga sent 4 MB
 big()
 {
-	local n
-	ip netns exec "$NS3" tcpdump -i gb -n -U -w "$TMPD/gso.pcap" tcp 2>"$TMPD/gso.err" &
-	local dump=$!
+	local n dump sink
+	rm -f "$TMPD/gso.pcap" "$TMPD/gso.err" "$TMPD/gso.listen"
+	ip netns exec "$NS3-peer" tcpdump -i gb -n -U -w "$TMPD/gso.pcap" tcp 2>"$TMPD/gso.err" &
+	dump=$!
 	wait_for --timeout 30 grep -q listening "$TMPD/gso.err"
-	ip netns exec "$NS3" timeout 60 /usr/bin/python3 -c '
-import socket, threading
+	ip netns exec "$NS3-peer" timeout 60 /usr/bin/python3 -c '
+import socket, sys
 srv = socket.socket(); srv.bind(("10.78.0.2", 5001)); srv.listen(1)
-def sink():
-    c, _ = srv.accept()
-    while c.recv(1 << 16):
-        pass
-t = threading.Thread(target=sink); t.start()
+open(sys.argv[1], "w").close()
+c, _ = srv.accept()
+while c.recv(1 << 16):
+    pass' "$TMPD/gso.listen" &
+	sink=$!
+	wait_for --timeout 30 test -e "$TMPD/gso.listen"
+	ip netns exec "$NS3" timeout 60 /usr/bin/python3 -c '
+import socket
 s = socket.create_connection(("10.78.0.2", 5001))
-s.sendall(b"x" * (4 << 20)); s.close(); t.join()'
+s.sendall(b"x" * (4 << 20)); s.close()'
+	wait $sink
 	sleep 1
 	kill $dump 2>/dev/null
 	wait $dump 2>/dev/null
@@ -272,6 +280,7 @@ n=$(big)
 log "  shaped: $n frames above the MTU at the peer"
 [ "$n" = 0 ] || check 1 "shaped port let $n GSO packets through whole"
 ip netns del "$NS3"
+ip netns del "$NS3-peer"
 t_end gso
 
 # ---------------------------------------------------------------------
