@@ -13,10 +13,9 @@
  * sends an 802.1Qbb PFC frame out of its device pausing the band; packets
  * arriving while paused go to the (port, band) headroom; below XON the
  * port resumes the band (quanta 0).  PAUSEs are refreshed at half their
- * lifetime while the band stays above XON.  Frames are sent from the
- * port's soft hrtimer (never from the datapath, which holds another
- * qdisc's lock) straight to the driver, so they never wait behind paused
- * data.
+ * lifetime while the band stays above XON.  Frames are sent from a
+ * tasklet (never from the datapath, which holds another qdisc's lock)
+ * straight to the driver, so they never wait behind paused data.
  *
  * Only what PFC or a pool size needs is charged: a packet whose ingress
  * (port, band) is lossy, queued in a pool without a size, takes no lock
@@ -44,6 +43,7 @@
 #include <linux/if_ether.h>
 #include <linux/if_arp.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
@@ -100,7 +100,8 @@ struct dcb_port {
 	u8			changed;	/* bands to announce */
 	unsigned int		failures;	/* transmissions failed in a row */
 	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
-	struct hrtimer		tx;		/* sends now, refreshes later */
+	struct tasklet_struct	tx;
+	struct hrtimer		refresh;
 	struct rcu_head		rcu;
 };
 
@@ -200,13 +201,11 @@ static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
 
 /*
  * Announce the paused bands (new ones and refreshes) and the bands that
- * have just resumed, in one frame; re-arm for the refresh.  One soft
- * hrtimer does both: a state change starts it to expire now, a frame sent
- * starts it again for the refresh.
+ * have just resumed, in one frame; re-arm the refresh.
  */
-static enum hrtimer_restart dcb_port_tx(struct hrtimer *timer)
+static void dcb_port_tx(struct tasklet_struct *t)
 {
-	struct dcb_port *p = container_of(timer, struct dcb_port, tx);
+	struct dcb_port *p = from_tasklet(p, t, tx);
 	struct dcb_pool *pool = p->pool;
 	u8 pause = 0, resume, changed;
 	unsigned int i;
@@ -217,7 +216,7 @@ static enum hrtimer_restart dcb_port_tx(struct hrtimer *timer)
 	spin_lock_bh(&pool->lock);
 	if (p->dead) {
 		spin_unlock_bh(&pool->lock);
-		return HRTIMER_NORESTART;
+		return;
 	}
 	changed = p->changed;
 	p->changed = 0;
@@ -229,7 +228,7 @@ static enum hrtimer_restart dcb_port_tx(struct hrtimer *timer)
 	spin_unlock_bh(&pool->lock);
 
 	if (!pause && !resume)
-		return HRTIMER_NORESTART;
+		return;
 
 	rcu_read_lock();
 	err = dcb_send_pfc(p->dev, pause, resume, quanta);
@@ -249,9 +248,7 @@ static enum hrtimer_restart dcb_port_tx(struct hrtimer *timer)
 	if (p->dead || !(pause || p->changed))
 		goto unlock;
 	if (!err) {
-		/* a change announced while we were sending goes now */
-		delay = p->changed ? 0 :
-			max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
+		delay = max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
 	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
 		/* nothing can leave: dcb_netdev_event() restarts us when
 		 * the link comes back, or the next state change does
@@ -262,25 +259,25 @@ static enum hrtimer_restart dcb_port_tx(struct hrtimer *timer)
 	} else {
 		delay = max_t(u64, p->pause_ns / 2, DCB_RETRY_SLOW_NS);
 	}
-	/* re-arming from the callback: the core keeps this expiry */
-	hrtimer_start(&p->tx, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
+	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
 unlock:
 	spin_unlock_bh(&pool->lock);
-	return HRTIMER_NORESTART;
 }
 
-/* Send what is pending now; pool->lock held. */
-static void dcb_port_kick(struct dcb_port *p)
+static enum hrtimer_restart dcb_port_refresh(struct hrtimer *timer)
 {
-	if (!p->dead)
-		hrtimer_start(&p->tx, 0, HRTIMER_MODE_REL_SOFT);
+	struct dcb_port *p = container_of(timer, struct dcb_port, refresh);
+
+	tasklet_schedule(&p->tx);
+	return HRTIMER_NORESTART;
 }
 
 /* Band @band of @p changed state; pool->lock held. */
 static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 {
 	p->changed |= BIT(band);
-	dcb_port_kick(p);
+	if (!p->dead)
+		tasklet_schedule(&p->tx);
 }
 
 /* ------------------------------------------------------------------ */
@@ -588,8 +585,9 @@ static void dcb_port_init(struct dcb_port *p, struct dcb_pool *pool,
 	p->dev = dev;
 	p->ifindex = dev->ifindex;
 	p->mtu = dev->mtu;
-	hrtimer_init(&p->tx, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	p->tx.function = dcb_port_tx;
+	tasklet_setup(&p->tx, dcb_port_tx);
+	hrtimer_init(&p->refresh, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	p->refresh.function = dcb_port_refresh;
 }
 
 /* Drop a qdisc's reference to @pool; the last one frees it. */
@@ -713,8 +711,8 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		port->reserve = 0;
 		release = !port->charged;
 		spin_unlock_bh(&pool->lock);
-		/* dead: neither the timer itself nor a kick re-arms it */
-		hrtimer_cancel(&port->tx);
+		hrtimer_cancel(&port->refresh);
+		tasklet_kill(&port->tx);
 		if (resume && netif_running(port->dev)) {
 			rcu_read_lock();
 			dcb_send_pfc(port->dev, 0, resume, 0);
@@ -867,8 +865,8 @@ static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
 		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
 			kick |= p->band[i].paused;
 		p->failures = 0;
-		if (kick)
-			dcb_port_kick(p);
+		if (kick && !p->dead)
+			tasklet_schedule(&p->tx);
 		spin_unlock_bh(&pool->lock);
 	}
 	mutex_unlock(&dn->mutex);
