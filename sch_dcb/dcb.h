@@ -31,15 +31,10 @@ struct dcb_pfc_cfg {
 	u32	delay_us;
 };
 
-/*
- * What a queued packet was charged to; lives in qdisc_skb_cb()->data.
- * Packets of the datapath's fast case (no pool size to enforce, no
- * lossless ingress band) are charged to nothing: charged false.
- */
+/* What a queued packet was charged to; lives in qdisc_skb_cb()->data. */
 struct dcb_skb_cb {
-	struct dcb_port	*port;		/* lossless ingress port, or NULL */
+	struct dcb_port	*port;		/* ingress port, or NULL */
 	u8		band;
-	bool		charged;	/* counted in the pool */
 };
 
 static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)
@@ -86,18 +81,8 @@ void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 /* Datapath (under the egress qdisc's lock). */
 enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			       unsigned int band, unsigned int len);
-void __dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
-		       unsigned int len);
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band);
-
-/* Return the charge of a packet leaving the queue, if it has one. */
-static inline void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
-				   unsigned int len)
-{
-	if (dcb_cb(skb)->charged)
-		__dcb_pool_credit(pool, skb, len);
-}
+void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
+		     unsigned int len);
 
 /* Statistics. */
 void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);

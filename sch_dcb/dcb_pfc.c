@@ -17,10 +17,6 @@
  * tasklet (never from the datapath, which holds another qdisc's lock)
  * straight to the driver, so they never wait behind paused data.
  *
- * Only what PFC or a pool size needs is charged: a packet whose ingress
- * (port, band) is lossy, queued in a pool without a size, takes no lock
- * and is charged to nothing (dcb_pool_charge()).
- *
  * Frames received on a device whose root qdisc is sch_dcb pause and
  * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
  *
@@ -93,7 +89,6 @@ struct dcb_port {
 	bool			dead;		/* qdisc gone */
 	u32			charged;	/* queued packets charged here */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
-	u8			lossless;	/* pfc.mask, read locklessly */
 	u32			mtu;
 	u64			reserve;	/* counted in pool->reserved */
 	u64			pause_ns;	/* lifetime of our PAUSE */
@@ -283,57 +278,27 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                            */
 
-/* The pool's port that received @skb, if its @band is lossless (RCU). */
-static struct dcb_port *dcb_lossless_port(struct dcb_pool *pool,
-					  const struct sk_buff *skb,
-					  unsigned int band)
-{
-	struct dcb_port *p;
-
-	if (!skb->skb_iif)
-		return NULL;
-	p = xa_load(&pool->ports, skb->skb_iif);
-	if (p && (READ_ONCE(p->lossless) & BIT(band)))
-		return p;
-	return NULL;
-}
-
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band)
-{
-	return dcb_lossless_port(pool, skb, band);
-}
-
-/*
- * Charge @skb to the pool and, if its ingress (port, band) is lossless,
- * to that; pause the band over XOFF.  Nothing is charged, and no lock
- * taken, when there is neither a lossless ingress band nor a pool size
- * to enforce: no decision could depend on it.  The pool's used/peak then
- * leave such packets out, and a size or PFC set while they are queued
- * counts only what arrives from then on.
- */
 enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			       unsigned int band, unsigned int len)
 {
 	struct dcb_skb_cb *cb = dcb_cb(skb);
-	struct dcb_port *p = dcb_lossless_port(pool, skb, band);
+	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
 	bool full;
 
-	cb->port = NULL;
-	cb->band = band;
-	cb->charged = false;
-	if (!p && !READ_ONCE(pool->size))
-		return DCB_ADMIT_OK;
+	if (skb->skb_iif)
+		p = xa_load(&pool->ports, skb->skb_iif);
 
 	spin_lock(&pool->lock);
-	if (p && (p->dead || !(p->pfc.mask & BIT(band))))
+	if (p && p->dead)
 		p = NULL;
 	full = pool->size &&
 	       pool->used - pool->headroom_used + len >
 	       pool->size - min(pool->size, pool->reserved);
+	cb->port = p;
+	cb->band = band;
 
-	if (p) {
+	if (p && (p->pfc.mask & BIT(band))) {
 		pb = &p->band[band];
 		if (!pb->paused &&
 		    (full || pb->bytes + len > dcb_xoff(pool, p))) {
@@ -357,20 +322,18 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 
 	pool->used += len;
 	pool->peak = max(pool->peak, pool->used);
-	cb->charged = true;
 	if (p) {
 		pb = &p->band[band];
 		pb->bytes += len;
 		pb->peak = max(pb->peak, pb->bytes);
 		p->charged++;
-		cb->port = p;
 	}
 	spin_unlock(&pool->lock);
 	return DCB_ADMIT_OK;
 }
 
-void __dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
-		       unsigned int len)
+void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
+		     unsigned int len)
 {
 	struct dcb_skb_cb *cb = dcb_cb(skb);
 	struct dcb_port *p = cb->port;
@@ -553,13 +516,12 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 	mutex_lock(&pool->dn->mutex);
 	spin_lock_bh(&pool->lock);
 	if (buffer != DCB_BUFFER_KEEP)
-		WRITE_ONCE(pool->size, buffer);
+		pool->size = buffer;
 	if (port) {
 		pool->reserved -= port->reserve;
 		port->reserve = dcb_port_reserve(&pfc);
 		pool->reserved += port->reserve;
 		port->pfc = pfc;
-		WRITE_ONCE(port->lossless, pfc.mask);
 		port->mtu = mtu;
 		/* quanta * 512 bit times = quanta * 64 byte times */
 		port->pause_ns = div64_u64((u64)pfc.quanta * 64 * NSEC_PER_SEC,

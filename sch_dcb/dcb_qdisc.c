@@ -83,7 +83,6 @@ struct dcb_sched {
 	u64			t_next;		/* earliest next transmit */
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
-	unsigned long		active;		/* bands holding packets */
 	u64			backlog_peak;
 	struct dcb_pool		*pool;
 	struct dcb_port		*port;		/* root qdisc: this port */
@@ -553,12 +552,6 @@ static bool dcb_ecn_select(const struct tc_dcb_ecn *ecn, u32 qlen)
 	}
 }
 
-/* Wire packets in @skb: a GSO packet queued whole counts its segments. */
-static unsigned int dcb_segs(const struct sk_buff *skb)
-{
-	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
-}
-
 static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 			    struct Qdisc *sch, unsigned int len)
 {
@@ -607,43 +600,16 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	__qdisc_enqueue_tail(skb, &b->q);
-	__set_bit(b - q->band, &q->active);
 	sch->q.qlen++;
 	dcb_backlog_add(q, b, sch, len);
-	b->st.enq_packets += dcb_segs(skb);
+	b->st.enq_packets++;
 	b->st.enq_bytes += len;
 	return NET_XMIT_SUCCESS;
 }
 
-/*
- * Must the segments of GSO packet @skb for band @b be queued one by one?
- * Where a decision is taken per wire packet, yes: shaping times wire
- * packets; the marking curve draws a coin per packet, so it matters once
- * any segment could arrive above kmin/K (each sees the band's backlog
- * plus the segments before it, less than backlog + the whole length);
- * NP-ECN counts the packets it lets go; and a lossless ingress band's
- * headroom is sized in MTUs.  Otherwise the packet is queued whole, as
- * pfifo does: its length (qdisc_pkt_len) counts the headers of every
- * segment, so limits and pool charges stay exact in bytes.
+/* Queue the segments of a GSO packet one by one (marking and shaping
+ * act per wire packet).
  */
-static bool dcb_gso_split(const struct dcb_sched *q, const struct dcb_band *b,
-			  const struct sk_buff *skb)
-{
-	if (q->cfg.rate)
-		return true;
-	switch (b->ecn.mode) {
-	case TC_DCB_ECN_RED:
-	case TC_DCB_ECN_STEP:
-		if ((u64)b->backlog + qdisc_pkt_len(skb) > b->ecn.kmin)
-			return true;
-		break;
-	case TC_DCB_ECN_NP_ECN:
-		return true;
-	}
-	return dcb_pool_lossless(q->pool, skb, b - q->band);
-}
-
-/* Queue the segments of a GSO packet one by one. */
 static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 			   struct dcb_band *b, bool ect,
 			   struct sk_buff **to_free)
@@ -698,7 +664,7 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	b = &q->band[dcb_classify(q, skb, &ect)];
-	if (skb_is_gso(skb) && dcb_gso_split(q, b, skb))
+	if (skb_is_gso(skb))
 		return dcb_enqueue_gso(skb, sch, b, ect, to_free);
 	return dcb_enqueue_one(skb, sch, b, ect, to_free);
 }
@@ -709,14 +675,14 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  */
 static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 {
-	unsigned long active = q->active;
 	struct dcb_band *b;
 	u64 until, now = 0;
-	unsigned int i;
+	int i;
 
-	for (; active; __clear_bit(i, &active)) {
-		i = __fls(active);
+	for (i = TC_DCB_NUM_BANDS - 1; i >= 0; i--) {
 		b = &q->band[i];
+		if (!b->q.qlen)
+			continue;
 		until = READ_ONCE(b->paused_until);
 		if (until) {
 			if (!now)
@@ -750,8 +716,6 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 	if (!skb)
 		return NULL;
 	len = qdisc_pkt_len(skb);
-	if (!b->q.qlen)
-		__clear_bit(b - q->band, &q->active);
 	sch->q.qlen--;
 	b->backlog -= len;
 	sch->qstats.backlog -= len;
@@ -807,9 +771,9 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 	len = qdisc_pkt_len(skb);
 	if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
 		dcb_np_ecn(sch, b, skb);
-	b->st.deq_packets += dcb_segs(skb);
+	b->st.deq_packets++;
 	b->st.deq_bytes += len;
-	bstats_update(&b->bstats, skb);
+	_bstats_update(&b->bstats, len, 1);
 	qdisc_bstats_update(sch, skb);
 
 	if (q->cfg.rate)
