@@ -20,11 +20,14 @@
  * Frames received on a device whose root qdisc is sch_dcb pause and
  * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
  *
- * Locking: the pool list and membership under dcb_pools_mutex; charges,
- * thresholds and counters under pool->lock, always taken inside the
- * egress qdisc's lock (never the reverse).  Ports are found by ifindex in
- * an xarray under RCU and freed with kfree_rcu() once their qdisc is gone
- * and no queued packet is charged to them any more.
+ * Pools are per network namespace (net_generic storage): the namespace's
+ * pool list and pool membership are under its dcb_net->mutex.  A pool is
+ * reference counted, one reference per qdisc that joined it, and freed
+ * (after RCU readers) with the last one.  Charges, thresholds and counters
+ * are under pool->lock, always taken inside the egress qdisc's lock (never
+ * the reverse).  Ports are found by ifindex in an xarray under RCU and
+ * freed with kfree_rcu() once their qdisc is gone and no queued packet is
+ * charged to them any more.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -40,7 +43,9 @@
 #include <linux/xarray.h>
 #include <linux/mutex.h>
 #include <linux/overflow.h>
+#include <linux/refcount.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include <net/netlink.h>
 
 #include "dcb.h"
@@ -95,11 +100,17 @@ struct dcb_port {
 	struct rcu_head		rcu;
 };
 
+/* The pools of one network namespace. */
+struct dcb_net {
+	struct mutex		mutex;		/* pools, membership */
+	struct list_head	pools;
+};
+
 struct dcb_pool {
-	struct list_head	node;
-	possible_net_t		net;
+	struct list_head	node;		/* in dcb_net->pools */
+	struct dcb_net		*dn;
 	u32			id;
-	unsigned int		members;	/* qdiscs */
+	refcount_t		ref;		/* one per qdisc */
 	unsigned int		nports;
 	spinlock_t		lock;
 	u64			size;		/* 0 = unlimited */
@@ -112,8 +123,12 @@ struct dcb_pool {
 	struct rcu_head		rcu;
 };
 
-static LIST_HEAD(dcb_pools);
-static DEFINE_MUTEX(dcb_pools_mutex);
+static unsigned int dcb_net_id __read_mostly;
+
+static struct dcb_net *dcb_net(const struct net *net)
+{
+	return net_generic(net, dcb_net_id);
+}
 
 /* ------------------------------------------------------------------ */
 /* Thresholds (pool->lock held)                                        */
@@ -417,6 +432,15 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 		NL_SET_ERR_MSG(extack, "pfc: only a root qdisc is a switch port");
 		return -EINVAL;
 	}
+	/* A root qdisc applies its buffer once the core has installed it
+	 * (->attach); a child has no such hook, and a child's ->init may
+	 * still be undone by the core: so only ports size the pool.
+	 */
+	if (buffer != DCB_BUFFER_KEEP && !port) {
+		NL_SET_ERR_MSG(extack,
+			       "buffer: only a root qdisc (a switch port) sizes the pool");
+		return -EINVAL;
+	}
 	if (pfc.mask) {
 		if (!dcb_pfc_resolve(&pfc, rate, mtu) ||
 		    !dcb_inflight(rate, pfc.delay_us, &inflight)) {
@@ -445,7 +469,7 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 		}
 	}
 
-	mutex_lock(&dcb_pools_mutex);
+	mutex_lock(&pool->dn->mutex);
 	reserved = pool->reserved;
 	if (port) {
 		/* a replacement takes over the reservation of the port in
@@ -462,7 +486,7 @@ int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
 		if ((!port || cur->ifindex != port->ifindex) &&
 		    cur->pfc.mask && cur->pfc.beta)
 			beta = true;
-	mutex_unlock(&dcb_pools_mutex);
+	mutex_unlock(&pool->dn->mutex);
 	if (size && size < reserved) {
 		NL_SET_ERR_MSG(extack,
 			       "buffer: pool smaller than the headroom its ports reserve");
@@ -489,7 +513,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 	unsigned int i;
 
 	dcb_pfc_resolve(&pfc, rate, mtu);
-	mutex_lock(&dcb_pools_mutex);
+	mutex_lock(&pool->dn->mutex);
 	spin_lock_bh(&pool->lock);
 	if (buffer != DCB_BUFFER_KEEP)
 		pool->size = buffer;
@@ -513,17 +537,12 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		}
 	}
 	spin_unlock_bh(&pool->lock);
-	mutex_unlock(&dcb_pools_mutex);
+	mutex_unlock(&pool->dn->mutex);
 }
 
-static struct dcb_port *dcb_port_create(struct dcb_pool *pool,
-					struct net_device *dev)
+static void dcb_port_init(struct dcb_port *p, struct dcb_pool *pool,
+			  struct net_device *dev)
 {
-	struct dcb_port *p;
-
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return NULL;
 	p->pool = pool;
 	p->dev = dev;
 	p->ifindex = dev->ifindex;
@@ -531,61 +550,74 @@ static struct dcb_port *dcb_port_create(struct dcb_pool *pool,
 	tasklet_setup(&p->tx, dcb_port_tx);
 	hrtimer_init(&p->refresh, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	p->refresh.function = dcb_port_refresh;
-	return p;
+}
+
+/* Drop a qdisc's reference to @pool; the last one frees it. */
+static void dcb_pool_put(struct dcb_pool *pool)
+{
+	struct dcb_net *dn = pool->dn;
+
+	if (!refcount_dec_and_mutex_lock(&pool->ref, &dn->mutex))
+		return;
+	list_del(&pool->node);
+	mutex_unlock(&dn->mutex);
+	WARN_ON_ONCE(pool->nports || !xa_empty(&pool->ports));
+	xa_destroy(&pool->ports);
+	/* the PAUSE receive path and datapath readers may still see it */
+	kfree_rcu(pool, rcu);
 }
 
 /*
- * Join (creating it if needed) pool @id of the qdisc's namespace; a root
- * qdisc also gets a port, which dcb_pool_activate() makes the pool's port
- * of its device once the qdisc is configured.
+ * Join (creating it if needed) pool @id of the qdisc's namespace, taking
+ * a reference to it; a root qdisc also gets a port, which
+ * dcb_pool_activate() makes the pool's port of its device once the qdisc
+ * is installed.
  */
 int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
 		  struct dcb_port **portp, struct netlink_ext_ack *extack)
 {
 	struct net_device *dev = qdisc_dev(sch);
-	struct net *net = dev_net(dev);
+	struct dcb_net *dn = dcb_net(dev_net(dev));
 	struct dcb_port *port = NULL;
 	struct dcb_pool *pool;
-	int err;
 
-	mutex_lock(&dcb_pools_mutex);
-	list_for_each_entry(pool, &dcb_pools, node)
-		if (net_eq(read_pnet(&pool->net), net) && pool->id == id)
-			goto found;
-	pool = kzalloc(sizeof(*pool), GFP_KERNEL);
-	if (!pool) {
-		err = -ENOMEM;
-		goto unlock;
+	if (sch->parent == TC_H_ROOT) {
+		port = kzalloc(sizeof(*port), GFP_KERNEL_ACCOUNT);
+		if (!port)
+			goto nomem;
 	}
-	write_pnet(&pool->net, net);
+	mutex_lock(&dn->mutex);
+	list_for_each_entry(pool, &dn->pools, node) {
+		if (pool->id == id) {
+			refcount_inc(&pool->ref);
+			goto found;
+		}
+	}
+	pool = kzalloc(sizeof(*pool), GFP_KERNEL_ACCOUNT);
+	if (!pool) {
+		mutex_unlock(&dn->mutex);
+		kfree(port);
+		goto nomem;
+	}
+	pool->dn = dn;
 	pool->id = id;
+	refcount_set(&pool->ref, 1);
 	spin_lock_init(&pool->lock);
 	xa_init(&pool->ports);
-	list_add(&pool->node, &dcb_pools);
+	list_add(&pool->node, &dn->pools);
 found:
-	if (sch->parent == TC_H_ROOT) {
-		port = dcb_port_create(pool, dev);
-		if (!port) {
-			err = -ENOMEM;
-			goto put;
-		}
+	if (port) {
+		dcb_port_init(port, pool, dev);
 		pool->nports++;
 	}
-	pool->members++;
-	mutex_unlock(&dcb_pools_mutex);
+	mutex_unlock(&dn->mutex);
 	*poolp = pool;
 	*portp = port;
 	return 0;
 
-put:
-	if (!pool->members) {
-		list_del(&pool->node);
-		kfree(pool);
-	}
-unlock:
-	mutex_unlock(&dcb_pools_mutex);
+nomem:
 	NL_SET_ERR_MSG(extack, "dcb: cannot join the buffer pool");
-	return err;
+	return -ENOMEM;
 }
 
 /*
@@ -600,8 +632,8 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 
 	if (!port)
 		return 0;
-	mutex_lock(&dcb_pools_mutex);
-	old = xa_store(&pool->ports, port->ifindex, port, GFP_KERNEL);
+	mutex_lock(&pool->dn->mutex);
+	old = xa_store(&pool->ports, port->ifindex, port, GFP_KERNEL_ACCOUNT);
 	err = xa_err(old);
 	if (!err && old) {
 		spin_lock_bh(&pool->lock);
@@ -609,14 +641,15 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		old->reserve = 0;
 		spin_unlock_bh(&pool->lock);
 	}
-	mutex_unlock(&dcb_pools_mutex);
+	mutex_unlock(&pool->dn->mutex);
 	return err;
 }
 
 /*
  * The qdisc of @port is going away (its queues already purged and
  * credited).  Resume what the port had paused, stop its timers; the port
- * itself lives on while packets queued elsewhere are charged to it.
+ * itself lives on while packets queued elsewhere are charged to it.  Then
+ * the qdisc's reference to the pool goes.
  */
 void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 {
@@ -626,8 +659,8 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 
 	if (!pool)
 		return;
-	mutex_lock(&dcb_pools_mutex);
 	if (port) {
+		mutex_lock(&pool->dn->mutex);
 		xa_cmpxchg(&pool->ports, port->ifindex, port, NULL, GFP_KERNEL);
 		spin_lock_bh(&pool->lock);
 		port->dead = true;
@@ -648,15 +681,11 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 			rcu_read_unlock();
 		}
 		pool->nports--;
+		mutex_unlock(&pool->dn->mutex);
 		if (release)
 			kfree_rcu(port, rcu);
 	}
-	if (!--pool->members) {
-		list_del(&pool->node);
-		xa_destroy(&pool->ports);
-		kfree_rcu(pool, rcu);
-	}
-	mutex_unlock(&dcb_pools_mutex);
+	dcb_pool_put(pool);
 }
 
 /* ------------------------------------------------------------------ */
@@ -777,6 +806,7 @@ static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
 	struct net_device *dev = netdev_notifier_info_to_dev(ptr);
+	struct dcb_net *dn;
 	struct dcb_pool *pool;
 	struct dcb_port *p;
 	unsigned int i;
@@ -786,10 +816,9 @@ static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
 		return NOTIFY_DONE;
 	if (!netif_running(dev) || !netif_carrier_ok(dev))
 		return NOTIFY_DONE;
-	mutex_lock(&dcb_pools_mutex);
-	list_for_each_entry(pool, &dcb_pools, node) {
-		if (!net_eq(read_pnet(&pool->net), dev_net(dev)))
-			continue;
+	dn = dcb_net(dev_net(dev));
+	mutex_lock(&dn->mutex);
+	list_for_each_entry(pool, &dn->pools, node) {
 		p = xa_load(&pool->ports, dev->ifindex);
 		if (!p)
 			continue;
@@ -802,7 +831,7 @@ static int dcb_netdev_event(struct notifier_block *nb, unsigned long event,
 			tasklet_schedule(&p->tx);
 		spin_unlock_bh(&pool->lock);
 	}
-	mutex_unlock(&dcb_pools_mutex);
+	mutex_unlock(&dn->mutex);
 	return NOTIFY_DONE;
 }
 
@@ -810,12 +839,44 @@ static struct notifier_block dcb_netdev_nb = {
 	.notifier_call = dcb_netdev_event,
 };
 
+static __net_init int dcb_net_init(struct net *net)
+{
+	struct dcb_net *dn = dcb_net(net);
+
+	mutex_init(&dn->mutex);
+	INIT_LIST_HEAD(&dn->pools);
+	return 0;
+}
+
+/*
+ * Subsystem pernet operations exit after the device ones, which have
+ * unregistered (or moved out) every device of the namespace and so
+ * destroyed every qdisc: no pool is left.
+ */
+static __net_exit void dcb_net_exit(struct net *net)
+{
+	WARN_ON_ONCE(!list_empty(&dcb_net(net)->pools));
+}
+
+static struct pernet_operations dcb_net_ops = {
+	.init	= dcb_net_init,
+	.exit	= dcb_net_exit,
+	.id	= &dcb_net_id,
+	.size	= sizeof(struct dcb_net),
+};
+
 int dcb_pfc_init(void)
 {
-	int err = register_netdevice_notifier(&dcb_netdev_nb);
+	int err;
 
+	err = register_pernet_subsys(&dcb_net_ops);
 	if (err)
 		return err;
+	err = register_netdevice_notifier(&dcb_netdev_nb);
+	if (err) {
+		unregister_pernet_subsys(&dcb_net_ops);
+		return err;
+	}
 	dev_add_pack(&dcb_pause_pt);
 	return 0;
 }
@@ -824,4 +885,5 @@ void dcb_pfc_exit(void)
 {
 	dev_remove_pack(&dcb_pause_pt);
 	unregister_netdevice_notifier(&dcb_netdev_nb);
+	unregister_pernet_subsys(&dcb_net_ops);
 }

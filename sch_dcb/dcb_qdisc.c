@@ -456,15 +456,13 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 		err = dcb_pool_join(sch, cfg->pool, &q->pool, &q->port, extack);
 	if (!err)
 		err = dcb_check(sch, cfg, q->init_buffer, extack);
-	if (!err) {
+	/* ->init changes nothing in the pool: qdisc_create() may still fail
+	 * after it.  A root qdisc (a port) applies its pool settings in
+	 * ->attach, once the core has installed it; a child qdisc has none
+	 * to apply (dcb_pool_check() refuses buffer and pfc there).
+	 */
+	if (!err)
 		dcb_commit(sch, cfg);
-		/* A root qdisc (a port) touches the pool only in ->attach,
-		 * once the core has committed it: qdisc_create() may still
-		 * fail after ->init, and then nothing must have changed.
-		 */
-		if (!q->port)
-			dcb_commit_pool(sch, cfg, q->init_buffer);
-	}
 	kfree(cfg);
 	return err;
 }

@@ -10,6 +10,14 @@
 #                the charges of its packets (in_peak grows);
 #  class_change: `tc class change` on a port does not re-apply the buffer
 #                it once gave over the pool size another port set since;
+#  child:        a sch_dcb under a parent class is no port: `buffer`
+#                (which only ports apply, once installed) is refused at
+#                creation and change, with a message, pool untouched; a
+#                child without it joins the pool as a member only;
+#  netns:        pool 1 of another namespace is another pool: its buffer
+#                changes leave the switch's pool 1 alone and the reverse;
+#                the namespace is then deleted while a PFC port of the
+#                pool holds packets (the runner fails on any kernel report);
 #  validation:   overflowing or out-of-range values (rate x delay, delay,
 #                headroom, xoff, band index, overhead, limit) are refused
 #                with a message and change nothing; `buffer 0` means an
@@ -148,6 +156,79 @@ log "  pool size $size0 -> $size1 after a class change (reserved $res0)"
 t_end class_change
 
 # ---------------------------------------------------------------------
+# child: sch_dcb under prio's class 1:1 on the egress port
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+topo_tc sw qdisc del dev "$OUT" root
+topo_tc sw qdisc add dev "$OUT" root handle 1: prio
+check $? "prio root on OUT"
+size0=$(pool_get "$P1" size)
+out=$(topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1 buffer 1mb 2>&1)
+check $((! $?)) "child with buffer 1mb accepted"
+log "  child with buffer refused: $(head -n1 <<<"$out")"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "refused child resized the pool: $size0 -> $(pool_get "$P1" size)"
+topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1
+check $? "child without buffer"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child resized the pool: $size0 -> $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" ports)" = 2 ] || check 1 "pool 1 has $(pool_get "$P1" ports) ports with a child, expected 2"
+out=$(topo_tc sw qdisc change dev "$OUT" parent 1:1 handle 10: dcb buffer 2mb 2>&1)
+check $((! $?)) "child change to buffer 2mb accepted"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child change resized the pool: $size0 -> $(pool_get "$P1" size)"
+topo_tc sw qdisc del dev "$OUT" root
+t_end child
+
+# ---------------------------------------------------------------------
+# pair NSA NSB DEVA DEVB NET: new namespaces NSA and NSB joined by a veth
+# pair, DEVA = NET.1 in NSA, DEVB = NET.2 in NSB.
+pair()
+{
+	ip netns add "$1" && ip netns add "$2" || return 1
+	at_exit "ip netns del $1 2>/dev/null; ip netns del $2 2>/dev/null"
+	ip link add name "$3" netns "$1" type veth peer name "$4" netns "$2" &&
+		ip -n "$1" addr add "$5.1/24" dev "$3" &&
+		ip -n "$2" addr add "$5.2/24" dev "$4" &&
+		ip -n "$1" link set dev "$3" up && ip -n "$2" link set dev "$4" up
+}
+
+# netns: a second namespace with ports in its own pool 1
+NS2="$(topo_ns sw)-b"
+tc2() { ip netns exec "$NS2" tc "$@"; }
+pair "$NS2" "$NS2-peer" a b 10.77.0 && ip -n "$NS2" link add name b type veth peer name b2 &&
+	ip -n "$NS2" link set dev b up
+check $? "veth to $NS2-peer and a second pair in $NS2"
+fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
+tc2 qdisc add dev a root dcb rate 100kbit dscp-map 0:3 pool 1 buffer 1mb $PFC
+check $? "$NS2: port a in pool 1 with buffer 1mb"
+tc2 qdisc add dev b root dcb rate 0 pool 1
+check $? "$NS2: port b in pool 1"
+size2() { tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.size'; }
+ports2() { tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.ports'; }
+log "  pool 1: switch size $(pool_get "$P1" size) ports $(pool_get "$P1" ports); $NS2 size $(size2) ports $(ports2)"
+[ "$(pool_get "$P1" size)" = 65536 ] || check 1 "switch pool 1 resized by $NS2's port: $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" ports)" = 3 ] || check 1 "switch pool 1 has $(pool_get "$P1" ports) ports, expected 3"
+[ "$(size2)" = 1048576 ] && [ "$(ports2)" = 2 ] ||
+	check 1 "$NS2 pool 1: size $(size2) ports $(ports2), expected 1048576 and 2"
+tc2 qdisc change dev a root dcb rate 100kbit buffer 2mb
+check $? "$NS2: buffer 2mb"
+[ "$(pool_get "$P1" size)" = 65536 ] || check 1 "$NS2's buffer 2mb resized the switch's pool 1: $(pool_get "$P1" size)"
+topo_tc sw qdisc change dev "$P1" root dcb rate 10mbit buffer 128kb
+check $? "switch: buffer 128kb"
+[ "$(size2)" = 2097152 ] || check 1 "the switch's buffer 128kb resized $NS2's pool 1: $(size2)"
+# queue packets behind the 100 kbit/s port, then delete the namespace
+ip netns exec "$NS2" ping -q -i 0.002 -c 100 -s 1000 -Q 0x60 10.77.0.2 >/dev/null 2>&1 &
+PING=$!
+backlog2() { [ "$(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .backlog_bytes')" -gt 0 ]; }
+wait_for --timeout 10 backlog2
+check $? "no backlog on $NS2's port a"
+log "  deleting $NS2 with $(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.used') bytes in its pool"
+ip netns del "$NS2"
+check $? "ip netns del $NS2"
+kill $PING 2>/dev/null
+wait $PING 2>/dev/null
+sleep 1
+[ "$(pool_get "$P1" ports)" = 3 ] || check 1 "switch pool 1 has $(pool_get "$P1" ports) ports after $NS2 went"
+t_end netns
+
+# ---------------------------------------------------------------------
 # validation (a pool large enough for every headroom asked below)
 fresh "$SW $PFC" "$SW buffer 4000mb $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 refused "$P1" nl '{"rate": 4611686018427387904, "pfc": {"mask": 8, "xoff": 16384, "delay": 4000000}}'
@@ -283,5 +364,5 @@ if [ ${#FAILED[@]} -gt 0 ]; then
 	echo "FAIL: ${FAILED[*]}"
 	exit 1
 fi
-echo "PASS: lifecycle, class_change, validation, carrier, storm, rx_fuzz"
+echo "PASS: lifecycle, class_change, child, netns, validation, carrier, storm, rx_fuzz"
 exit 0
