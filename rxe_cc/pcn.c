@@ -77,6 +77,21 @@ static const struct kernel_param_ops pcn_bad_cnps_ops = {
 module_param_cb(bad_cnps, &pcn_bad_cnps_ops, NULL, 0444);
 MODULE_PARM_DESC(bad_cnps, "CNPs ignored for a malformed PCN payload");
 
+/* CNPs whose recRate was clamped to [min rate, line rate]; read-only. */
+static atomic_long_t pcn_clamped_cnps = ATOMIC_LONG_INIT(0);
+
+static int pcn_clamped_cnps_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pcn_clamped_cnps));
+}
+
+static const struct kernel_param_ops pcn_clamped_cnps_ops = {
+	.get = pcn_clamped_cnps_get,
+};
+
+module_param_cb(clamped_cnps, &pcn_clamped_cnps_ops, NULL, 0444);
+MODULE_PARM_DESC(clamped_cnps,
+		 "CNPs whose recRate was outside [min_rate_kbps, line rate], clamped");
 
 /* NP: end of a period. */
 static void pcn_on_timer(struct rxe_qp *qp)
@@ -143,6 +158,7 @@ static void pcn_on_rx(struct rxe_qp *qp, u32 bytes, bool ce)
 static int pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 {
 	struct pcn_qp *d = rxe_cc_priv(qp);
+	u32 clamped = d->rp.clamped;
 	enum pcn_cnp_err err;
 	struct pcn_cnp c;
 
@@ -155,6 +171,8 @@ static int pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 	}
 	if (pcn_rp_on_cnp(&d->rp, &d->rp_p, c.ecn, c.rec_rate))
 		rxe_cc_set_rate(qp, d->rp.rate);
+	if (d->rp.clamped != clamped)
+		atomic_long_inc(&pcn_clamped_cnps);
 	trace_rxe_cc_pcn_rate(qp->ibqp.device->name, qp_num(qp), d->rp.rate,
 			      d->rp.w, c.rec_rate, c.ecn);
 	return 0;
