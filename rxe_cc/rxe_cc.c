@@ -767,14 +767,29 @@ int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 	return 0;
 }
 
-/* ... and applied once the rest of the modify_qp succeeded. */
+/*
+ * ... and applied once the rest of the modify_qp succeeded.  A QP that
+ * goes to RESET or ERR loses its limit, as an mlx5 send queue that
+ * leaves the ready state does: the limit is part of the transmit state
+ * that RESET clears, and is set again on the way back to RTS.
+ */
 void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 			   int mask)
 {
-	if (!(mask & IB_QP_RATE_LIMIT))
+	u32 kbps;
+
+	if (mask & IB_QP_RATE_LIMIT)
+		kbps = attr->rate_limit;
+	else if ((mask & IB_QP_STATE) && (attr->qp_state == IB_QPS_RESET ||
+					  attr->qp_state == IB_QPS_ERR))
+		kbps = 0;
+	else
 		return;
-	WRITE_ONCE(qp->cc.limit_kbps, attr->rate_limit);
-	trace_rxe_cc_rate(qp_num(qp), attr->rate_limit);
+	if (READ_ONCE(qp->cc.limit_kbps) == kbps &&
+	    !(mask & IB_QP_RATE_LIMIT))
+		return;
+	WRITE_ONCE(qp->cc.limit_kbps, kbps);
+	trace_rxe_cc_rate(qp_num(qp), kbps);
 }
 
 /* query_qp: report the rate limit. */
