@@ -1279,8 +1279,6 @@ out:
 
 int rxe_cc_init(void)
 {
-	int err;
-
 	/* teach rxe's opcode table the CNP (for the ICRC helpers) */
 	rxe_opcode[RXE_CC_OPCODE_CNP].name = "IB_OPCODE_CNP";
 	rxe_opcode[RXE_CC_OPCODE_CNP].mask = RXE_BTH_MASK;
@@ -1291,17 +1289,10 @@ int rxe_cc_init(void)
 	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_PAYLOAD] = RXE_BTH_BYTES +
 		RXE_CC_CNP_RSVD_BYTES;
 
-	err = rxe_cc_fixed_init();
-	if (err)
-		return err;
-	err = rxe_cc_ns_init();
-	if (err)
-		rxe_cc_fixed_exit();
-	return err;
+	return rxe_cc_fixed_init();
 }
 
 void rxe_cc_exit(void)
 {
-	rxe_cc_ns_exit();
 	rxe_cc_fixed_exit();
 }

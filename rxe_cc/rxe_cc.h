@@ -139,13 +139,6 @@ void rxe_cc_fixed_exit(void);
 /* Hooks called from the patched rxe. */
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
-struct sock *rxe_cc_ns_sk6(struct net *net);
-int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp);
-int rxe_cc_ns_get(struct rxe_dev *rxe, struct net_device *ndev);
-void rxe_cc_ns_put(struct rxe_dev *rxe);
-int rxe_cc_ns_init(void);
-void rxe_cc_ns_exit(void);
-int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
 int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);
