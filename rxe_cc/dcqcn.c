@@ -5,14 +5,13 @@
  * A module of its own (rxe_cc_dcqcn.ko, loaded after rdma_rxe) that
  * registers with the engine.  The engine sends CNPs on CE (RXE_CC_F_NP)
  * and marks data ECT(0) (RXE_CC_F_ECT); this file feeds CNPs, sent bytes
- * and one per-QP hrtimer to the state machine of dcqcn_sm.c and passes
- * every new R_C to rxe_cc_set_rate().  Knobs: cc/dcqcn/<mlx5 name>, read
+ * and the engine's per-QP timer to the state machine of dcqcn_sm.c and
+ * passes every new R_C to rxe_cc_set_rate().  The engine serialises the
+ * callbacks of a QP: no locking here.  Knobs: cc/dcqcn/<mlx5 name>, read
  * once per QP at its creation.  See Documentation/dcqcn.rst.
  */
 
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
-#include <linux/spinlock.h>
 
 #include "rxe_cc.h"
 #include "dcqcn_sm.h"
@@ -65,19 +64,15 @@ static const struct rxe_cc_param dcqcn_knobs[] = {
 };
 
 struct dcqcn_qp {
-	spinlock_t		lock;	/* sm, armed, dying */
-	struct hrtimer		timer;	/* alpha and rate-increase timers */
 	struct rxe_qp		*qp;
 	struct dcqcn_params	p;
 	struct dcqcn_sm		sm;
-	u64			armed;	/* expiry the hrtimer was set to */
 	u32			rate;	/* last rate given to the engine */
-	bool			dying;
 };
 
 #define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct dcqcn_knobs, n))
 
-/* After a state-machine call, under d->lock: rate, trace, timer. */
+/* After a state-machine call: rate, trace, the alpha and increase timer. */
 static void dcqcn_apply(struct dcqcn_qp *d, bool trace)
 {
 	struct dcqcn_sm *s = &d->sm;
@@ -92,28 +87,16 @@ static void dcqcn_apply(struct dcqcn_qp *d, bool trace)
 		trace_rxe_cc_dcqcn(d->qp->ibqp.device->name, qp_num(d->qp),
 				   s->rc, s->rt, s->alpha, s->t, s->bc,
 				   s->last_event);
-	/* hrtimer_start() is safe from the callback and re-arms a queued
-	 * timer; a timer left armed when nothing is due just finds nothing.
-	 */
-	if (next && next != d->armed && !d->dying) {
-		d->armed = next;
-		hrtimer_start(&d->timer, ns_to_ktime(next),
-			      HRTIMER_MODE_ABS_SOFT);
-	}
+	/* a timer left armed when nothing is due just finds nothing */
+	if (next)
+		rxe_cc_timer_arm(d->qp, next);
 }
 
-static enum hrtimer_restart dcqcn_timer_fire(struct hrtimer *t)
+static void dcqcn_on_timer(struct rxe_qp *qp)
 {
-	struct dcqcn_qp *d = container_of(t, struct dcqcn_qp, timer);
-	unsigned long flags;
-	bool changed;
+	struct dcqcn_qp *d = rxe_cc_priv(qp);
 
-	spin_lock_irqsave(&d->lock, flags);
-	d->armed = 0;
-	changed = dcqcn_sm_on_timer(&d->sm, &d->p, ktime_get_ns());
-	dcqcn_apply(d, changed);
-	spin_unlock_irqrestore(&d->lock, flags);
-	return HRTIMER_NORESTART;
+	dcqcn_apply(d, dcqcn_sm_on_timer(&d->sm, &d->p, ktime_get_ns()));
 }
 
 static int dcqcn_init(struct rxe_qp *qp)
@@ -140,9 +123,6 @@ static int dcqcn_init(struct rxe_qp *qp)
 	p->initial_alpha = KNOB(qp, initial_alpha_value);
 	p->clamp_tgt_rate = KNOB(qp, clamp_tgt_rate);
 
-	spin_lock_init(&d->lock);
-	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
-	d->timer.function = dcqcn_timer_fire;
 	d->qp = qp;
 	dcqcn_sm_init(&d->sm, p);
 	/* flows start at line rate: no limit below the device's own */
@@ -150,41 +130,24 @@ static int dcqcn_init(struct rxe_qp *qp)
 	return 0;
 }
 
-static void dcqcn_release(struct rxe_qp *qp)
-{
-	struct dcqcn_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->dying = true;
-	spin_unlock_irqrestore(&d->lock, flags);
-	hrtimer_cancel(&d->timer);
-}
-
 static int dcqcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 {
 	struct dcqcn_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
 
-	spin_lock_irqsave(&d->lock, flags);
 	dcqcn_sm_on_cnp(&d->sm, &d->p, ktime_get_ns());
 	dcqcn_apply(d, true);
-	spin_unlock_irqrestore(&d->lock, flags);
 	return 0;
 }
 
 static void dcqcn_on_sent(struct rxe_qp *qp, u32 bytes)
 {
 	struct dcqcn_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
 
-	/* unlocked peek: at line rate (the common case) nothing counts */
-	if (!READ_ONCE(d->sm.cnps) || !d->p.byte_reset)
+	/* at line rate (no CNP yet) the byte counter does not run */
+	if (!d->sm.cnps || !d->p.byte_reset)
 		return;
-	spin_lock_irqsave(&d->lock, flags);
 	if (dcqcn_sm_on_sent(&d->sm, &d->p, bytes))
 		dcqcn_apply(d, true);
-	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 static struct rxe_cc_ops dcqcn_ops = {
@@ -196,9 +159,9 @@ static struct rxe_cc_ops dcqcn_ops = {
 	.params = dcqcn_knobs,
 	.nparams = ARRAY_SIZE(dcqcn_knobs),
 	.init = dcqcn_init,
-	.release = dcqcn_release,
 	.on_sent = dcqcn_on_sent,
 	.on_cnp = dcqcn_on_cnp,
+	.on_timer = dcqcn_on_timer,
 };
 
 static int __init dcqcn_module_init(void)

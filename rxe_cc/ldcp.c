@@ -8,11 +8,10 @@
  * BECN in the next ACK after a CE-marked request (RXE_CC_F_BECN); no
  * CNPs.  pkt_prep (requester) asks for ACKs and applies the fast start,
  * on_ack (receive softirq) runs the window rule of ldcp_sm.c and hands
- * the window to rxe_cc_set_window().  Knobs: cc/ldcp/<name>, read once
+ * the window to rxe_cc_set_window().  The engine serialises the
+ * callbacks of a QP: no locking here.  Knobs: cc/ldcp/<name>, read once
  * per QP at its creation.  See Documentation/ldcp.rst.
  */
-
-#include <linux/spinlock.h>
 
 #include "rxe_cc.h"
 #include "ldcp_sm.h"
@@ -48,7 +47,6 @@ static const struct rxe_cc_param ldcp_knobs[] = {
 };
 
 struct ldcp_qp {
-	spinlock_t		lock;	/* sm, window */
 	struct rxe_qp		*qp;
 	struct ldcp_params	p;
 	struct ldcp_sm		sm;
@@ -57,7 +55,7 @@ struct ldcp_qp {
 
 #define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct ldcp_knobs, n))
 
-/* Under d->lock: give a changed window to the engine, trace. */
+/* Give a changed window to the engine, trace. */
 static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
 {
 	u32 w = ldcp_sm_window(&d->sm, &d->p);
@@ -83,7 +81,6 @@ static int ldcp_init(struct rxe_qp *qp)
 	p->ack_every = KNOB(qp, ack_every);
 	ldcp_params_sanitize(p);
 
-	spin_lock_init(&d->lock);
 	d->qp = qp;
 	ldcp_sm_init(&d->sm, p);
 	d->window = ldcp_sm_window(&d->sm, p);
@@ -102,12 +99,9 @@ static void ldcp_pkt_prep(struct rxe_qp *qp, struct rxe_cc_pkt *p)
 		.retry = p->retry,
 		.ackreq = p->ackreq,
 	};
-	unsigned long flags;
 
-	spin_lock_irqsave(&d->lock, flags);
 	if (ldcp_sm_pkt_prep(&d->sm, &d->p, &pkt))
 		ldcp_apply(d, 0, false);
-	spin_unlock_irqrestore(&d->lock, flags);
 	p->ect = pkt.ect;
 	p->ackreq = pkt.ackreq;
 }
@@ -115,22 +109,16 @@ static void ldcp_pkt_prep(struct rxe_qp *qp, struct rxe_cc_pkt *p)
 static void ldcp_pkt_unsent(struct rxe_qp *qp, const struct rxe_cc_pkt *p)
 {
 	struct ldcp_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
 
-	spin_lock_irqsave(&d->lock, flags);
 	ldcp_sm_pkt_unsent(&d->sm);
-	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 static void ldcp_on_ack(struct rxe_qp *qp, u32 npkts, bool becn)
 {
 	struct ldcp_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
 
-	spin_lock_irqsave(&d->lock, flags);
 	if (ldcp_sm_on_ack(&d->sm, &d->p, npkts, becn))
 		ldcp_apply(d, npkts, becn);
-	spin_unlock_irqrestore(&d->lock, flags);
 }
 
 static struct rxe_cc_ops ldcp_ops = {

@@ -5,19 +5,18 @@
  * A module of its own (rxe_cc_pcn.ko, loaded after rdma_rxe) that
  * registers with the engine.  Data packets are ECT(0) (RXE_CC_F_ECT); the
  * engine's CE-triggered CNPs are off (no RXE_CC_F_NP) because PCN's
- * notification point sends its own: a per-QP period timer counts what
- * arrived and sends one CNP per period carrying the ECN flag and the
- * receiving rate (pcn_sm.h).  The reaction point feeds every valid CNP to
+ * notification point sends its own: at the end of each period (the
+ * engine's per-QP timer) it sends one CNP carrying the ECN flag and the
+ * receiving rate of what arrived (pcn_sm.h).  The engine serialises the
+ * callbacks of a QP: no locking here.  The reaction point feeds every valid CNP to
  * Algorithm 1 and passes the new rate to rxe_cc_set_rate().  Knobs:
  * cc/pcn/<name>, read once per QP at its creation.  See
  * Documentation/pcn.rst.
  */
 
 #include <linux/atomic.h>
-#include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/moduleparam.h>
-#include <linux/spinlock.h>
 
 #include "rxe_cc.h"
 #include "pcn_sm.h"
@@ -54,14 +53,11 @@ static const struct rxe_cc_param pcn_knobs[] = {
 };
 
 struct pcn_qp {
-	spinlock_t		lock;	/* rp, np, dying */
-	struct hrtimer		timer;	/* NP period */
-	struct rxe_qp		*qp;
 	struct pcn_rp_params	rp_p;
 	struct pcn_np_params	np_p;
 	struct pcn_rp		rp;
 	struct pcn_np		np;
-	bool			dying;
+	u64			period_end;	/* NP: timer expiry, ns */
 };
 
 #define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct pcn_knobs, n))
@@ -81,39 +77,43 @@ static const struct kernel_param_ops pcn_bad_cnps_ops = {
 module_param_cb(bad_cnps, &pcn_bad_cnps_ops, NULL, 0444);
 MODULE_PARM_DESC(bad_cnps, "CNPs ignored for a malformed PCN payload");
 
-/* NP: end of a period. */
-static enum hrtimer_restart pcn_np_fire(struct hrtimer *t)
+/* CNPs whose recRate was clamped to [min rate, line rate]; read-only. */
+static atomic_long_t pcn_clamped_cnps = ATOMIC_LONG_INIT(0);
+
+static int pcn_clamped_cnps_get(char *buf, const struct kernel_param *kp)
 {
-	struct pcn_qp *d = container_of(t, struct pcn_qp, timer);
-	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pcn_clamped_cnps));
+}
+
+static const struct kernel_param_ops pcn_clamped_cnps_ops = {
+	.get = pcn_clamped_cnps_get,
+};
+
+module_param_cb(clamped_cnps, &pcn_clamped_cnps_ops, NULL, 0444);
+MODULE_PARM_DESC(clamped_cnps,
+		 "CNPs whose recRate was outside [min_rate_kbps, line rate], clamped");
+
+/* NP: end of a period. */
+static void pcn_on_timer(struct rxe_qp *qp)
+{
+	struct pcn_qp *d = rxe_cc_priv(qp);
 	u8 rsvd[RXE_CC_CNP_RSVD_BYTES];
+	u64 now = ktime_get_ns();
 	struct pcn_cnp cnp;
-	unsigned long flags;
-	bool send = false;
-	int err;
 
-	spin_lock_irqsave(&d->lock, flags);
-	if (!d->dying) {
-		send = pcn_np_period_end(&d->np, &d->np_p, ktime_get_ns(),
-					 &cnp);
-		if (d->np.running) {
-			hrtimer_forward_now(t, ns_to_ktime(d->np_p.period_ns));
-			ret = HRTIMER_RESTART;
-		}
-	} else {
-		d->np.running = false;
-	}
-	spin_unlock_irqrestore(&d->lock, flags);
-
-	/* release() waits for this callback: the QP is still there */
-	if (send && READ_ONCE(d->qp->resp.state) == QP_STATE_READY) {
+	if (pcn_np_period_end(&d->np, &d->np_p, now, &cnp)) {
 		pcn_cnp_encode(&cnp, rsvd);
-		err = rxe_cc_send_cnp(d->qp, rsvd);
-		trace_rxe_cc_pcn_cnp_sent(d->qp->ibqp.device->name,
-					  qp_num(d->qp), cnp.rec_rate, cnp.ecn,
-					  err);
+		rxe_cc_send_cnp(qp, rsvd);
+		trace_rxe_cc_pcn_cnp_sent(qp->ibqp.device->name, qp_num(qp),
+					  cnp.rec_rate, cnp.ecn);
 	}
-	return ret;
+	if (d->np.running) {
+		/* the next period ends one period after this one did */
+		d->period_end += d->np_p.period_ns;
+		if ((s64)(d->period_end - now) <= 0)
+			d->period_end = now + d->np_p.period_ns;
+		rxe_cc_timer_arm(qp, d->period_end);
+	}
 }
 
 static int pcn_init(struct rxe_qp *qp)
@@ -135,10 +135,6 @@ static int pcn_init(struct rxe_qp *qp)
 	d->np_p.period_ns = KNOB(qp, period_us) * NSEC_PER_USEC;
 	d->np_p.ecn_threshold_pct = KNOB(qp, ecn_threshold_pct);
 
-	spin_lock_init(&d->lock);
-	hrtimer_init(&d->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	d->timer.function = pcn_np_fire;
-	d->qp = qp;
 	pcn_rp_init(&d->rp, p);
 	pcn_np_init(&d->np);
 	/* flows start at the line rate */
@@ -146,36 +142,24 @@ static int pcn_init(struct rxe_qp *qp)
 	return 0;
 }
 
-static void pcn_release(struct rxe_qp *qp)
-{
-	struct pcn_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
-
-	spin_lock_irqsave(&d->lock, flags);
-	d->dying = true;
-	spin_unlock_irqrestore(&d->lock, flags);
-	hrtimer_cancel(&d->timer);
-}
-
-/* NP: a request packet arrived (softirq; races with the period timer). */
+/* NP: a request packet arrived; the first of a run opens a period. */
 static void pcn_on_rx(struct rxe_qp *qp, u32 bytes, bool ce)
 {
 	struct pcn_qp *d = rxe_cc_priv(qp);
-	unsigned long flags;
+	u64 now = ktime_get_ns();
 
-	spin_lock_irqsave(&d->lock, flags);
-	if (!d->dying && pcn_np_on_rx(&d->np, bytes, ce, ktime_get_ns()))
-		hrtimer_start(&d->timer, ns_to_ktime(d->np_p.period_ns),
-			      HRTIMER_MODE_REL_SOFT);
-	spin_unlock_irqrestore(&d->lock, flags);
+	if (pcn_np_on_rx(&d->np, bytes, ce, now)) {
+		d->period_end = now + d->np_p.period_ns;
+		rxe_cc_timer_arm(qp, d->period_end);
+	}
 }
 
 /* RP: a CNP from the peer; its payload is checked before any use. */
 static int pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 {
 	struct pcn_qp *d = rxe_cc_priv(qp);
+	u32 clamped = d->rp.clamped;
 	enum pcn_cnp_err err;
-	unsigned long flags;
 	struct pcn_cnp c;
 
 	err = pcn_cnp_decode(cnp->rsvd, &c);
@@ -185,12 +169,12 @@ static int pcn_on_cnp(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp)
 					 cnp->rsvd[1]);
 		return -EINVAL;
 	}
-	spin_lock_irqsave(&d->lock, flags);
 	if (pcn_rp_on_cnp(&d->rp, &d->rp_p, c.ecn, c.rec_rate))
 		rxe_cc_set_rate(qp, d->rp.rate);
+	if (d->rp.clamped != clamped)
+		atomic_long_inc(&pcn_clamped_cnps);
 	trace_rxe_cc_pcn_rate(qp->ibqp.device->name, qp_num(qp), d->rp.rate,
 			      d->rp.w, c.rec_rate, c.ecn);
-	spin_unlock_irqrestore(&d->lock, flags);
 	return 0;
 }
 
@@ -203,9 +187,9 @@ static struct rxe_cc_ops pcn_ops = {
 	.params = pcn_knobs,
 	.nparams = ARRAY_SIZE(pcn_knobs),
 	.init = pcn_init,
-	.release = pcn_release,
 	.on_rx = pcn_on_rx,
 	.on_cnp = pcn_on_cnp,
+	.on_timer = pcn_on_timer,
 };
 
 static int __init pcn_module_init(void)

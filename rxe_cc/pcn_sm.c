@@ -27,6 +27,17 @@ bool pcn_rp_on_cnp(struct pcn_rp *s, const struct pcn_rp_params *p,
 	u64 v;
 
 	s->cnps++;
+	/*
+	 * No NP measures a receiving rate above the line rate, and one below
+	 * the floor cannot take the rate lower than the floor: a recRate
+	 * outside [min_rate, line_rate] comes from a broken or hostile NP.
+	 * Clamped and counted, it moves the rate no further than the
+	 * nearest sane value would.
+	 */
+	if (rec_rate < p->min_rate || rec_rate > p->line_rate) {
+		rec_rate = clamp(rec_rate, p->min_rate, p->line_rate);
+		s->clamped++;
+	}
 	s->ecn = ecn;
 	s->rec_rate = rec_rate;
 	if (ecn) {

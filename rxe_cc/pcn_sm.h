@@ -44,12 +44,16 @@ struct pcn_rp {
 	u32 w;			/* 2^20 scale */
 	u32 rec_rate;		/* recRate of the last CNP, kb/s */
 	u32 cnps;		/* CNPs handled */
+	u32 clamped;		/* of those, recRate out of [min, line] */
 	u8 ecn;			/* ECN flag of the last CNP */
 	u8 last_event;		/* enum pcn_event */
 };
 
 void pcn_rp_init(struct pcn_rp *s, const struct pcn_rp_params *p);
-/* A valid CNP; returns true if the sending rate changed. */
+/*
+ * A valid CNP; returns true if the sending rate changed.  @rec_rate is
+ * clamped to [p->min_rate, p->line_rate] (counted in s->clamped).
+ */
 bool pcn_rp_on_cnp(struct pcn_rp *s, const struct pcn_rp_params *p,
 		   bool ecn, u32 rec_rate);
 

@@ -36,26 +36,27 @@ TRACE_EVENT(rxe_cc_pcn_rate,
 		  __entry->rec_rate, __entry->ecn)
 );
 
-/* NP: a CNP was sent at the end of a period. */
+/*
+ * NP: a CNP is due at the end of a period; the engine sends it after the
+ * callback if the responder is ready (rxe_cc_cnp_sent says it went).
+ */
 TRACE_EVENT(rxe_cc_pcn_cnp_sent,
-	TP_PROTO(const char *dev, u32 qpn, u32 rec_rate, bool ecn, int err),
-	TP_ARGS(dev, qpn, rec_rate, ecn, err),
+	TP_PROTO(const char *dev, u32 qpn, u32 rec_rate, bool ecn),
+	TP_ARGS(dev, qpn, rec_rate, ecn),
 	TP_STRUCT__entry(
 		__string(dev, dev)
 		__field(u32, qpn)
 		__field(u32, rec_rate)
 		__field(bool, ecn)
-		__field(int, err)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rec_rate = rec_rate;
 		__entry->ecn = ecn;
-		__entry->err = err;
 	),
-	TP_printk("dev=%s qpn=%u rec_kbps=%u ecn=%d err=%d", __get_str(dev),
-		  __entry->qpn, __entry->rec_rate, __entry->ecn, __entry->err)
+	TP_printk("dev=%s qpn=%u rec_kbps=%u ecn=%d", __get_str(dev),
+		  __entry->qpn, __entry->rec_rate, __entry->ecn)
 );
 
 /* RP: a CNP whose payload is not a valid PCN CNP, ignored. */

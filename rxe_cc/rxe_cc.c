@@ -433,7 +433,93 @@ void rxe_cc_dev_del(struct rxe_dev *rxe)
 }
 
 /* ------------------------------------------------------------------ */
-/* Per QP: algorithm, pacer, window                                    */
+/* Per QP: serialisation, algorithm, pacer, window                     */
+
+static int rxe_cc_xmit_cnp(struct rxe_qp *qp, const u8 *rsvd);
+
+/*
+ * One QP's callbacks run under its cc lock.  The callers are the
+ * requester (process context or tasklet), the receive softirq, the
+ * algorithm's soft hrtimer and modify/destroy (process context), never a
+ * hard interrupt, so the lock is BH-safe only.
+ */
+static void rxe_cc_lock(struct rxe_qp *qp)
+	__acquires(&qp->cc.lock)
+{
+	spin_lock_bh(&qp->cc.lock);
+}
+
+/*
+ * A CNP asked for under the lock leaves after it is dropped: rxe's
+ * transmit path may deliver it at once (loopback) to a QP whose lock
+ * would then nest in this one.
+ */
+static void rxe_cc_unlock(struct rxe_qp *qp)
+	__releases(&qp->cc.lock)
+{
+	u8 rsvd[RXE_CC_CNP_RSVD_BYTES];
+	bool cnp = qp->cc.cnp_pending;
+
+	if (cnp) {
+		memcpy(rsvd, qp->cc.cnp_rsvd, sizeof(rsvd));
+		qp->cc.cnp_pending = false;
+	}
+	spin_unlock_bh(&qp->cc.lock);
+	if (cnp)
+		rxe_cc_xmit_cnp(qp, rsvd);
+}
+
+/*
+ * The algorithm's timer.  A callback may re-arm it (rxe_cc_timer_arm())
+ * while this waits for the lock: the hrtimer is queued again and
+ * timer_ns tells that this expiry is stale.
+ */
+static enum hrtimer_restart rxe_cc_timer_fire(struct hrtimer *t)
+{
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.timer);
+	u64 due;
+
+	rxe_cc_lock(qp);
+	due = qp->cc.timer_ns;
+	if (due && !qp->cc.stopped && (s64)(ktime_get_ns() - due) >= 0) {
+		qp->cc.timer_ns = 0;
+		qp->cc.ops->on_timer(qp);
+	}
+	rxe_cc_unlock(qp);
+	return HRTIMER_NORESTART;
+}
+
+/*
+ * From a callback: call ops->on_timer at @expires_ns (CLOCK_MONOTONIC,
+ * ktime_get_ns()), replacing any earlier request; 0 cancels it.
+ */
+void rxe_cc_timer_arm(struct rxe_qp *qp, u64 expires_ns)
+{
+	lockdep_assert_held(&qp->cc.lock);
+	if (qp->cc.stopped || !qp->cc.ops->on_timer ||
+	    expires_ns == qp->cc.timer_ns)
+		return;
+	qp->cc.timer_ns = expires_ns;
+	/* a stale expiry that fires finds timer_ns 0 and does nothing */
+	if (expires_ns)
+		hrtimer_start(&qp->cc.timer, ns_to_ktime(expires_ns),
+			      HRTIMER_MODE_ABS_SOFT);
+}
+EXPORT_SYMBOL_GPL(rxe_cc_timer_arm);
+
+/*
+ * Stop the algorithm's timer for good (destroy) or until the algorithm
+ * starts again (reset): no callback may arm it once this returns.
+ */
+static void rxe_cc_timer_stop(struct rxe_qp *qp, bool destroy)
+{
+	rxe_cc_lock(qp);
+	qp->cc.timer_ns = 0;
+	if (destroy)
+		WRITE_ONCE(qp->cc.stopped, true);
+	rxe_cc_unlock(qp);
+	hrtimer_cancel(&qp->cc.timer);
+}
 
 static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 {
@@ -496,7 +582,9 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 
 	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
-	spin_lock_init(&qp->cc.ack_lock);
+	hrtimer_init(&qp->cc.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->cc.timer.function = rxe_cc_timer_fire;
+	spin_lock_init(&qp->cc.lock);
 	/* RC only: QP1 is created while the device registers */
 	if (qp->ibqp.qp_type == IB_QPT_RC)
 		qp->cc.port_kbps = rxe_cc_port_kbps(rxe);
@@ -509,11 +597,15 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 		qp->cc.priv = kzalloc(max_t(size_t, ops->priv_size, 1),
 				      GFP_KERNEL);
 		qp->cc.ops = ops;
-		if (!qp->cc.priv)
+		if (!qp->cc.priv) {
 			err = -ENOMEM;
-		else if (ops->init)
+		} else if (ops->init) {
+			rxe_cc_lock(qp);
 			err = ops->init(qp);
+			rxe_cc_unlock(qp);
+		}
 		if (err) {
+			rxe_cc_timer_stop(qp, true);
 			kfree(qp->cc.priv);
 			qp->cc.priv = NULL;
 			qp->cc.ops = NULL;
@@ -527,41 +619,52 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 }
 
 /*
- * QP destroy, before its tasks are cleaned up: from here on the pacer
- * schedules nothing.  A requester tasklet scheduled after
+ * QP destroy, before its tasks are cleaned up: from here on the engine's
+ * timers schedule nothing.  A requester tasklet scheduled after
  * rxe_cleanup_task() has killed it would run again on the freed QP.
- * A timer callback that read stopped == false has finished when
+ * A pacer callback that read stopped == false has finished when
  * hrtimer_cancel() returns, so its tasklet is flushed by the task
  * cleanup that follows; a requester running on another CPU may still
- * arm the timer, whose callback then does nothing, and
- * rxe_cc_qp_cleanup() cancels it for good.
+ * arm the pacer, whose callback then does nothing, and
+ * rxe_cc_qp_cleanup() cancels it for good.  The algorithm's timer cannot
+ * be armed again once stopped is set under the lock.
  */
 void rxe_cc_qp_stop(struct rxe_qp *qp)
 {
 	if (!qp->cc.initialized)
 		return;
-	WRITE_ONCE(qp->cc.stopped, true);
+	rxe_cc_timer_stop(qp, true);
 	hrtimer_cancel(&qp->cc.pacer);
+}
+
+/* Give the QP's algorithm up (its timer is stopped). */
+static void rxe_cc_qp_put_algo(struct rxe_qp *qp)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	kfree(qp->cc.priv);
+	qp->cc.priv = NULL;
+	qp->cc.ops = NULL;
+	atomic_dec(&rxe_cc_qp_dev(qp)->cc.nqps);
+	module_put(ops->owner);
 }
 
 /* QP cleanup, after its tasks are cleaned up (rxe_cc_qp_stop() ran) */
 void rxe_cc_qp_cleanup(struct rxe_qp *qp)
 {
-	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 
 	if (!qp->cc.initialized)
 		return;
-	WRITE_ONCE(qp->cc.stopped, true);
+	rxe_cc_timer_stop(qp, true);
 	hrtimer_cancel(&qp->cc.pacer);
 	if (ops) {
-		if (ops->release)
+		if (ops->release) {
+			rxe_cc_lock(qp);
 			ops->release(qp);
-		kfree(qp->cc.priv);
-		qp->cc.priv = NULL;
-		qp->cc.ops = NULL;
-		atomic_dec(&rxe->cc.nqps);
-		module_put(ops->owner);
+			rxe_cc_unlock(qp);
+		}
+		rxe_cc_qp_put_algo(qp);
 	}
 	qp->cc.initialized = false;
 }
@@ -571,8 +674,8 @@ void rxe_cc_qp_cleanup(struct rxe_qp *qp)
  * everything about the packets sent and received so far and start the
  * algorithm afresh, as a new QP.  The QP's states are already RESET, so
  * the receive path drops its packets; synchronize_net() waits for those
- * that passed that check (the receive path runs under RCU) before the
- * algorithm's state is released and set up again.  If the
+ * that passed that check (the receive path runs under RCU), so that no
+ * callback but the algorithm's timer, stopped here, can run.  If the
  * algorithm cannot start again the QP continues without it (warned).
  */
 void rxe_cc_qp_reset(struct rxe_qp *qp)
@@ -585,37 +688,37 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 		return;
 	hrtimer_cancel(&qp->cc.pacer);
 	/* only an algorithm's state is not safe against those callbacks */
-	if (ops)
+	if (ops) {
 		synchronize_net();
-	spin_lock_bh(&qp->cc.ack_lock);
+		rxe_cc_timer_stop(qp, false);
+	}
+	rxe_cc_lock(qp);
 	qp->cc.acked_valid = false;
 	qp->cc.acked_psn = 0;
 	qp->cc.snd_max = 0;
-	spin_unlock_bh(&qp->cc.ack_lock);
+	qp->cc.ce_unacked = false;
+	qp->cc.last_cnp_ns = 0;
+	qp->cc.cnp_pending = false;
 	qp->cc.next_send_ns = 0;
 	qp->cc.behind = false;
 	qp->cc.noack_ns = 0;
 	qp->cc.undo.valid = false;
-	WRITE_ONCE(qp->cc.ce_unacked, false);
-	WRITE_ONCE(qp->cc.last_cnp_ns, 0);
-	if (!ops)
-		return;
-	if (ops->release)
-		ops->release(qp);
-	memset(qp->cc.priv, 0, ops->priv_size);
-	rxe_cc_set_rate(qp, 0);
-	rxe_cc_set_window(qp, 0);
-	if (ops->init)
-		err = ops->init(qp);
+	if (ops) {
+		if (ops->release)
+			ops->release(qp);
+		memset(qp->cc.priv, 0, ops->priv_size);
+		rxe_cc_set_rate(qp, 0);
+		rxe_cc_set_window(qp, 0);
+		if (ops->init)
+			err = ops->init(qp);
+	}
+	rxe_cc_unlock(qp);
 	if (err) {
 		dev_warn_ratelimited(&rxe->ib_dev.dev,
 				     "qp#%d: %s cannot restart after RESET (%d), continuing without congestion control\n",
 				     qp_num(qp), ops->name, err);
-		kfree(qp->cc.priv);
-		qp->cc.priv = NULL;
-		qp->cc.ops = NULL;
-		atomic_dec(&rxe->cc.nqps);
-		module_put(ops->owner);
+		rxe_cc_timer_stop(qp, false);
+		rxe_cc_qp_put_algo(qp);
 	}
 }
 
@@ -664,14 +767,29 @@ int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 	return 0;
 }
 
-/* ... and applied once the rest of the modify_qp succeeded. */
+/*
+ * ... and applied once the rest of the modify_qp succeeded.  A QP that
+ * goes to RESET or ERR loses its limit, as an mlx5 send queue that
+ * leaves the ready state does: the limit is part of the transmit state
+ * that RESET clears, and is set again on the way back to RTS.
+ */
 void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 			   int mask)
 {
-	if (!(mask & IB_QP_RATE_LIMIT))
+	u32 kbps;
+
+	if (mask & IB_QP_RATE_LIMIT)
+		kbps = attr->rate_limit;
+	else if ((mask & IB_QP_STATE) && (attr->qp_state == IB_QPS_RESET ||
+					  attr->qp_state == IB_QPS_ERR))
+		kbps = 0;
+	else
 		return;
-	WRITE_ONCE(qp->cc.limit_kbps, attr->rate_limit);
-	trace_rxe_cc_rate(qp_num(qp), attr->rate_limit);
+	if (READ_ONCE(qp->cc.limit_kbps) == kbps &&
+	    !(mask & IB_QP_RATE_LIMIT))
+		return;
+	WRITE_ONCE(qp->cc.limit_kbps, kbps);
+	trace_rxe_cc_rate(qp_num(qp), kbps);
 }
 
 /* query_qp: report the rate limit. */
@@ -770,8 +888,11 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 now, debt, wire_ns;
 
-	if (qp->cc.ops && qp->cc.ops->on_sent)
+	if (qp->cc.ops && qp->cc.ops->on_sent) {
+		rxe_cc_lock(qp);
 		qp->cc.ops->on_sent(qp, bytes);
+		rxe_cc_unlock(qp);
+	}
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
 		qp->cc.noack_ns = 0;
@@ -819,7 +940,10 @@ static bool rxe_cc_paced_ackreq(struct rxe_qp *qp)
 	return true;
 }
 
-/* Requester: the algorithm sees the packet, may change AckReq and ECT. */
+/*
+ * Requester, under the cc lock: the algorithm sees the packet, may change
+ * AckReq and ECT.
+ */
 static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
@@ -860,13 +984,16 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	/* what rxe_cc_req_unsent() restores if the packet does not go */
 	qp->cc.undo.valid = true;
 	qp->cc.undo.prepped = false;
-	qp->cc.undo.acked_valid = qp->cc.acked_valid;
-	qp->cc.undo.snd_max = qp->cc.snd_max;
 	qp->cc.undo.noack_ns = qp->cc.noack_ns;
 	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
 		bth_set_ack(pkt, 1);
-	if (qp->cc.ops)
+	if (qp->cc.ops) {
+		rxe_cc_lock(qp);
+		qp->cc.undo.acked_valid = qp->cc.acked_valid;
+		qp->cc.undo.snd_max = qp->cc.snd_max;
 		rxe_cc_algo_pkt(qp, pkt);
+		rxe_cc_unlock(qp);
+	}
 	/* whoever asked, the time to the next AckReq counts from here */
 	if (bth_ack(pkt))
 		qp->cc.noack_ns = 0;
@@ -889,12 +1016,12 @@ void rxe_cc_req_unsent(struct rxe_qp *qp)
 	qp->cc.noack_ns = qp->cc.undo.noack_ns;
 	if (!ops)
 		return;
-	spin_lock_bh(&qp->cc.ack_lock);
-	WRITE_ONCE(qp->cc.snd_max, qp->cc.undo.snd_max);
-	WRITE_ONCE(qp->cc.acked_valid, qp->cc.undo.acked_valid);
-	spin_unlock_bh(&qp->cc.ack_lock);
+	rxe_cc_lock(qp);
+	qp->cc.snd_max = qp->cc.undo.snd_max;
+	qp->cc.acked_valid = qp->cc.undo.acked_valid;
 	if (qp->cc.undo.prepped && ops->pkt_unsent)
 		ops->pkt_unsent(qp, &qp->cc.undo.pkt);
+	rxe_cc_unlock(qp);
 }
 
 /*
@@ -906,13 +1033,19 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 
-	if (!ops || !(ops->flags & RXE_CC_F_BECN) ||
-	    !READ_ONCE(qp->cc.ce_unacked))
+	bool becn;
+
+	if (!ops || !(ops->flags & RXE_CC_F_BECN))
 		return;
 	if ((ack->mask & RXE_AETH_MASK) &&
 	    (syndrome & AETH_TYPE_MASK) != AETH_ACK)
 		return;
-	WRITE_ONCE(qp->cc.ce_unacked, false);
+	rxe_cc_lock(qp);
+	becn = qp->cc.ce_unacked;
+	qp->cc.ce_unacked = false;
+	rxe_cc_unlock(qp);
+	if (!becn)
+		return;
 	bth_set_becn(ack, 1);
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_BECN_SENT);
 }
@@ -928,8 +1061,7 @@ void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 	u32 next, n;
 
-	if (!ops || !ops->on_ack || !(pkt->mask & RXE_ACK_MASK) ||
-	    !READ_ONCE(qp->cc.acked_valid))
+	if (!ops || !ops->on_ack || !(pkt->mask & RXE_ACK_MASK))
 		return;
 	if ((pkt->mask & RXE_AETH_MASK) &&
 	    (aeth_syn(pkt) & AETH_TYPE_MASK) != AETH_ACK)
@@ -937,16 +1069,14 @@ void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	if (bth_becn(pkt))
 		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_BECN_RCVD);
 	next = (pkt->psn + 1) & BTH_PSN_MASK;
-	spin_lock_bh(&qp->cc.ack_lock);
-	if (psn_compare(next, qp->cc.acked_psn) <= 0 ||
-	    psn_compare(next, READ_ONCE(qp->cc.snd_max)) > 0) {
-		spin_unlock_bh(&qp->cc.ack_lock);
-		return;
+	rxe_cc_lock(qp);
+	if (qp->cc.acked_valid && psn_compare(next, qp->cc.acked_psn) > 0 &&
+	    psn_compare(next, qp->cc.snd_max) <= 0) {
+		n = (next - qp->cc.acked_psn) & BTH_PSN_MASK;
+		qp->cc.acked_psn = next;
+		ops->on_ack(qp, n, bth_becn(pkt));
 	}
-	n = (next - qp->cc.acked_psn) & BTH_PSN_MASK;
-	qp->cc.acked_psn = next;
-	spin_unlock_bh(&qp->cc.ack_lock);
-	ops->on_ack(qp, n, bth_becn(pkt));
+	rxe_cc_unlock(qp);
 }
 
 /* ------------------------------------------------------------------ */
@@ -972,9 +1102,9 @@ void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 
 /*
  * Send a CNP to the sender of @qp (its peer, DestQP = the peer's QPN),
- * with @rsvd (16 bytes, may be NULL) in the reserved field.
+ * with @rsvd (16 bytes) in the reserved field.  Not under the cc lock.
  */
-int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
+static int rxe_cc_xmit_cnp(struct rxe_qp *qp, const u8 *rsvd)
 {
 	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
 	struct rxe_pkt_info pkt = {};
@@ -985,13 +1115,15 @@ int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 	int err;
 
 	/*
-	 * An algorithm's timer may call this while the QP is being
-	 * destroyed: its last reference gone, its release (which cancels
-	 * the timer) not run yet.  rxe's transmit path takes a reference
-	 * without checking and its skb destructor drops one, so send only
-	 * while holding a reference of our own.
+	 * The receive path may get here while the QP is being destroyed:
+	 * its last reference gone, its cleanup not run yet.  rxe's transmit
+	 * path takes a reference without checking and its skb destructor
+	 * drops one, so send only while holding a reference of our own.
+	 * The peer learns nothing from a QP whose responder is not ready.
 	 */
-	if (!qp->valid || !rxe_get(qp))
+	if (!qp->valid || qp->resp.state != QP_STATE_READY)
+		return -ENOENT;
+	if (!rxe_get(qp))
 		return -ENOENT;
 	paylen = RXE_BTH_BYTES + RXE_CC_CNP_RSVD_BYTES + RXE_ICRC_SIZE;
 	pkt.qp = qp;
@@ -1010,8 +1142,7 @@ int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 	bth->pkey = htons(IB_DEFAULT_PKEY_FULL);
 	bth->qpn = cpu_to_be32(BTH_BECN_MASK |
 			       (qp->attr.dest_qp_num & BTH_QPN_MASK));
-	if (rsvd)
-		memcpy(pkt.hdr + RXE_BTH_BYTES, rsvd, RXE_CC_CNP_RSVD_BYTES);
+	memcpy(pkt.hdr + RXE_BTH_BYTES, rsvd, RXE_CC_CNP_RSVD_BYTES);
 
 	err = rxe_prepare(av, &pkt, skb);
 	if (err) {
@@ -1027,6 +1158,22 @@ int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 out:
 	rxe_put(qp);
 	return err;
+}
+
+/*
+ * From a callback: send a CNP with @rsvd (16 bytes, NULL: zeros) to the
+ * QP's peer once the callback returned (rxe_cc_unlock()).  A second call
+ * in the same callback replaces the first.
+ */
+void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
+{
+	BUILD_BUG_ON(sizeof(qp->cc.cnp_rsvd) != RXE_CC_CNP_RSVD_BYTES);
+	lockdep_assert_held(&qp->cc.lock);
+	if (rsvd)
+		memcpy(qp->cc.cnp_rsvd, rsvd, RXE_CC_CNP_RSVD_BYTES);
+	else
+		memset(qp->cc.cnp_rsvd, 0, RXE_CC_CNP_RSVD_BYTES);
+	qp->cc.cnp_pending = true;
 }
 EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
 
@@ -1046,23 +1193,22 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 	ops = qp->cc.ops;
 	if (!ops)
 		return;
+	rxe_cc_lock(qp);
 	if (ops->on_rx)
 		ops->on_rx(qp, rxe_cc_wire_bytes(qp, pkt), ce);
 	if (ce && (ops->flags & RXE_CC_F_BECN))
-		WRITE_ONCE(qp->cc.ce_unacked, true);
-	if (!ce || !(ops->flags & RXE_CC_F_NP) ||
-	    qp->resp.state != QP_STATE_READY)
-		return;
-	now = ktime_get_ns();
-	gap = (u64)READ_ONCE(pkt->rxe->cc.min_time_between_cnps) *
-	      NSEC_PER_USEC;
-	last = READ_ONCE(qp->cc.last_cnp_ns);
-	if (last && now - last < gap)
-		return;
-	/* one CNP per period even if two CPUs see CE at once */
-	if (cmpxchg64(&qp->cc.last_cnp_ns, last, now) != last)
-		return;
-	rxe_cc_send_cnp(qp, NULL);
+		qp->cc.ce_unacked = true;
+	if (ce && (ops->flags & RXE_CC_F_NP)) {
+		now = ktime_get_ns();
+		gap = (u64)READ_ONCE(pkt->rxe->cc.min_time_between_cnps) *
+		      NSEC_PER_USEC;
+		last = qp->cc.last_cnp_ns;
+		if (!last || now - last >= gap) {
+			qp->cc.last_cnp_ns = now;
+			rxe_cc_send_cnp(qp, NULL);
+		}
+	}
+	rxe_cc_unlock(qp);
 }
 
 /* Does the CNP come from the QP's peer? */
@@ -1092,6 +1238,7 @@ void rxe_cc_cnp_rcv(struct sk_buff *skb)
 	struct rxe_qp *qp = NULL;
 	struct rxe_cc_cnp cnp;
 	u32 qpn = bth_qpn(pkt);
+	int err;
 
 	if (pkt->paylen != RXE_BTH_BYTES + RXE_CC_CNP_RSVD_BYTES +
 	    RXE_ICRC_SIZE || skb->len < pkt->paylen || bth_pad(pkt) ||
@@ -1109,7 +1256,10 @@ void rxe_cc_cnp_rcv(struct sk_buff *skb)
 
 	if (qp->cc.ops && qp->cc.ops->on_cnp) {
 		memcpy(cnp.rsvd, pkt->hdr + RXE_BTH_BYTES, sizeof(cnp.rsvd));
-		if (qp->cc.ops->on_cnp(qp, &cnp))
+		rxe_cc_lock(qp);
+		err = qp->cc.ops->on_cnp(qp, &cnp);
+		rxe_cc_unlock(qp);
+		if (err)
 			goto ignore;
 	}
 	rxe_counter_inc(rxe, RXE_CNT_RP_CNP_HANDLED);
@@ -1129,8 +1279,6 @@ out:
 
 int rxe_cc_init(void)
 {
-	int err;
-
 	/* teach rxe's opcode table the CNP (for the ICRC helpers) */
 	rxe_opcode[RXE_CC_OPCODE_CNP].name = "IB_OPCODE_CNP";
 	rxe_opcode[RXE_CC_OPCODE_CNP].mask = RXE_BTH_MASK;
@@ -1141,17 +1289,10 @@ int rxe_cc_init(void)
 	rxe_opcode[RXE_CC_OPCODE_CNP].offset[RXE_PAYLOAD] = RXE_BTH_BYTES +
 		RXE_CC_CNP_RSVD_BYTES;
 
-	err = rxe_cc_fixed_init();
-	if (err)
-		return err;
-	err = rxe_cc_ns_init();
-	if (err)
-		rxe_cc_fixed_exit();
-	return err;
+	return rxe_cc_fixed_init();
 }
 
 void rxe_cc_exit(void)
 {
-	rxe_cc_ns_exit();
 	rxe_cc_fixed_exit();
 }

@@ -47,9 +47,16 @@ struct rxe_cc_cnp {
 };
 
 /*
- * An algorithm.  Callbacks run in the requester/receive softirq context
- * of the QP (never sleep) except init/release, which run in process
- * context.  QPs keep the algorithm they were created with.
+ * An algorithm.  The engine serialises the callbacks of one QP: it calls
+ * every one of them, init and release included, with the QP's cc lock
+ * held (a spinlock taken with BHs off), so an algorithm needs no locking
+ * of its own for its per-QP state.  Callbacks run in process context
+ * (init, release, on_sent, pkt_prep, pkt_unsent) or in softirq context
+ * (the others; on_sent and pkt_prep too), on any CPU, and must not sleep.
+ * Within a callback an algorithm may call rxe_cc_set_rate(),
+ * rxe_cc_set_window(), rxe_cc_param_get(), rxe_cc_timer_arm() and
+ * rxe_cc_send_cnp(), nothing else of rxe's.  QPs keep the algorithm they
+ * were created with.  Documentation/rxe_cc.rst, "Locking".
  */
 struct rxe_cc_ops {
 	struct list_head	list;
@@ -63,7 +70,7 @@ struct rxe_cc_ops {
 
 	/* QP created: set the initial rate/window; an error fails the create. */
 	int (*init)(struct rxe_qp *qp);
-	/* QP destroyed: the pacer timer is already cancelled. */
+	/* QP destroyed or reset: the engine's timers are cancelled. */
 	void (*release)(struct rxe_qp *qp);
 	/* RP: a data packet of @bytes (on the wire) left. */
 	void (*on_sent)(struct rxe_qp *qp, u32 bytes);
@@ -89,6 +96,8 @@ struct rxe_cc_ops {
 	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit.
 	 */
 	void (*on_ack)(struct rxe_qp *qp, u32 npkts, bool becn);
+	/* The time given to rxe_cc_timer_arm() came (softirq). */
+	void (*on_timer)(struct rxe_qp *qp);
 };
 
 int rxe_cc_register(struct rxe_cc_ops *ops);
@@ -120,7 +129,8 @@ static inline u32 rxe_cc_line_rate_kbps(struct rxe_qp *qp)
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps);
 void rxe_cc_set_window(struct rxe_qp *qp, u32 pkts);
 u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset);
-int rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
+void rxe_cc_timer_arm(struct rxe_qp *qp, u64 expires_ns);
+void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
 
 /* Built-in algorithms. */
 int rxe_cc_fixed_init(void);
@@ -129,13 +139,6 @@ void rxe_cc_fixed_exit(void);
 /* Hooks called from the patched rxe. */
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
-struct sock *rxe_cc_ns_sk6(struct net *net);
-int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp);
-int rxe_cc_ns_get(struct rxe_dev *rxe, struct net_device *ndev);
-void rxe_cc_ns_put(struct rxe_dev *rxe);
-int rxe_cc_ns_init(void);
-void rxe_cc_ns_exit(void);
-int rxe_udp_encap_recv(struct sock *sk, struct sk_buff *skb);
 
 int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);

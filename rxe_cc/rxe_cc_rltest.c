@@ -12,7 +12,11 @@
  * cancels out).  The result is in /sys/module/rxe_cc_rltest/parameters/:
  * elapsed_us and wire_kbps (their wire bytes as the rxe_cc pacer counts
  * them, Ethernet to ICRC, over that time).  Loading fails if the transfer
- * fails.
+ * fails.  With @reset, the limit must then be gone once the QPs went to
+ * RESET (reset_kbps: the wire rate of a second transfer after they are
+ * connected again without a limit) and once the sender, limited again,
+ * went to ERR, as an mlx5 send queue's does when it leaves the ready
+ * state.
  * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
  */
 
@@ -48,6 +52,12 @@ MODULE_PARM_DESC(elapsed_us, "result: time of the transfer, us");
 static ulong wire_kbps;
 module_param(wire_kbps, ulong, 0444);
 MODULE_PARM_DESC(wire_kbps, "result: wire rate of the transfer, kb/s");
+static bool reset;
+module_param(reset, bool, 0444);
+MODULE_PARM_DESC(reset, "check that RESET and ERR clear the limit");
+static ulong reset_kbps;
+module_param(reset_kbps, ulong, 0444);
+MODULE_PARM_DESC(reset_kbps, "result: wire rate after RESET, kb/s");
 
 struct rlt {
 	struct ib_device	*ibdev;
@@ -183,9 +193,13 @@ static int rlt_run(struct rlt *t)
 		if (err)
 			return err;
 	}
-	/* allow twice the nominal time (at least 100 kb/s) and a second */
-	deadline = jiffies + msecs_to_jiffies(1000 +
-		div_u64((u64)msgs * RLT_MSG * 8 * 2, max(rate_kbps, 100U)));
+	/*
+	 * allow four times the nominal time (at least 100 kb/s) and two
+	 * seconds: test_65's device ceiling of 2 Mb/s under a 5000 kb/s
+	 * limit takes 2.5 times the nominal time of 9 messages
+	 */
+	deadline = jiffies + msecs_to_jiffies(2000 +
+		div_u64((u64)msgs * RLT_MSG * 8 * 4, max(rate_kbps, 100U)));
 	err = rlt_wait(t, deadline);
 	if (err)
 		return err;
@@ -250,6 +264,61 @@ static int rlt_refused(struct ib_qp *qp, int mask, enum ib_qp_state state,
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* Move @qp to @state; the limit it reports must then be 0. */
+static int rlt_cleared(struct ib_qp *qp, enum ib_qp_state state,
+		       const char *what)
+{
+	struct ib_qp_attr attr = { .qp_state = state };
+	long got;
+	int err;
+
+	err = ib_modify_qp(qp, &attr, IB_QP_STATE);
+	if (err) {
+		pr_err("rxe_cc_rltest: modify to %s: %d\n", what, err);
+		return err;
+	}
+	got = rlt_query_limit(qp);
+	if (got) {
+		pr_err("rxe_cc_rltest: rate_limit %ld after %s, want 0\n", got,
+		       what);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The transfer ran with the limit: RESET both QPs (the limit goes),
+ * connect them again, transfer without a limit (reset_kbps); set the
+ * limit again and move the sender to ERR (the limit goes).
+ */
+static int rlt_reset(struct rlt *t)
+{
+	struct ib_qp_attr attr = { .rate_limit = rate_kbps };
+	ulong limited = wire_kbps;
+	int err;
+
+	err = rlt_cleared(t->qp[0], IB_QPS_RESET, "RESET");
+	if (!err)
+		err = rlt_cleared(t->qp[1], IB_QPS_RESET, "RESET");
+	if (!err)
+		err = rlt_connect(t, t->qp[0], t->qp[1]);
+	if (!err)
+		err = rlt_connect(t, t->qp[1], t->qp[0]);
+	if (!err)
+		err = rlt_run(t);
+	if (err)
+		return err;
+	reset_kbps = wire_kbps;
+	wire_kbps = limited;
+	err = ib_modify_qp(t->qp[0], &attr, IB_QP_RATE_LIMIT);
+	if (err || rlt_query_limit(t->qp[0]) != rate_kbps) {
+		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT after RESET: %d\n",
+		       err);
+		return err ? err : -EINVAL;
+	}
+	return rlt_cleared(t->qp[0], IB_QPS_ERR, "ERR");
 }
 
 static int __init rlt_init(void)
@@ -332,6 +401,8 @@ static int __init rlt_init(void)
 		goto out;
 	}
 	err = rlt_run(&t);
+	if (!err && reset)
+		err = rlt_reset(&t);
 	if (err)
 		pr_err("rxe_cc_rltest: transfer failed: %d\n", err);
 	else

@@ -29,26 +29,34 @@ struct rxe_cc_pkt {
 	bool		ackreq;		/* in: rxe's choice; out: AckReq bit */
 };
 
-/* Per QP.  The requester (one tasklet per QP) owns next_send_ns. */
+/*
+ * Per QP.  @lock serialises the algorithm's callbacks and guards the
+ * fields marked (L); the requester (one task per QP) owns next_send_ns,
+ * behind, noack_ns and undo.
+ */
 struct rxe_cc_qp {
 	const struct rxe_cc_ops	*ops;		/* NULL: algorithm "none" */
 	void			*priv;		/* ops->priv_size bytes */
+	spinlock_t		lock;		/* BH: every ops callback */
 	struct hrtimer		pacer;		/* re-schedules the requester */
+	struct hrtimer		timer;		/* ops->on_timer (soft) */
+	u64			timer_ns;	/* (L) its expiry, 0: none */
 	u64			next_send_ns;	/* pacer: earliest next packet */
 	bool			behind;		/* pacer: catching up a late timer */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* packets in flight, 0: stock */
 	u32			port_kbps;	/* port speed at QP creation */
-	spinlock_t		ack_lock;	/* acked_psn */
-	u32			acked_psn;	/* RP: oldest PSN not yet acked */
-	u32			snd_max;	/* RP: PSN after the highest sent */
+	u32			acked_psn;	/* (L) RP: oldest PSN not acked */
+	u32			snd_max;	/* (L) RP: PSN after highest sent */
 	u64			noack_ns;	/* RP: pacing time since AckReq */
-	bool			acked_valid;	/* acked_psn, snd_max are set */
-	bool			ce_unacked;	/* NP: CE seen since last ACK */
-	u64			last_cnp_ns;	/* NP: last CNP sent for this QP */
+	bool			acked_valid;	/* (L) acked_psn, snd_max set */
+	bool			ce_unacked;	/* (L) NP: CE seen since last ACK */
+	bool			cnp_pending;	/* (L) send cnp_rsvd on unlock */
+	u8			cnp_rsvd[16];	/* (L) RXE_CC_CNP_RSVD_BYTES */
+	u64			last_cnp_ns;	/* (L) NP: last CNP for this QP */
 	bool			initialized;
-	bool			stopped;	/* destroy: the pacer is off */
+	bool			stopped;	/* (L) destroy: no timer re-arms */
 	/* RP: the last packet built, until sent (rxe_cc_req_unsent) */
 	struct {
 		bool		valid;

@@ -56,8 +56,12 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -a "$srcroot/drivers/infiniband/sw/rxe/." "$out/"
 rm -f "$out/Makefile"
+# RXE_PATCH_COUNT=N applies only the first N (scripts/rxe_bisect.sh)
+n=0
 for p in "$top"/rxe_cc/patches/*.patch; do
 	[ -f "$p" ] || continue
+	n=$((n + 1))
+	[ -z "${RXE_PATCH_COUNT:-}" ] || [ "$n" -le "$RXE_PATCH_COUNT" ] || break
 	patch -s -p1 -d "$out" --no-backup-if-mismatch <"$p" ||
 		die "patch $(basename "$p") does not apply to Linux $kver's rxe"
 done

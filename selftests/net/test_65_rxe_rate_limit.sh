@@ -8,7 +8,9 @@
 # WRITEs timed between the first and the last completion; userspace cannot set it on rxe).  Asserted: at 5000 kb/s
 # the transfer's wire rate is within 3% of the limit; without a limit it
 # is more than twice as fast; with the device ceiling cc/max_rate_mbps
-# below the QP's limit the lower one (the ceiling) holds, within 3%.
+# below the QP's limit the lower one (the ceiling) holds, within 3%; a QP
+# that goes to RESET loses its limit (query_qp says 0, a transfer after
+# it is connected again runs unlimited), and so does one that goes to ERR.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -20,20 +22,26 @@ load_rxe
 rxe_topo 1
 D=${RXE_DEV[s1]}
 
-# rlt RATE_KBPS MSGS: run the consumer, print its wire rate in kb/s.
+# rlt RATE_KBPS MSGS [ARGS]: run the consumer, print its wire rate in kb/s.
 rlt()
 {
 	local p=/sys/module/rxe_cc_rltest/parameters r
-	insmod "$RLT_KO" dev="$D" rate_kbps="$1" msgs="$2" ||
+	insmod "$RLT_KO" dev="$D" rate_kbps="$1" msgs="$2" ${3:+"$3"} ||
 		{ dmesg | tail -n 5 >&2; fail "rxe_cc_rltest rate_kbps=$1 failed"; }
 	r=$(cat "$p/wire_kbps")
 	log "rate_limit $1 kb/s, $2 x 64 KB: $(cat "$p/elapsed_us") us, $r kb/s on the wire" >&2
+	if [ -n "${3:-}" ]; then
+		cat "$p/reset_kbps" >"$TMPD/reset_kbps"
+		log "after RESET, connected again: $(cat "$TMPD/reset_kbps") kb/s on the wire" >&2
+	fi
 	rmmod rxe_cc_rltest
 	echo "$r"
 }
 
-r=$(rlt 5000 17)
+r=$(rlt 5000 17 reset=1)
 assert_within_pct "$r" 5000 3 "wire rate at IB_QP_RATE_LIMIT 5000 kb/s"
+# the module fails to load if query_qp reports a limit after RESET or ERR
+assert_ge "$(cat "$TMPD/reset_kbps")" 10000 "after RESET: more than twice the 5000 kb/s limit"
 free=$(rlt 0 33)
 assert_ge "$free" 10000 "no limit: more than twice the 5000 kb/s limit"
 rxe_cc s1 max_rate_mbps 2

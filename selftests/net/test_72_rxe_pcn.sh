@@ -114,7 +114,11 @@ nnoecn=$(grep -c 'ecn=0' "$TMPD/np")
 log "NP tracepoint: $necn CNPs with ECN, $nnoecn without; RP tracepoint: $(wc -l <"$TMPD/rp") rate updates"
 assert_ge "$necn" 1 "CNPs with the ECN flag"
 assert_ge "$nnoecn" 1 "CNPs without the ECN flag"
-[ "$(grep -c 'err=0' "$TMPD/np")" = "$sent" ] || fail "NP tracepoint count != np_cnp_sent"
+# the NP asks for a CNP per period, the engine sends it while the
+# responder is ready: all but a last one per QP went
+nasked=$(wc -l <"$TMPD/np")
+assert_ge "$nasked" "$sent" "CNPs asked for by the NP (tracepoint) vs np_cnp_sent"
+assert_le "$nasked" $((sent + 2)) "CNPs asked for by the NP (tracepoint) vs np_cnp_sent"
 for h in s1 s2; do
 	awk -v d="${RXE_DEV[$h]}" -v line=$((LINE_MBPS * 1000)) '
 		{ for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] } }

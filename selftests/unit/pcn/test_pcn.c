@@ -110,10 +110,11 @@ static void test_decrease(void)
 	CHECK(s.w > 5 * W_MIN, "w after 6 increases %u", s.w);
 	pcn_rp_on_cnp(&s, &p, true, LINE);
 	CHECK(s.w == W_MIN, "w reset: %u, want %u", s.w, W_MIN);
-	/* recRate above the line rate: capped at the line rate */
+	/* recRate above the line rate: taken as the line rate */
 	pcn_rp_init(&s, &p);
 	pcn_rp_on_cnp(&s, &p, true, 0xffffffffU);
-	CHECK(s.rate == LINE, "ceiling on decrease: rate %u", s.rate);
+	CHECK(s.rate == LINE - LINE / 128, "ceiling on decrease: rate %u",
+	      s.rate);
 	/* floor */
 	pcn_rp_on_cnp(&s, &p, true, 100);
 	CHECK(s.rate == p.min_rate, "floor: rate %u, want %u", s.rate,
@@ -123,6 +124,52 @@ static void test_decrease(void)
 	CHECK(s.rate == p.min_rate + (LINE - p.min_rate + 127) / 128,
 	      "first increase: rate %u, want %u", s.rate,
 	      p.min_rate + (LINE - p.min_rate + 127) / 128);
+}
+
+/*
+ * recRate out of [min_rate, line_rate] (a broken or hostile NP) is
+ * clamped and counted: 0 or 2^32 - 1 never takes a flow to its floor,
+ * a sane recRate is not counted.
+ */
+static void test_clamp(void)
+{
+	struct pcn_rp_params p = rp_params(LINE);
+	u32 ok = LINE / 2, r;
+	struct pcn_rp s;
+
+	pcn_rp_init(&s, &p);
+	pcn_rp_on_cnp(&s, &p, true, ok);
+	r = s.rate;
+	CHECK(s.clamped == 0 && s.rec_rate == ok,
+	      "sane recRate: clamped %u rec %u", s.clamped, s.rec_rate);
+	/* garbage above the line rate with ECN: no cut at all */
+	pcn_rp_on_cnp(&s, &p, true, 0xffffffffU);
+	CHECK(s.clamped == 1 && s.rec_rate == LINE && s.rate == r,
+	      "huge recRate: clamped %u rec %u rate %u, want 1 %u %u",
+	      s.clamped, s.rec_rate, s.rate, LINE, r);
+	pcn_rp_on_cnp(&s, &p, true, LINE + 1);
+	CHECK(s.clamped == 2 && s.rate == r, "line + 1: clamped %u rate %u",
+	      s.clamped, s.rate);
+	/* recRate 0 without ECN (its recRate is unused): an increase */
+	pcn_rp_on_cnp(&s, &p, false, 0);
+	CHECK(s.clamped == 3 && s.rec_rate == p.min_rate && s.rate > r,
+	      "recRate 0: clamped %u rec %u rate %u > %u", s.clamped,
+	      s.rec_rate, s.rate, r);
+	/* at the line rate, 2^32 - 1 with ECN costs w_min, not the floor */
+	pcn_rp_init(&s, &p);
+	pcn_rp_on_cnp(&s, &p, true, 0xffffffffU);
+	CHECK(s.clamped == 1 && s.rate == LINE - LINE / 128 &&
+	      s.rate > p.min_rate, "from line: clamped %u rate %u",
+	      s.clamped, s.rate);
+	/* below the floor: clamped to it; the floor holds */
+	pcn_rp_on_cnp(&s, &p, true, 1);
+	CHECK(s.clamped == 2 && s.rec_rate == p.min_rate &&
+	      s.rate == p.min_rate, "recRate 1: clamped %u rec %u rate %u",
+	      s.clamped, s.rec_rate, s.rate);
+	/* the bounds themselves are sane */
+	pcn_rp_on_cnp(&s, &p, true, p.min_rate);
+	pcn_rp_on_cnp(&s, &p, false, LINE);
+	CHECK(s.clamped == 2, "bounds counted: clamped %u", s.clamped);
 }
 
 /* Feed @n packets of @bytes, @nce of them CE, spread over the period. */
@@ -317,6 +364,7 @@ int main(int argc, char **argv)
 	test_fig10(LINE);
 	test_fig10(100000);	/* 100 Mb/s, the guest scale */
 	test_decrease();
+	test_clamp();
 	test_ecn_rule();
 	test_rate_estimate();
 	test_no_packets();

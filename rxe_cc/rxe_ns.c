@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rxe_cc_ns.c: network-namespace support for rdma_rxe.
+ * rxe_ns.c: network-namespace support for rdma_rxe (patch 0001; it does
+ * not depend on the congestion-control engine).
  *
  * A network namespace gets its own pair of RoCEv2 receive sockets (UDP
  * 4791, IPv4 and IPv6) when its first rxe device is created, and loses
@@ -22,20 +23,21 @@
 #include <net/sock.h>
 #include <net/udp_tunnel.h>
 
-#include "rxe_cc.h"
+#include "rxe.h"
+#include "rxe_ns.h"
 
-struct rxe_cc_net {
+struct rxe_ns_net {
 	struct socket *sk4;
 	struct socket *sk6;
 	unsigned int users;	/* rxe devices of the namespace */
 };
 
 /* users and the sockets of every namespace; taken inside RTNL */
-static DEFINE_MUTEX(rxe_cc_ns_lock);
+static DEFINE_MUTEX(rxe_ns_lock);
 
-static unsigned int rxe_cc_net_id __read_mostly;
+static unsigned int rxe_ns_net_id __read_mostly;
 
-static struct socket *rxe_cc_udp_open(struct net *net, bool ipv6)
+static struct socket *rxe_ns_udp_open(struct net *net, bool ipv6)
 {
 	struct udp_tunnel_sock_cfg tnl = {
 		.encap_type = 1,
@@ -56,11 +58,11 @@ static struct socket *rxe_cc_udp_open(struct net *net, bool ipv6)
 	return sock;
 }
 
-static int rxe_cc_ns_open(struct net *net, struct rxe_cc_net *rn)
+static int rxe_ns_open(struct net *net, struct rxe_ns_net *rn)
 {
 	struct socket *sock;
 
-	sock = rxe_cc_udp_open(net, false);
+	sock = rxe_ns_udp_open(net, false);
 	if (IS_ERR(sock)) {
 		pr_err("rxe: no IPv4 UDP %d socket in a namespace: %ld\n",
 		       ROCE_V2_UDP_DPORT, PTR_ERR(sock));
@@ -70,7 +72,7 @@ static int rxe_cc_ns_open(struct net *net, struct rxe_cc_net *rn)
 
 	if (!IS_ENABLED(CONFIG_IPV6))
 		return 0;
-	sock = rxe_cc_udp_open(net, true);
+	sock = rxe_ns_udp_open(net, true);
 	if (IS_ERR(sock)) {
 		/* IPv6 disabled (ipv6.disable=1): IPv4 only */
 		if (PTR_ERR(sock) == -EAFNOSUPPORT)
@@ -83,7 +85,7 @@ static int rxe_cc_ns_open(struct net *net, struct rxe_cc_net *rn)
 	return 0;
 }
 
-static void rxe_cc_ns_close(struct rxe_cc_net *rn)
+static void rxe_ns_close(struct rxe_ns_net *rn)
 {
 	if (rn->sk6)
 		udp_tunnel_sock_release(rn->sk6);
@@ -94,66 +96,66 @@ static void rxe_cc_ns_close(struct rxe_cc_net *rn)
 }
 
 /* A new device of @ndev's namespace: open its sockets if it is the first. */
-int rxe_cc_ns_get(struct rxe_dev *rxe, struct net_device *ndev)
+int rxe_ns_get(struct rxe_dev *rxe, struct net_device *ndev)
 {
 	struct net *net = dev_net(ndev);
-	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	struct rxe_ns_net *rn = net_generic(net, rxe_ns_net_id);
 	int err = 0;
 
-	mutex_lock(&rxe_cc_ns_lock);
+	mutex_lock(&rxe_ns_lock);
 	if (!rn->users)
-		err = rxe_cc_ns_open(net, rn);
+		err = rxe_ns_open(net, rn);
 	if (!err) {
 		rn->users++;
 		dev_hold(ndev);
 		rxe->ns_ndev = ndev;
 		rxe->ns_net = net;
 	}
-	mutex_unlock(&rxe_cc_ns_lock);
+	mutex_unlock(&rxe_ns_lock);
 	return err;
 }
 
 /* The device's hold ends (once; later calls do nothing). */
-void rxe_cc_ns_put(struct rxe_dev *rxe)
+void rxe_ns_put(struct rxe_dev *rxe)
 {
-	struct rxe_cc_net *rn;
+	struct rxe_ns_net *rn;
 
-	mutex_lock(&rxe_cc_ns_lock);
+	mutex_lock(&rxe_ns_lock);
 	if (rxe->ns_ndev) {
-		rn = net_generic(rxe->ns_net, rxe_cc_net_id);
+		rn = net_generic(rxe->ns_net, rxe_ns_net_id);
 		if (!WARN_ON(!rn->users) && !--rn->users)
-			rxe_cc_ns_close(rn);
+			rxe_ns_close(rn);
 		dev_put(rxe->ns_ndev);
 		rxe->ns_ndev = NULL;
 		rxe->ns_net = NULL;
 	}
-	mutex_unlock(&rxe_cc_ns_lock);
+	mutex_unlock(&rxe_ns_lock);
 }
 
 /* Nothing should be left: every device let go at NETDEV_UNREGISTER. */
-static void __net_exit rxe_cc_net_exit(struct net *net)
+static void __net_exit rxe_ns_net_exit(struct net *net)
 {
-	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	struct rxe_ns_net *rn = net_generic(net, rxe_ns_net_id);
 
-	mutex_lock(&rxe_cc_ns_lock);
+	mutex_lock(&rxe_ns_lock);
 	rn->users = 0;
-	rxe_cc_ns_close(rn);
-	mutex_unlock(&rxe_cc_ns_lock);
+	rxe_ns_close(rn);
+	mutex_unlock(&rxe_ns_lock);
 }
 
-static struct pernet_operations rxe_cc_net_ops = {
-	.exit = rxe_cc_net_exit,
-	.id = &rxe_cc_net_id,
-	.size = sizeof(struct rxe_cc_net),
+static struct pernet_operations rxe_ns_net_ops = {
+	.exit = rxe_ns_net_exit,
+	.id = &rxe_ns_net_id,
+	.size = sizeof(struct rxe_ns_net),
 };
 
 /*
  * The namespace's IPv6 receive socket (for route lookups), or NULL.  A
  * QP's device holds the namespace's sockets.
  */
-struct sock *rxe_cc_ns_sk6(struct net *net)
+struct sock *rxe_ns_sk6(struct net *net)
 {
-	struct rxe_cc_net *rn = net_generic(net, rxe_cc_net_id);
+	struct rxe_ns_net *rn = net_generic(net, rxe_ns_net_id);
 	struct socket *sk6 = READ_ONCE(rn->sk6);
 
 	return sk6 ? sk6->sk : NULL;
@@ -167,17 +169,17 @@ struct sock *rxe_cc_ns_sk6(struct net *net)
  * as a kernel socket without a reference, could be released after the
  * namespace is freed.
  */
-int rxe_cc_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp)
+int rxe_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp)
 {
 	return sock_create_kern(&init_net, AF_INET, SOCK_DGRAM, 0, sockp);
 }
 
-int rxe_cc_ns_init(void)
+int rxe_ns_init(void)
 {
-	return register_pernet_subsys(&rxe_cc_net_ops);
+	return register_pernet_subsys(&rxe_ns_net_ops);
 }
 
-void rxe_cc_ns_exit(void)
+void rxe_ns_exit(void)
 {
-	unregister_pernet_subsys(&rxe_cc_net_ops);
+	unregister_pernet_subsys(&rxe_ns_net_ops);
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/rxe_bisect.sh [KDIR]
+#
+# Checks that the rxe patch series is bisectable: for N = 1 .. number of
+# patches, prepares rxe with the first N patches (scripts/rxe_prepare.sh,
+# RXE_PATCH_COUNT=N) in build/bisect/ and builds it.  Until the hooks
+# patch (the one that embeds rxe_cc_types.h) is applied, rdma_rxe is
+# built without the engine (RXE_CC=n).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+kdir=${1:-${KDIR:-$(ls -d /usr/src/linux-headers-6.1.*-amd64 2>/dev/null | sort | tail -n 1)}}
+out=$top/build/bisect/rxe_cc
+total=$(find "$top/rxe_cc/patches" -name '*.patch' | wc -l)
+cc=n
+for ((n = 1; n <= total; n++)); do
+	p=$(find "$top/rxe_cc/patches" -name '*.patch' | sort | sed -n "${n}p")
+	grep -q '^+#include "rxe_cc_types.h"' "$p" && cc=y
+	RXE_PATCH_COUNT=$n bash "$top/scripts/rxe_prepare.sh" "$kdir" "$out"
+	make -C "$kdir" M="$out" RXE_CC=$cc W=1 modules >"$out.log" 2>&1 ||
+		{ tail -n 20 "$out.log"; echo "rxe_bisect: $(basename "$p") (first $n) does not build" >&2; exit 1; }
+	echo "rxe_bisect: first $n patch(es), up to $(basename "$p"), RXE_CC=$cc: builds"
+done
