@@ -62,34 +62,22 @@ struct pcn_qp {
 
 #define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct pcn_knobs, n))
 
-/* CNPs rejected by any QP (bad payload); read-only module parameter. */
+/* Read-only module parameters counting CNPs over every QP. */
 static atomic_long_t pcn_bad_cnps = ATOMIC_LONG_INIT(0);
-
-static int pcn_bad_cnps_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pcn_bad_cnps));
-}
-
-static const struct kernel_param_ops pcn_bad_cnps_ops = {
-	.get = pcn_bad_cnps_get,
-};
-
-module_param_cb(bad_cnps, &pcn_bad_cnps_ops, NULL, 0444);
-MODULE_PARM_DESC(bad_cnps, "CNPs ignored for a malformed PCN payload");
-
-/* CNPs whose recRate was clamped to [min rate, line rate]; read-only. */
 static atomic_long_t pcn_clamped_cnps = ATOMIC_LONG_INIT(0);
 
-static int pcn_clamped_cnps_get(char *buf, const struct kernel_param *kp)
+static int pcn_counter_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%ld\n", atomic_long_read(&pcn_clamped_cnps));
+	return sysfs_emit(buf, "%ld\n", atomic_long_read(kp->arg));
 }
 
-static const struct kernel_param_ops pcn_clamped_cnps_ops = {
-	.get = pcn_clamped_cnps_get,
+static const struct kernel_param_ops pcn_counter_ops = {
+	.get = pcn_counter_get,
 };
 
-module_param_cb(clamped_cnps, &pcn_clamped_cnps_ops, NULL, 0444);
+module_param_cb(bad_cnps, &pcn_counter_ops, &pcn_bad_cnps, 0444);
+MODULE_PARM_DESC(bad_cnps, "CNPs ignored for a malformed PCN payload");
+module_param_cb(clamped_cnps, &pcn_counter_ops, &pcn_clamped_cnps, 0444);
 MODULE_PARM_DESC(clamped_cnps,
 		 "CNPs whose recRate was outside [min_rate_kbps, line rate], clamped");
 
