@@ -132,7 +132,7 @@ rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -
 # Helpers of the DCQCN guest tests (test_70, test_74, wip_71) and of the dcblab
 # scenarios dcqcn_* (which source this file too).
 #
-#   load_dcqcn                 rdma_rxe.ko and rxe_cc_dcqcn.ko
+#   load_algo NAME             rdma_rxe.ko and rxe_cc_NAME.ko (load_dcqcn: dcqcn)
 #   rxe_algo HOST ALGO MBPS    cc/algo, cc/max_rate_mbps (the line rate);
 #                              for dcqcn also DCQCN_KNOBS and the NP's
 #                              min_time_between_cnps (DCQCN_CNP_US)
@@ -145,15 +145,17 @@ rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -
 #   rxe_jain FILE              flow shares over the second half
 #   dcqcn_trace_on / dcqcn_trace_csv FILE
 
-RXE_DCQCN_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_dcqcn.ko
-
-load_dcqcn()
+# load_algo NAME: rdma_rxe and the algorithm module rxe_cc_NAME.
+load_algo()
 {
+	local ko=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_$1.ko
 	load_rxe
-	[ -d /sys/module/rxe_cc_dcqcn ] && return 0
-	[ -f "$RXE_DCQCN_KO" ] || fail "$RXE_DCQCN_KO not built (run make)"
-	insmod "$RXE_DCQCN_KO" || fail "insmod $RXE_DCQCN_KO failed"
+	[ -d "/sys/module/rxe_cc_$1" ] && return 0
+	[ -f "$ko" ] || fail "$ko not built (run make)"
+	insmod "$ko" || fail "insmod $ko failed"
 }
+
+load_dcqcn() { load_algo dcqcn; }
 
 # DCQCN at a 10-20 Mb/s line rate (Documentation/dcqcn.rst, "Guest-speed
 # settings"): the paper's N = 50 us scaled by 1000, T = K = 30 ms (the
@@ -189,6 +191,9 @@ rxe_algo()
 
 # rxe_nqp HOST: QPs of HOST's device.
 rxe_nqp() { topo_exec "$1" rdma resource show qp link "${RXE_DEV[$1]}/1" 2>/dev/null | grep -c 'type RC'; }
+
+# no_qps: neither s1's nor r's device has an RC QP.
+no_qps() { [ "$(rxe_nqp s1)" = 0 ] && [ "$(rxe_nqp r)" = 0 ]; }
 
 rxe_qpn_skip()
 {

@@ -27,7 +27,6 @@ rxe_cc r max_rate_mbps 1
 
 armed() { grep -c rxe_cc_pacer_fire /proc/timer_list; }
 none_armed() { [ "$(armed)" = 0 ]; }
-no_qps() { [ "$(rxe_nqp s1)" = 0 ] && [ "$(rxe_nqp r)" = 0 ]; }
 some_delays() { [ "$(rxe_cnt s1 cc_pacer_delays)" -gt "$1" ]; }
 
 for i in $(seq 1 "$ROUNDS"); do

@@ -60,7 +60,6 @@ cat "$TMPD/fuzz"
 rxe_kill_all
 
 # Every module can go: no QP left, no device selecting an algorithm.
-no_qps() { [ "$(rxe_nqp s1)" = 0 ] && [ "$(rxe_nqp r)" = 0 ]; }
 wait_for --timeout 60 no_qps || fail "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
 for h in s1 r; do
 	rxe_cc "$h" algo none

@@ -30,10 +30,8 @@ PY=/usr/bin/python3
 FRAMES=$TOP/selftests/net/pfc_frames.py
 need_cmd rdma
 $PY -c 'import pyverbs.qp' 2>/dev/null || skip "python3-pyverbs not installed"
-load_rxe
 for m in dcqcn pcn ldcp; do
-	ko=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_$m.ko
-	[ -d "/sys/module/rxe_cc_$m" ] || insmod "$ko" || fail "insmod $ko"
+	load_algo "$m"
 done
 rxe_topo 1
 D=$(mktemp -d /var/tmp/rxe81.XXXXXX)
@@ -64,7 +62,6 @@ xfer()
 	[ "$rc" = 0 ] || fail "$name/$algo: $(grep -h '^wc [0-9]* [A-Z_]*ERR\|^completed\|^verify\|Error' "$d/req.out" "$d/resp.out" | sort | uniq -c | tr '\n' ' ')"
 }
 
-no_qps() { [ "$(rxe_nqp s1)" = 0 ] && [ "$(rxe_nqp r)" = 0 ]; }
 drops() { echo $(($(dcb_stat drops_tail 0) + $(dcb_stat drops_wred 0))); }
 
 # drop: tail drops at a small limit
