@@ -352,6 +352,7 @@ RXE_CC_DEV_KNOB(max_rate_mbps, 4000000);
 RXE_CC_DEV_KNOB(pacer_slack_us, 1000000);
 RXE_CC_DEV_KNOB(pacer_catchup_us, 10000000);
 RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
+RXE_CC_DEV_KNOB(roce_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
 RXE_CC_DEV_KNOB(ecn, 1);
@@ -368,6 +369,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&pacer_slack_us_attr.attr,
 	&pacer_catchup_us_attr.attr,
 	&min_time_between_cnps_attr.attr,
+	&roce_dscp_attr.attr,
 	&cnp_dscp_attr.attr,
 	&cnp_802p_prio_attr.attr,
 	&ecn_attr.attr,
@@ -398,6 +400,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
 	rxe->cc.min_time_between_cnps = 50;
+	rxe->cc.roce_dscp = 26;
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
 	rxe->cc.ecn = 1;

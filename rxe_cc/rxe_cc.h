@@ -198,13 +198,20 @@ static inline void rxe_cc_skb_stall(struct rxe_qp *qp)
 	rxe_cc_held(qp, RXE_CNT_CC_SKB_STALLS);
 }
 
-/* The IP TOS/traffic class of an outgoing packet. */
+/*
+ * The IP TOS/traffic class of an outgoing packet.  CNPs carry cnp_dscp;
+ * every other packet the DSCP of its address vector's traffic class, or
+ * roce_dscp when that DSCP is 0 (the application set none).  The ECN bits
+ * of the traffic class are kept.
+ */
 static inline u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tos)
 {
 	struct rxe_qp *qp = pkt->qp;
 
 	if (pkt->opcode == RXE_CC_OPCODE_CNP)
 		return READ_ONCE(pkt->rxe->cc.cnp_dscp) << 2;
+	if (!(tos & ~INET_ECN_MASK))
+		tos |= READ_ONCE(pkt->rxe->cc.roce_dscp) << 2;
 	if (qp && qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_ECT) &&
 	    (pkt->mask & RXE_REQ_MASK) && !(pkt->mask & RXE_CC_NOECT_MASK) &&
 	    READ_ONCE(pkt->rxe->cc.ecn) &&

@@ -81,6 +81,7 @@ struct rxe_cc_dev {
 	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			pacer_catchup_us; /* debt a late QP makes up */
 	u32			min_time_between_cnps;	/* us */
+	u8			roce_dscp;	/* when the traffic class has none */
 	u8			cnp_dscp;
 	u8			cnp_802p_prio;
 	u8			ecn;		/* ECT(0) on data with an algo */
