@@ -6,14 +6,17 @@
 # add` inside two host namespaces talk through a routing switch namespace
 # (sch_dcb on the port toward the receiver).  ibv_rc_pingpong, ib_write_bw,
 # ib_read_bw, ib_send_bw and ib_send_lat over IPv4 and IPv6 RoCE v2 GIDs,
-# ib_write_bw over rdma_cm (-R); then `rdma link delete`, deleting a
+# ib_write_bw over rdma_cm (-R).  Captured on s1's wire: the RC packets of
+# both directions and rdma_cm's MADs carry cc/roce_dscp (26), Not-ECT, TCP
+# DSCP 0, and an application's traffic class (--tclass 40) is kept;
+# cc/roce_dscp refuses 64.  Then `rdma link delete`, deleting a
 # namespace that holds a device, and rmmod with devices in two namespaces.
 # The runner fails the test on any oops/WARNING in the kernel log.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
-need_cmd rdma ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_send_lat python3
+need_cmd rdma ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_send_lat python3 tcpdump
 load_rxe
 rxe_topo 1
 S=${RXE_DEV[s1]}
@@ -63,15 +66,76 @@ pair()
 	log "ok: $name over $fam: $(grep -E '^ *[0-9]+ +[0-9]+ ' "$out.cli" | tail -n1 | tr -s ' ')$(grep -E 'Mbit/sec' "$out.cli")"
 }
 
+# cap_start / cap_stop: s1's eth0 (RoCE and TCP) into $TMPD/cap.pcap
+cap_start()
+{
+	rm -f "$TMPD/cap.pcap" "$TMPD/cap.err"
+	topo_exec s1 tcpdump -i eth0 -U -s 96 -w "$TMPD/cap.pcap" \
+		'udp port 4791 or tcp' 2>"$TMPD/cap.err" &
+	CAP=$!
+	wait_for --timeout 30 grep -q listening "$TMPD/cap.err" ||
+		fail "tcpdump did not start: $(cat "$TMPD/cap.err")"
+}
+cap_stop() { kill "$CAP"; wait "$CAP" 2>/dev/null; }
+# ncap FILTER: packets of the capture that match FILTER
+ncap() { tcpdump -r "$TMPD/cap.pcap" -nn "$1" 2>/dev/null | wc -l; }
+
+# DSCP (ip[1] >> 2, IPv6 traffic class >> 2) and ECN of what rxe sends
+V4="udp dst port 4791 and ip"
+V6="udp dst port 4791 and ip6"
+D4="(ip[1] >> 2)"
+D6="((ip6[0:2] >> 6) & 0x3f)"
+SIP=$(topo_ip4 s1)
+SIP6=$(topo_ip6 s1)
+# check_dscp NAME DSCP MIN: every RoCE packet captured carries DSCP and
+# no ECN bit, at least MIN in each direction; TCP carries DSCP 0.
+check_dscp()
+{
+	local name=$1 d=$2 min=$3 bad tx rx tcp
+	bad=$(ncap "($V4 and ($D4 != $d or (ip[1] & 3) != 0)) or ($V6 and ($D6 != $d or (ip6[1] & 0x30) != 0))")
+	tx=$(ncap "(src host $SIP or src host $SIP6) and udp dst port 4791")
+	rx=$(ncap "(dst host $SIP or dst host $SIP6) and udp dst port 4791")
+	tcp=$(ncap "tcp and ((ip and $D4 != 0) or (ip6 and $D6 != 0))")
+	log "$name: $tx RoCE packets sent, $rx received, $bad not DSCP $d or ECN set, $tcp TCP not DSCP 0"
+	assert_ge "$tx" "$min" "$name: RoCE packets sent by s1"
+	assert_ge "$rx" "$min" "$name: RoCE packets sent by r"
+	[ "$bad" = 0 ] || fail "$name: $bad RoCE packets not DSCP $d Not-ECT: $(tcpdump -r "$TMPD/cap.pcap" -nn -v "udp dst port 4791" 2>/dev/null | head -n4)"
+	[ "$tcp" = 0 ] || fail "$name: $tcp TCP packets with a DSCP"
+}
+
+# cc/roce_dscp: default 26, 0..63
+[ "$(rxe_cc s1 roce_dscp)" = "$ROCE_DSCP" ] ||
+	fail "cc/roce_dscp is $(rxe_cc s1 roce_dscp), expected $ROCE_DSCP"
+f=/sys/class/infiniband/$S/cc/roce_dscp
+! echo 64 2>/dev/null >"$f" || fail "cc/roce_dscp accepted 64"
+echo 63 >"$f" && [ "$(cat "$f")" = 63 ] || fail "cc/roce_dscp refused 63"
+echo "$ROCE_DSCP" >"$f"
+log "ok: cc/roce_dscp $ROCE_DSCP, 64 refused, 63 accepted"
+
 for fam in 4 6; do
+	cap_start
 	pair pingpong "$fam" ibv_rc_pingpong -n 200
+	cap_stop
+	check_dscp "pingpong/$fam" "$ROCE_DSCP" 200
+	[ "$(ncap tcp)" -ge 1 ] || fail "pingpong/$fam: no TCP captured"
 	pair write_bw "$fam" ib_write_bw -F -s 4096 -n 500
 	pair read_bw "$fam" ib_read_bw -F -s 4096 -n 500
 	pair send_bw "$fam" ib_send_bw -F -s 4096 -n 500
 	pair send_lat "$fam" ib_send_lat -F -s 64 -n 200
 done
 pair write_bw cm ib_write_bw -F -R -s 4096 -n 500
+cap_start
 pair send_lat cm ib_send_lat -F -R -s 64 -n 200
+cap_stop
+check_dscp send_lat/cm "$ROCE_DSCP" 200
+# rdma_cm's MADs (UD, QP1) too
+n=$(ncap "$V4 and udp[13:2] = 0 and udp[15] = 1 and $D4 = $ROCE_DSCP")
+assert_ge "$n" 3 "send_lat/cm: CM MADs with DSCP $ROCE_DSCP"
+# a traffic class the application chose is kept (DSCP 10, ECN bits 0)
+cap_start
+pair send_lat_tclass 4 ib_send_lat -F -s 64 -n 100 --tclass 40
+cap_stop
+check_dscp send_lat_tclass/4 10 100
 
 sent=$(rxe_cnt s1 sent_pkts)
 assert_ge "$sent" 2000 "packets sent by $S"
