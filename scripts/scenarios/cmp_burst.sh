@@ -9,7 +9,7 @@
 #   f1 --/                 |  \          burst: b1..bN -> r1 (short writes)
 #                         b1 .. bN
 #
-# PFC on band 0 with NP-ECN (pcn), RED (dcqcn) or no marking (none) on
+# PFC on RoCE's band 3 with NP-ECN (pcn), RED (dcqcn) or no marking (none) on
 # every switch port; ldcp without PFC and with DCTCP step marking.  The
 # code is in selftests/net/cmp_lib.sh (shared with test_76).
 

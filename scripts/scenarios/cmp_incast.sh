@@ -7,7 +7,7 @@
 # a routing switch; every switch port and host NIC is a sch_dcb shaped to
 # the line rate, the switch port toward r is the bottleneck.  Per setting:
 #
-#   none   PFC on (band 0), no ECN: lossless by PAUSE alone
+#   none   PFC on (RoCE's band 3), no ECN: lossless by PAUSE alone
 #   dcqcn  PFC on, RED (dcqcn.rst guest-speed Kmin/Kmax/Pmax), DCQCN RP/NP
 #   pcn    PFC on, NP-ECN, PCN RP/NP (cc/pcn/period_us scaled)
 #   ldcp   PFC OFF, DCTCP step marking at K (WRED drops non-ECT above K),
@@ -41,7 +41,7 @@ rate            20mbit    line rate of every port and host NIC (cc/max_rate_mbps
 iters           30        ib_write_bw -n: writes per sender
 size            65536     bytes per write
 buffer          1mb       switch buffer pool
-xoff            16kb      PFC static XOFF per (ingress port, band 0) (none, dcqcn, pcn)
+xoff            16kb      PFC static XOFF per (ingress port, RoCE's band 3) (none, dcqcn, pcn)
 delay           50ms      PAUSE response time the headroom is sized for
 red             5kb:50kb:0.01  dcqcn: RED kmin:kmax:pmax (dcqcn.rst guest settings)
 ldcp_k          8kb       ldcp: DCTCP step K (WRED drops non-ECT above it)
@@ -125,7 +125,7 @@ cmpi_qdiscs()
 	if [ "$algo" = ldcp ]; then
 		sw="$sw pfc off"
 	else
-		sw="$sw pfc prio-pfc 0 xoff ${P[xoff]} delay ${P[delay]}"
+		sw="$sw pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay ${P[delay]}"
 	fi
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	case $algo in
@@ -344,7 +344,7 @@ cmpi_summary()
 	rm -f "$CMPI_OUT/summary.tsv.rows"
 	{
 		echo "cmp_incast: ${#CMPI_HOSTS[@]} senders x ${P[iters]} x ${P[size]} B -> r, ${P[rate]} ports;" \
-			"PFC on (band 0) for none/dcqcn/pcn, off for ldcp"
+			"PFC on (RoCE's band $ROCE_BAND) for none/dcqcn/pcn, off for ldcp"
 		echo "(queue: bottleneck port over the incast; q2: its second half; KB)"
 		echo
 		column -t -s "$(printf '\t')" "$CMPI_OUT/summary.tsv"

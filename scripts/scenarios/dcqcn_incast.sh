@@ -3,7 +3,7 @@
 #
 # dcqcn_incast: DCQCN against PFC only, soft-RoCE incast (issue 5).
 #
-#   s1..s4 -> sw -> r     every link `line` Mb/s, PFC on band 0,
+#   s1..s4 -> sw -> r     every link `line` Mb/s, PFC on RoCE's band 3,
 #                         RED 5 KB / 20 KB / 1 % on sw -> r
 #
 # Runs selftests/net/test_70_dcqcn_incast.sh (4:1 and 2:1, each with algo

@@ -19,7 +19,7 @@
 CMP_OUT=${CMP_OUT:-$TMPD}
 CMP_RATE_MBPS=${CMP_RATE_MBPS:-20}	# every link and host NIC
 CMP_LINE_MBPS=${CMP_LINE_MBPS:-$CMP_RATE_MBPS}	# rxe cc/max_rate_mbps
-CMP_PFC=${CMP_PFC:-"pfc prio-pfc 0 xoff 16kb delay 50ms"}
+CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"}
 CMP_RED=${CMP_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 CMP_STEP=${CMP_STEP:-"ecn step k 8kb"}
 CMP_DCQCN_T_US=${CMP_DCQCN_T_US:-55000}	# DCQCN T = K (cmp_algo)
@@ -97,8 +97,8 @@ cmp_algo()
 	esac
 }
 
-# cmp_sw_opts ALGO: sch_dcb options of every switch port.  PFC on band 0
-# (rxe's data, DSCP 0) and the algorithm's congestion point: RED for
+# cmp_sw_opts ALGO: sch_dcb options of every switch port.  PFC on RoCE's
+# band (ROCE_BAND) and the algorithm's congestion point: RED for
 # dcqcn, NP-ECN for pcn, no marking for none; ldcp runs without PFC with
 # DCTCP step marking (its fast-start packets are dropped by WRED there).
 cmp_sw_opts()
@@ -318,7 +318,7 @@ cmp_burst_run()
 	cmp_mon_stop
 	pfc_snap CMP_S1 s0 s1
 	local pause drops retries
-	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx 0) - $(pfc_sw_sum CMP_S0 pause_tx 0) ))
+	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))
 	drops=0
 	for k in drops_tail drops_wred drops_headroom; do
 		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
@@ -587,7 +587,7 @@ cmp_conv_run()
 	[ -z "${CMP_TR_EVENT[$a]:-}" ] || cmp_trace_off "$o-trace.txt"
 	pfc_snap CMP_S1 sw
 	local pause drops k
-	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx 0) - $(pfc_sw_sum CMP_S0 pause_tx 0) ))
+	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))
 	drops=0
 	for k in drops_tail drops_wred drops_headroom; do
 		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))

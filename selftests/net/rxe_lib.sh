@@ -13,6 +13,14 @@
 
 RXE_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rdma_rxe.ko
 
+# Where rxe's packets go in sch_dcb's default DSCP map (band = DSCP >> 3):
+# RoCE (cc/roce_dscp, default 26) in band 3, CNPs (cc/cnp_dscp, 48) in
+# band 6; TCP and everything else DSCP 0, band 0.
+ROCE_DSCP=26
+ROCE_BAND=$((ROCE_DSCP >> 3))
+CNP_DSCP=48
+CNP_BAND=$((CNP_DSCP >> 3))
+
 # rxe_is_ours: the loaded rdma_rxe is ours (it has the cc/ engine).
 rxe_is_ours() { grep -qw rxe_cc_register /proc/kallsyms 2>/dev/null; }
 

@@ -8,7 +8,7 @@
 # block landings twice).  137 s for both on a quiet host.
 #
 # DCQCN incast with soft-RoCE (issue 5): s1..sN -> sw -> r, every link
-# 10 Mb/s (sch_dcb on every switch port and host NIC), PFC on band 0,
+# 10 Mb/s (sch_dcb on every switch port and host NIC), PFC on RoCE's band 3,
 # RED ECN (5 KB / 20 KB / 1 %) on the bottleneck sw -> r.  ib_write_bw
 # from N senders to r at once, N = 4 (DCQCN70_NS), each with algo dcqcn (scaled
 # knobs, rxe_lib.sh DCQCN_KNOBS) and with algo none (PFC only, no ECN: the
@@ -36,7 +36,7 @@ rxe_topo 4
 # 30 ms since: rxe_lib.sh)
 SECS=${DCQCN70_SECS:-20}
 LINE=${DCQCN70_LINE:-10}
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
+SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
 RED=${DCQCN70_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_70_dcqcn_incast
 mkdir -p "$OUTD"
@@ -76,7 +76,7 @@ run()
 	rxe_sampler_stop
 	[ "$algo.$n" = dcqcn.4 ] && dcqcn_trace_off
 	pfc_snap S1 sw
-	PAUSE[$n-$algo]=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
+	PAUSE[$n-$algo]=$(( $(pfc_sw_sum S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum S0 pause_tx "$ROCE_BAND") ))
 	drops=''
 	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
 	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)

@@ -9,7 +9,7 @@
 #                  / |
 #   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 40 Mb/s)
 #
-# Host links 10 Mb/s, PFC on band 0 everywhere, RED ECN on sw1 -> r in the
+# Host links 10 Mb/s, PFC on RoCE's band 3 everywhere, RED ECN on sw1 -> r in the
 # dcqcn run.  h1..h4 send to r (ib_write_bw); v sends to vr over the trunk
 # and never crosses the congested port.  Runs: v alone; the incast with v
 # under algo none (PFC only: sw1 pauses the trunk, h1 gets about half of
@@ -62,8 +62,8 @@ LINE=10
 # two of five dcqcn runs (4141 and 4546 PAUSE frames; h1 then got 18
 # and 21 % less than the fair share, PFC's unfairness back).
 XOFF=${DCQCN71_XOFF:-96kb}
-SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc 0 xoff $XOFF delay 100ms"
-TRUNK="rate 40mbit buffer 2mb pfc prio-pfc 0 xoff $XOFF delay 100ms"
+SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
+TRUNK="rate 40mbit buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_71_dcqcn_fig8
 mkdir -p "$OUTD"
@@ -128,7 +128,7 @@ run()
 	rxe_bw_wait
 	rxe_sampler_stop
 	pfc_snap S1 sw1 sw2
-	PAUSE[$name]=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
+	PAUSE[$name]=$(( $(pfc_sw_sum S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum S0 pause_tx "$ROCE_BAND") ))
 	# (drops_wred: non-ECT packets over the RED curve, i.e. perftest's
 	# TCP SYN/FIN/pure ACKs, which RFC 3168 never sends ECT: logged only)
 	WRED=$(( $(pfc_sw_sum S1 drops_wred) - $(pfc_sw_sum S0 drops_wred) ))

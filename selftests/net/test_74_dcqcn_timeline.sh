@@ -3,7 +3,7 @@
 # timeout: 300
 #
 # DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
-# 10 Mb/s links, PFC on band 0, RED 5 KB / 20 KB / 1 % on sw -> r,
+# 10 Mb/s links, PFC on RoCE's band 3, RED 5 KB / 20 KB / 1 % on sw -> r,
 # ib_write_bw from both senders at once with algo dcqcn on every device
 # (the scaled knobs of rxe_lib.sh).  From events/rxe_cc_dcqcn:
 #  - every sender's QP was cut (CNP events), as many CNP events per QP as
@@ -39,7 +39,7 @@ SECS=${DCQCN74_SECS:-20}
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN74_T_US
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN74_T_US
 LINE=10
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
+SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_74_dcqcn_timeline
 mkdir -p "$OUTD"
 # shellcheck disable=SC2086
@@ -129,7 +129,7 @@ log "ok: timeline $OUTD/timeline.png ($(stat -c %s "$OUTD/timeline.png") bytes)"
 
 # The same incast with algo none and no ECN (PFC only, the paper's
 # baseline): DCQCN must have sent far fewer PAUSE frames.
-p_dcqcn=$(( $(pfc_sw_sum S1 pause_tx 0) - $(pfc_sw_sum S0 pause_tx 0) ))
+p_dcqcn=$(( $(pfc_sw_sum S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum S0 pause_tx "$ROCE_BAND") ))
 for h in s1 s2 r; do rxe_algo "$h" none "$LINE"; done
 # shellcheck disable=SC2086
 dcb_set $SW ecn off
@@ -139,7 +139,7 @@ rxe_bw_start s2 18744 "$SECS"
 rxe_bw_clients "$SECS"
 rxe_bw_wait
 pfc_snap S3 sw
-p_none=$(( $(pfc_sw_sum S3 pause_tx 0) - $(pfc_sw_sum S2 pause_tx 0) ))
+p_none=$(( $(pfc_sw_sum S3 pause_tx "$ROCE_BAND") - $(pfc_sw_sum S2 pause_tx "$ROCE_BAND") ))
 ratio=$(awk -v a="$p_dcqcn" -v b="$p_none" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
 log "PAUSE frames sent by the switch: dcqcn $p_dcqcn, none $p_none, ratio $ratio"
 assert_ge "$p_none" 10 "none: PAUSE frames (PFC must be what limits the senders)"

@@ -35,14 +35,14 @@ at_exit "rm -rf '$D'"
 SIP=$(topo_ip4 s1)
 PORT_S1=$(topo_port sw s1)
 
-# Every ACK (BTH opcode 0x11) from r with DSCP 0 (rxe's) toward s1 dies at
-# the switch's egress; the forged one carries DSCP 10 and passes.
+# Every ACK (BTH opcode 0x11) from r with rxe's DSCP (ROCE_DSCP) toward s1
+# dies at the switch's egress; the forged one carries DSCP 10 and passes.
 ack_block()
 {
 	topo_tc sw qdisc replace dev "$PORT_S1" clsact
 	topo_tc sw filter replace dev "$PORT_S1" egress pref 10 protocol ip u32 \
 		match ip src "$RIP"/32 match ip protocol 17 0xff \
-		match ip tos 0 0xfc match u16 4791 0xffff at 22 \
+		match ip tos "$((ROCE_DSCP << 2))" 0xfc match u16 4791 0xffff at 22 \
 		match u8 0x11 0xff at 28 action drop ||
 		fail "cannot install the ACK filter"
 }

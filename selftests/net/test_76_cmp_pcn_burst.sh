@@ -5,7 +5,7 @@
 # PCN's concurrent burst (PCN section 3.1, scaled; the dcblab scenario
 # cmp_burst with algos=pcn): long flows F0 (f0 -> r0) and F1 (f1 -> r1)
 # share s0 -> s1; three senders on s1 send a burst of 64 x 16 KB RDMA
-# WRITEs each to r1.  Every link 20 Mb/s, PFC on band 0, NP-ECN on every
+# WRITEs each to r1.  Every link 20 Mb/s, PFC on RoCE's band 3, NP-ECN on every
 # switch port, rxe_cc_pcn on every device (period_us 20000).  Rates from
 # the senders' sent_pkts every 0.25 s.  Asserted:
 #  - F0, which never crosses the congested port s1 -> r1, keeps at least

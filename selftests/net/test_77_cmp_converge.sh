@@ -4,7 +4,7 @@
 #
 # PCN's convergence (PCN Fig. 11, scaled; the dcblab scenario cmp_converge
 # with algos=pcn): three ib_write_bw flows s1..s3 -> sw -> r start at the
-# 20 Mb/s line rate into the 20 Mb/s port sw -> r (PFC on band 0, NP-ECN,
+# 20 Mb/s line rate into the 20 Mb/s port sw -> r (PFC on RoCE's band 3, NP-ECN,
 # rxe_cc_pcn with period_us 20000 everywhere).  From the rxe_cc_pcn_rate
 # tracepoint (each flow at line rate until its first CNP; a flow starts one
 # period before its first CNP): the sum of the three rates comes down to

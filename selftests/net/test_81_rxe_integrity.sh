@@ -11,7 +11,7 @@
 #          line rate), IB timeout 12 (17 ms); with none, dcqcn, pcn, ldcp
 #   wred   RED between 4 and 12 KB, pmax 1, rxe's packets not ECT: WRED
 #          drops (none)
-#   pause  band 3 lossless (RoCE's DSCP 0 mapped there), r sends 4 PAUSEs
+#   pause  RoCE's band 3 lossless, r sends 4 PAUSEs
 #          of 300 ms while the transfer runs: every pause outlasts the
 #          transport timeout (IB timeout 12), the requester retries into
 #          the paused port; with none and dcqcn
@@ -62,7 +62,7 @@ xfer()
 	[ "$rc" = 0 ] || fail "$name/$algo: $(grep -h '^wc [0-9]* [A-Z_]*ERR\|^completed\|^verify\|Error' "$d/req.out" "$d/resp.out" | sort | uniq -c | tr '\n' ' ')"
 }
 
-drops() { echo $(($(dcb_stat drops_tail 0) + $(dcb_stat drops_wred 0))); }
+drops() { echo $(($(dcb_stat drops_tail "$ROCE_BAND") + $(dcb_stat drops_wred "$ROCE_BAND"))); }
 
 # drop: tail drops at a small limit
 for algo in none dcqcn pcn ldcp; do
@@ -82,13 +82,13 @@ assert_ge $(($(drops) - d0)) 1 "wred/none: packets dropped at the port"
 
 # pause: long PAUSEs of the lossless band into the port, from r
 for algo in none dcqcn; do
-	dcb_set rate 10mbit limit 1mb dscp-map 0:3 pfc prio-pfc 3 xoff 512kb
-	p0=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+	dcb_set rate 10mbit limit 1mb pfc prio-pfc "$ROCE_BAND" xoff 512kb
+	p0=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
 	topo_exec r $PY "$FRAMES" hold eth0 300 4 >"$D/hold.out" 2>&1 &
 	hold=$!
 	xfer pause "$algo" 20 12 16 32768
 	wait "$hold" || fail "pause/$algo: PAUSE sender: $(cat "$D/hold.out")"
-	p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+	p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
 	assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
 	assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
 done
@@ -97,11 +97,11 @@ done
 # within the requester's deadline: an error, not a QP that hangs.
 wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
 for h in s1 r; do rxe_algo "$h" none 0; done
-dcb_set rate 10mbit limit 1mb dscp-map 0:3 pfc prio-pfc 3 xoff 512kb
-p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)
+dcb_set rate 10mbit limit 1mb pfc prio-pfc "$ROCE_BAND" xoff 512kb
+p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
 topo_exec r $PY "$FRAMES" hold eth0 30000 1 >"$D/hold.out" 2>&1 &
 hold=$!
-held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx 3)" -gt "$p1" ]; }
+held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }
 wait_for --timeout 30 held || fail "exhaust: the port was not paused"
 d=$D/exhaust
 mkdir -p "$d"
