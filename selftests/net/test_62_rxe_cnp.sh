@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 400
+# timeout: 600
 #
 # ECN and CNPs: both devices run the "fixed" algorithm (ECT(0) on data,
 # the DCQCN notification point on).  sch_dcb marks CE above 20 KB on a
@@ -8,7 +8,7 @@
 # The receiver counts CE packets and sends CNPs, no more than one per
 # min_time_between_cnps (100 ms here) for the QP; tshark decodes them on
 # the sender's wire as RoCE CNPs (BTH opcode 0x81) to the sender's QPN with
-# DSCP 48; the sender's rp_cnp_handled equals the receiver's np_cnp_sent,
+# DSCP 48, the sender's requests carry DSCP 26 and ECT(0); the sender's rp_cnp_handled equals the receiver's np_cnp_sent,
 # and the rxe_cc_cnp_sent / rxe_cc_cnp_rcvd tracepoints fired as often.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
@@ -33,8 +33,9 @@ tr_on rxe_cc || fail "no rxe_cc tracepoints"
 echo >"$TR/trace"
 at_exit 'tr_mute rxe_cc'
 
+ALL=$TMPD/all.pcap
 PCAP=$TMPD/cnp.pcap
-topo_exec s1 tcpdump -i eth0 -n -U -w "$PCAP" 'udp dst port 4791 and udp[8] == 0x81' \
+topo_exec s1 tcpdump -i eth0 -n -U -s 96 -w "$ALL" 'udp dst port 4791' \
 	>"$TMPD/tcpdump.log" 2>&1 &
 TCPDUMP=$!
 wait_for --timeout 20 grep -q listening "$TMPD/tcpdump.log" || fail "tcpdump did not start"
@@ -72,7 +73,20 @@ log "tracepoints: $tsent rxe_cc_cnp_sent, $trcvd rxe_cc_cnp_rcvd"
 [ "$tsent" = "$sent" ] && [ "$trcvd" = "$handled" ] ||
 	fail "tracepoints $tsent/$trcvd, counters $sent/$handled"
 
+# the sender's requests: DSCP 26 (cc/roce_dscp) with the ECN bits of the
+# algorithm (ECT(0)), not replaced by the DSCP; ACKs from r DSCP 26
+SIP=$(topo_ip4 s1)
+ncap() { tcpdump -r "$ALL" -nn "$1" 2>/dev/null | wc -l; }
+req=$(ncap "src host $SIP and udp[8] != 0x81 and ip[1] = $((ROCE_DSCP << 2 | 2))")
+bad=$(ncap "src host $SIP and udp[8] != 0x81 and ip[1] != $((ROCE_DSCP << 2 | 2))")
+acks=$(ncap "src host $RIP and udp[8] = 0x11 and (ip[1] >> 2) = $ROCE_DSCP")
+log "s1's requests DSCP $ROCE_DSCP ECT(0): $req, others $bad; r's ACKs DSCP $ROCE_DSCP: $acks"
+assert_ge "$req" 1000 "requests with DSCP $ROCE_DSCP and ECT(0)"
+[ "$bad" = 0 ] || fail "$bad requests of s1 without DSCP $ROCE_DSCP and ECT(0)"
+assert_ge "$acks" 1 "ACKs with DSCP $ROCE_DSCP"
+
 # what tshark sees on the sender's wire
+tcpdump -r "$ALL" -w "$PCAP" 'udp[8] == 0x81' 2>/dev/null || fail "tcpdump -r"
 tshark -r "$PCAP" -Y 'infiniband.bth.opcode == 0x81' -T fields \
 	-e infiniband.bth.destqp -e ip.dsfield.dscp \
 	>"$TMPD/cnps" 2>"$TMPD/tshark.err" || { cat "$TMPD/tshark.err"; fail "tshark"; }
