@@ -121,7 +121,7 @@ cmpi_setup()
 cmpi_qdiscs()
 {
 	local algo=$1 sw ecn kmin kmax pmax
-	sw="rate ${P[rate]} buffer ${P[buffer]}"
+	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]}"
 	if [ "$algo" = ldcp ]; then
 		sw="$sw pfc off"
 	else
@@ -138,10 +138,11 @@ cmpi_qdiscs()
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $sw || fail "tc: switch ports: $sw"
 	# shellcheck disable=SC2086
-	topo_dcb_all host rate "${P[rate]}" limit 2mb || fail "tc: host NICs"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate "${P[rate]}" $CTRL_MAP limit 2mb || fail "tc: host NICs"
 	# shellcheck disable=SC2086
 	dcb_set $sw $ecn
-	echo "switch ports: $sw; bottleneck $PORT: $sw $ecn; host NICs: rate ${P[rate]} limit 2mb"
+	echo "switch ports: $sw; bottleneck $PORT: $sw $ecn; host NICs: rate ${P[rate]} $CTRL_MAP limit 2mb"
 }
 
 # cmpi_rxe ALGO: cc/algo and line rate on every host (the receiver's NP

@@ -103,7 +103,7 @@ cmp_algo()
 # DCTCP step marking (its fast-start packets are dropped by WRED there).
 cmp_sw_opts()
 {
-	local o="rate ${CMP_RATE_MBPS}mbit buffer 1mb"
+	local o="rate ${CMP_RATE_MBPS}mbit $CTRL_MAP buffer 1mb"
 	case $1 in
 	none) echo "$o $CMP_PFC ecn off" ;;
 	dcqcn) echo "$o $CMP_PFC $CMP_RED" ;;
@@ -114,7 +114,8 @@ cmp_sw_opts()
 
 cmp_hosts_qdisc()
 {
-	topo_dcb_all host rate "${CMP_RATE_MBPS}mbit" limit 2mb || fail "tc: host NICs"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate "${CMP_RATE_MBPS}mbit" $CTRL_MAP limit 2mb || fail "tc: host NICs"
 }
 
 # cmp_switch ALGO: configure every switch port for ALGO.

@@ -20,6 +20,13 @@ ROCE_DSCP=26
 ROCE_BAND=$((ROCE_DSCP >> 3))
 CNP_DSCP=48
 CNP_BAND=$((CNP_DSCP >> 3))
+# sch_dcb serves its bands in strict priority (it has no ETS): a port
+# that RoCE keeps backlogged in band 3 starves band 0, and with it
+# perftest's TCP control connection (DSCP 0), whose flows then start only
+# after the others ended.  Ports that carry both put DSCP 0 above RoCE
+# with CTRL_MAP (a few packets per flow), as the PFC tests do for their
+# control traffic.
+CTRL_MAP="dscp-map 0:7"
 
 # rxe_is_ours: the loaded rdma_rxe is ours (it has the cc/ engine).
 rxe_is_ours() { grep -qw rxe_cc_register /proc/kallsyms 2>/dev/null; }

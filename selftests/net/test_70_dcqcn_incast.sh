@@ -36,7 +36,7 @@ rxe_topo 4
 # 30 ms since: rxe_lib.sh)
 SECS=${DCQCN70_SECS:-20}
 LINE=${DCQCN70_LINE:-10}
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
+SW="rate ${LINE}mbit $CTRL_MAP buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
 RED=${DCQCN70_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_70_dcqcn_incast
 mkdir -p "$OUTD"
@@ -44,7 +44,7 @@ mkdir -p "$OUTD"
 # shellcheck disable=SC2086
 topo_dcb_all switch $SW || fail "tc: $SW"
 # shellcheck disable=SC2086
-topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+topo_dcb_all host rate ${LINE}mbit $CTRL_MAP limit 2mb || fail "tc: host NICs"
 # distinct QPNs per sender (the tracepoint names QPs, not devices)
 # TCP (perftest's control connection) ECN-capable: RED marks it, no WRED drop
 for h in s1 s2 s3 s4 r; do topo_exec $h sysctl -qw net.ipv4.tcp_ecn=1; done

@@ -62,8 +62,8 @@ LINE=10
 # two of five dcqcn runs (4141 and 4546 PAUSE frames; h1 then got 18
 # and 21 % less than the fair share, PFC's unfairness back).
 XOFF=${DCQCN71_XOFF:-96kb}
-SW="rate ${LINE}mbit buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
-TRUNK="rate 40mbit buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
+SW="rate ${LINE}mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
+TRUNK="rate 40mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $XOFF delay 100ms"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_71_dcqcn_fig8
 mkdir -p "$OUTD"
@@ -85,7 +85,7 @@ topo_qdisc sw1 "$(topo_port sw1 sw2)" dcb $TRUNK || fail "trunk sw1"
 # shellcheck disable=SC2086
 topo_qdisc sw2 "$(topo_port sw2 sw1)" dcb $TRUNK || fail "trunk sw2"
 # shellcheck disable=SC2086
-topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+topo_dcb_all host rate ${LINE}mbit $CTRL_MAP limit 2mb || fail "tc: host NICs"
 RIP=$(topo_ip4 r)
 BN=$(topo_port sw1 r)
 HOSTS="h1 h2 h3 h4 v r vr"
