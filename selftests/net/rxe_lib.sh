@@ -15,8 +15,10 @@ RXE_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rdma_rxe.ko
 
 # Where rxe's packets go in sch_dcb's default DSCP map (band = DSCP >> 3):
 # RoCE (cc/roce_dscp, default 26) in band 3, CNPs (cc/cnp_dscp, 48) in
-# band 6; TCP and everything else DSCP 0, band 0.
-ROCE_DSCP=26
+# band 6; TCP and everything else DSCP 0, band 0.  DCBLAB_ROCE_DSCP sets
+# another cc/roce_dscp on every device of rxe_topo, for A/B runs (0: the
+# old layout, RoCE and TCP in band 0; test_60 then fails its default).
+ROCE_DSCP=${DCBLAB_ROCE_DSCP:-26}
 ROCE_BAND=$((ROCE_DSCP >> 3))
 CNP_DSCP=48
 CNP_BAND=$((CNP_DSCP >> 3))
@@ -27,6 +29,8 @@ CNP_BAND=$((CNP_DSCP >> 3))
 # with CTRL_MAP (a few packets per flow), as the PFC tests do for their
 # control traffic.
 CTRL_MAP="dscp-map 0:7"
+# (RoCE in band 0 would move with it)
+[ "$ROCE_BAND" != 0 ] || CTRL_MAP=
 
 # rxe_is_ours: the loaded rdma_rxe is ours (it has the cc/ engine).
 rxe_is_ours() { grep -qw rxe_cc_register /proc/kallsyms 2>/dev/null; }
@@ -75,6 +79,7 @@ rxe_topo()
 		RXE_DEV[$h]=${TOPO_PREFIX}_$h
 		topo_exec "$h" rdma link add "${RXE_DEV[$h]}" type rxe netdev eth0 ||
 			fail "rdma link add in $h"
+		[ "$ROCE_DSCP" = 26 ] || rxe_cc "$h" roce_dscp "$ROCE_DSCP"
 	done
 	# processes die before the namespaces go (they hold the devices)
 	at_exit 'rxe_kill_all'
