@@ -1098,6 +1098,27 @@ struct Qdisc *dcb_root_qdisc(struct net_device *dev)
 	return sch && sch->ops == &dcb_qdisc_ops ? sch : NULL;
 }
 
+/**
+ * dcb_root_rate - the shaping rate of a device's root sch_dcb
+ * @dev: the device
+ *
+ * For rxe_cc, which derives its algorithms' defaults from the line rate
+ * and finds this with symbol_get(), so that rdma_rxe does not depend on
+ * this module.  Caller in an RCU read-side critical section.
+ *
+ * Return: the root qdisc's rate in bytes/s, 0 if it is not sch_dcb or is
+ * not shaped.
+ */
+u64 dcb_root_rate(struct net_device *dev)
+{
+	struct Qdisc *sch = dcb_root_qdisc(dev);
+
+	if (!sch)
+		return 0;
+	return READ_ONCE(((struct dcb_sched *)qdisc_priv(sch))->cfg.rate);
+}
+EXPORT_SYMBOL_GPL(dcb_root_rate);
+
 /*
  * Let @sch dequeue again after a RESUME.  @sch was found through
  * dev->qdisc and may be on its way out (replaced or deleted, ->destroy
