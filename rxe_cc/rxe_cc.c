@@ -128,6 +128,7 @@ struct rxe_cc_params {
 	DECLARE_BITMAP(set, RXE_CC_PARAMS_MAX);	/* written by a user */
 	struct rxe_cc_env	env;		/* of the last derivation */
 	u32			*autov;		/* derived, by knob index */
+	u32			*userv;		/* written, by knob index */
 	void			*scratch;	/* size bytes, for deriving */
 	u8			vals[];		/* size bytes: rxe->cc.params */
 };
@@ -338,8 +339,18 @@ static void rxe_cc_derive(struct rxe_dev *rxe, u32 line, u8 src)
 		u32 v = clamp(*rxe_cc_knob(cp->scratch, p), p->min, p->max);
 
 		WRITE_ONCE(cp->autov[i], v);
-		if (!test_bit(i, cp->set))
-			WRITE_ONCE(*rxe_cc_knob(cp->vals, p), v);
+		if (test_bit(i, cp->set))
+			continue;
+		WRITE_ONCE(*rxe_cc_knob(cp->vals, p), v);
+		/*
+		 * param_store() (no lock) may have set the knob meanwhile:
+		 * it sets the bit before the value, so either its value came
+		 * last or the bit is seen here.
+		 */
+		smp_mb();
+		if (test_bit(i, cp->set))
+			WRITE_ONCE(*rxe_cc_knob(cp->vals, p),
+				   READ_ONCE(cp->userv[i]));
 	}
 	cp->env = env;
 	rxe_cc_check(rxe, ops, cp->vals);
@@ -366,7 +377,9 @@ static struct rxe_cc_params *rxe_cc_params_alloc(const struct rxe_cc_ops *ops)
 	cp = kzalloc(struct_size(cp, vals, size), GFP_KERNEL);
 	if (!cp)
 		return NULL;
-	cp->autov = kcalloc(max(ops->nparams, 1U), sizeof(u32), GFP_KERNEL);
+	/* autov, then userv */
+	cp->autov = kcalloc(max(ops->nparams, 1U), 2 * sizeof(u32),
+			    GFP_KERNEL);
 	cp->scratch = kzalloc(size, GFP_KERNEL);
 	if (!cp->autov || !cp->scratch) {
 		kfree(cp->autov);
@@ -374,6 +387,7 @@ static struct rxe_cc_params *rxe_cc_params_alloc(const struct rxe_cc_ops *ops)
 		kfree(cp);
 		return NULL;
 	}
+	cp->userv = cp->autov + max(ops->nparams, 1U);
 	strscpy(cp->name, ops->name, sizeof(cp->name));
 	cp->size = ops->params_size;
 	cp->nparams = ops->nparams;
@@ -468,7 +482,12 @@ static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 		return err;
 	if (v < pa->p->min || v > pa->p->max)
 		return -ERANGE;
+	WRITE_ONCE(pa->cp->userv[pa->idx], v);
+	/* userv before the bit: rxe_cc_derive() reads it once it sees the bit */
+	smp_mb__before_atomic();
 	set_bit(pa->idx, pa->cp->set);
+	/* the bit before the knob: rxe_cc_derive() may overwrite it otherwise */
+	smp_mb__after_atomic();
 	WRITE_ONCE(*knob, v);
 	rxe_cc_check(pa->rxe, pa->ops, pa->cp->vals);
 	return count;
