@@ -165,7 +165,7 @@ static void dcqcn_defaults(void *params, const struct rxe_cc_env *env)
 	struct dcqcn_knobs *k = params;
 	struct dcqcn_auto a;
 
-	dcqcn_sm_auto(&a, env->line_kbps, env->rtt_us, env->cnp_us);
+	dcqcn_sm_auto(&a, env->line_kbps, env->rtt_us, env->cnp_us, env->mtu);
 	k->rpg_time_reset = a.time_reset_us;
 	k->dce_tcp_rtt = a.alpha_period_us;
 	k->rpg_byte_reset = a.byte_reset;

@@ -197,13 +197,28 @@ static u32 dcqcn_frac(u32 line_kbps, u32 div)
 }
 
 /*
+ * The rate floor.  A QP paced at rate r waits MTU / r after a packet
+ * whatever the rate becomes meanwhile, and a PCN NP sends no CNP (so no
+ * increase) without packets: line / 40000 (mlx5's 1 Mb/s at 40 Gb/s) would
+ * leave a QP at 40 Mb/s waiting 8 s, beyond rxe's transport timeouts.  So
+ * the floor also lets one packet out per 10 RTT.
+ */
+u32 dcqcn_sm_auto_min_rate(u32 line_kbps, u32 rtt_us, u32 mtu)
+{
+	/* bits / us = Mb/s: mtu * 8 * 1000 / (10 * rtt) kb/s */
+	u64 pkt = div_u64((u64)mtu * 800, max(rtt_us, 1U));
+
+	return max_t(u64, max(line_kbps / 40000, 1U), min_t(u64, pkt, U32_MAX));
+}
+
+/*
  * The defaults at @line_kbps and @rtt_us, with the NP sending a CNP at
- * most every @cnp_us (N).  The paper (section 3.1) asks for K > N; its
+ * most every @cnp_us (N), packets of @mtu bytes.  The paper (section 3.1) asks for K > N; its
  * K = 55 us against N = 50 us is 1.1 N, kept here as K = 1.1 max(RTT, N),
  * and at least N + 1 us.
  */
 void dcqcn_sm_auto(struct dcqcn_auto *a, u32 line_kbps, u32 rtt_us,
-		   u32 cnp_us)
+		   u32 cnp_us, u32 mtu)
 {
 	u64 x, k;
 
@@ -223,5 +238,5 @@ void dcqcn_sm_auto(struct dcqcn_auto *a, u32 line_kbps, u32 rtt_us,
 		a->byte_reset = max_t(u64, div_u64(x << 19, 100000000), 1);
 	a->ai_rate = dcqcn_frac(line_kbps, 1000);
 	a->hai_rate = dcqcn_frac(line_kbps, 800);
-	a->min_rate = dcqcn_frac(line_kbps, 40000);
+	a->min_rate = dcqcn_sm_auto_min_rate(line_kbps, rtt_us, mtu);
 }

@@ -80,11 +80,13 @@ struct dcqcn_auto {
 	u32 byte_reset;		/* B: 41.9 BDP (10 MB), bytes */
 	u32 ai_rate;		/* R_AI: line / 1000 (40 Mb/s), kb/s */
 	u32 hai_rate;		/* R_HAI: line / 800 (50 Mb/s), kb/s */
-	u32 min_rate;		/* line / 40000 (1 Mb/s), kb/s */
+	u32 min_rate;		/* max(line / 40000, MTU per 10 RTT), kb/s */
 };
 
 void dcqcn_sm_auto(struct dcqcn_auto *a, u32 line_kbps, u32 rtt_us,
-		   u32 cnp_us);
+		   u32 cnp_us, u32 mtu);
+/* max(line / 40000, one @mtu packet per 10 RTT), kb/s: also PCN's */
+u32 dcqcn_sm_auto_min_rate(u32 line_kbps, u32 rtt_us, u32 mtu);
 
 void dcqcn_sm_init(struct dcqcn_sm *s, const struct dcqcn_params *p);
 bool dcqcn_sm_on_cnp(struct dcqcn_sm *s, const struct dcqcn_params *p,

@@ -193,5 +193,8 @@ void pcn_sm_auto(struct pcn_auto *a, u32 line_kbps, u32 rtt_us, u32 mtu)
 	pkts_us = div_u64((u64)PCN_AUTO_MIN_PKTS * mtu * 8 * 1000, line_kbps);
 	a->period_us = min_t(u64, max_t(u64, max(rtt_us, 1U), pkts_us),
 			     1000000);
-	a->min_rate = max(line_kbps / 40000, 1U);
+	/* as DCQCN's (dcqcn_sm_auto_min_rate()), here without packets no CNP */
+	a->min_rate = max_t(u64, max(line_kbps / 40000, 1U),
+			    min_t(u64, div_u64((u64)mtu * 800, max(rtt_us, 1U)),
+				  U32_MAX));
 }

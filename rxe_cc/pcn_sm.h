@@ -68,7 +68,7 @@ bool pcn_rp_on_cnp(struct pcn_rp *s, const struct pcn_rp_params *p,
 
 struct pcn_auto {
 	u32 period_us;		/* T: max(RTT, 16 packets at line rate) */
-	u32 min_rate;		/* line / 40000 (1 Mb/s), kb/s */
+	u32 min_rate;		/* max(line / 40000, MTU per 10 RTT), kb/s */
 };
 
 void pcn_sm_auto(struct pcn_auto *a, u32 line_kbps, u32 rtt_us, u32 mtu);

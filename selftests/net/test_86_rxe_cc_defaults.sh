@@ -44,13 +44,15 @@ eq() { [ "$1" = "$2" ]; }
 # expect_dcqcn LINE_KBPS RTT_US N_US: every derived knob not written
 expect_dcqcn()
 {
-	local line=$1 rtt=$2 n=$3 k v want
+	local line=$1 rtt=$2 n=$3 k v want mtu
 	declare -A w
+	mtu=$(awk '/^# line/ { print $NF }' "$D/dcqcn/origin")
 	# the rule of dcqcn_sm_auto(), in awk's doubles
-	eval "$(awk -v l="$line" -v r="$rtt" -v n="$n" 'BEGIN {
+	eval "$(awk -v l="$line" -v r="$rtt" -v n="$n" -v mtu="$mtu" 'BEGIN {
 		m = r > n ? r : n; k = int(m * 11 / 10); if (k <= n) k = n + 1
 		b = int(l * r * 524288 / 1e8); if (b < 1) b = 1
 		ai = int(l / 1000); hai = int(l / 800); mr = int(l / 40000)
+		if (mr < int(mtu * 800 / r)) mr = int(mtu * 800 / r)
 		printf "w[rpg_time_reset]=%d w[dce_tcp_rtt]=%d w[rpg_byte_reset]=%d ", int(r * 11 / 10), k, b
 		printf "w[rpg_ai_rate]=%d w[rpg_hai_rate]=%d w[rpg_min_rate]=%d\n", ai < 1 ? 1 : ai, hai < 1 ? 1 : hai, mr < 1 ? 1 : mr
 	}')"
@@ -140,7 +142,9 @@ want=$(awk -v l=30000 -v r="$RTT" -v m="$MTU" 'BEGIN {
 	p = int(16 * m * 8 * 1000 / l); print (p > r ? p : r) }')
 chk eq "$(knob pcn period_us)" "$want" "pcn/period_us = max(RTT, 16 packets) = $want"
 chk eq "$(origin pcn period_us)" auto "pcn/period_us marked auto"
-chk eq "$(knob pcn min_rate_kbps)" 1 "pcn/min_rate_kbps = 30000/40000 -> 1"
+want=$(awk -v l=30000 -v r="$RTT" -v m="$MTU" 'BEGIN {
+	a = int(l / 40000); b = int(m * 800 / r); print (a > b ? a : b) }')
+chk eq "$(knob pcn min_rate_kbps)" "$want" "pcn/min_rate_kbps = one packet per 10 RTT = $want"
 rxe_cc s1 algo ldcp
 want=$(awk -v l=30000 -v r="$RTT" -v m="$MTU" 'BEGIN {
 	b = l * r / 8000 / m; w = int(b); if (w < b) w++; if (w < 1) w = 1
