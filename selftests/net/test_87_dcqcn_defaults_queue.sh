@@ -13,8 +13,11 @@
 #    defaults before issue 14.
 # Asserted: the port's queue is above Kmax in fewer samples with the
 # derived defaults than with the paper's, and in at most DQ87_MAX_ABOVE %
-# of them; the port stays busy (dequeue rate at least DQ87_MIN_UTIL % of
-# 40 Mb/s) with the derived defaults; no switch drops.
+# of them; the port moves at least DQ87_MIN_UTIL % of what it moved with
+# the paper's values (a TCG guest on a loaded host does not fill 40 Mb/s
+# either way: 30 and 33 % at load 8); no switch drops.  Measured at load
+# 8: above Kmax 29.3 % (mean queue 17.0 KB) with the derived defaults,
+# 51.6 % (30.1 KB) with the paper's; 1004 against 11529 CNPs.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -26,7 +29,7 @@ SECS=${DQ87_SECS:-15}
 LINE=40
 KMAX_KB=20
 MAX_ABOVE=${DQ87_MAX_ABOVE:-50}
-MIN_UTIL=${DQ87_MIN_UTIL:-60}
+MIN_UTIL=${DQ87_MIN_UTIL:-80}
 load_dcqcn
 rxe_topo 2
 SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
@@ -92,7 +95,8 @@ for k in drops_tail drops_headroom; do
 	[ "$(dcb_stat $k)" = 0 ] || fail "switch port $k: $(dcb_stat $k)"
 done
 assert_le "${ABOVE[auto]}" "$MAX_ABOVE" "% of samples above Kmax with the derived defaults"
-assert_ge "${UTIL[auto]}" "$MIN_UTIL" "% of the line rate dequeued with the derived defaults"
+assert_ge "$(awk -v a="${UTIL[auto]}" -v p="${UTIL[paper]}" 'BEGIN { printf "%.1f", 100 * a / p }')" \
+	"$MIN_UTIL" "% of the paper values' throughput with the derived defaults"
 awk -v a="${ABOVE[auto]}" -v p="${ABOVE[paper]}" 'BEGIN { exit !(a < p) }' ||
 	fail "queue above Kmax ${ABOVE[auto]} % with the derived defaults, not below the paper's ${ABOVE[paper]} %"
 wait_for --timeout 60 idle || fail "QPs still there"
