@@ -300,7 +300,9 @@ struct dcb_overflow {
 	u64	headroom;	/* in force */
 	u64	need;		/* bytes arrived since the PAUSE */
 	u64	react_us;	/* since the PAUSE */
-	u64	delay_us;	/* delay whose auto headroom holds need */
+	u64	delay_us;	/* delay whose auto headroom holds need;
+				 * 0: not shaped, no delay would
+				 */
 	u32	delay_now;
 };
 
@@ -341,8 +343,9 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 	/* auto headroom is 2 MTU + rate * delay: the delay that holds need */
 	inflight = o->need - min_t(u64, o->need, 2ULL * p->mtu);
 	if (p->rate)
-		o->delay_us = div64_u64(inflight * USEC_PER_SEC + p->rate - 1,
-					p->rate);
+		o->delay_us = max_t(u64, 1,
+				    div64_u64(inflight * USEC_PER_SEC +
+					      p->rate - 1, p->rate));
 	return true;
 }
 

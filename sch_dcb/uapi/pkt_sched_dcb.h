@@ -145,7 +145,15 @@ enum {
 #define TCA_DCB_PFC_MAX (__TCA_DCB_PFC_MAX - 1)
 
 #define TC_DCB_PFC_QUANTA_DEFAULT	0xffff
-#define TC_DCB_PFC_DELAY_DEFAULT	1000	/* us */
+/*
+ * Default PFC delay: 50 ms.  In a TCG guest the time from a PAUSE to the
+ * last packet of the upstream is milliseconds: measured over two sch_dcb
+ * hops at 40 Mb/s, up to 60 KB (12 ms of line rate) arrived after a PAUSE;
+ * a 9-port tree at 20 Mb/s needed 51 KB (20 ms).  The auto headroom
+ * 2 MTU + rate * delay must hold that with margin.  Real NICs need far
+ * less: set delay to the cable and NIC response time.
+ */
+#define TC_DCB_PFC_DELAY_DEFAULT	50000	/* us */
 
 /* Statistics of one band (tc -s class show) and of the port (totals). */
 struct tc_dcb_stats {
