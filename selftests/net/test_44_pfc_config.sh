@@ -63,9 +63,9 @@ refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb delay 1m
 refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1ms
 # the default delay (50 ms) counts too: 1500 + 62500 B at least
 refused "$P1" rate 10mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 60000
-# the default headroom (2 MTU + 10 Mb/s x 50 ms = 65500 B) does not fit a
-# 64 KB pool: refused, not silently too small
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb
+# the default headroom (2 x 1514 + 10 Mb/s x 50 ms = 65528 B) does not
+# fit a 48 KB pool: refused, not silently too small
+refused "$P1" rate 10mbit buffer 48kb pfc prio-pfc 3 xoff 16kb
 # 100 Mb/s * 1 ms = 12500 B, plus one MTU
 refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
 # 2 bands x 8 KB of headroom > a 10 KB pool
