@@ -148,7 +148,7 @@ enum {
 /*
  * Default PFC delay: 50 ms.  In a TCG guest the time from a PAUSE to the
  * last packet of the upstream is milliseconds: measured over two sch_dcb
- * hops at 40 Mb/s, up to 60 KB (12 ms of line rate) arrived after a PAUSE;
+ * hops at 40 Mb/s, up to 64 KB (13 ms of line rate) arrived after a PAUSE;
  * a 9-port tree at 20 Mb/s needed 51 KB (20 ms).  The auto headroom
  * 2 MTU + rate * delay must hold that with margin.  Real NICs need far
  * less: set delay to the cable and NIC response time.
