@@ -38,10 +38,17 @@ check() { [ "$1" = 0 ] && return 0; RET=1; log "  FAIL: $2"; }
 # of the sub-test; A and B must be integers.
 expect()
 {
-	if [[ $1 =~ ^-?[0-9]+$ && $3 =~ ^-?[0-9]+$ ]] && (($1 $2 $3)); then
-		return 0
+	local a=$1 b=$3 ok=1
+	if [[ $a =~ ^-?[0-9]+$ && $b =~ ^-?[0-9]+$ ]]; then
+		case $2 in
+		">") ((a > b)) && ok=0 ;;
+		">=") ((a >= b)) && ok=0 ;;
+		"==") ((a == b)) && ok=0 ;;
+		"<=") ((a <= b)) && ok=0 ;;
+		"<") ((a < b)) && ok=0 ;;
+		esac
 	fi
-	check 1 "$4: $1 $2 $3 does not hold"
+	check $ok "$4: $1 $2 $3 does not hold"
 }
 t_end()
 {
@@ -73,7 +80,7 @@ P1=$(topo_port sw s1)
 P2=$(topo_port sw s2)
 OUT=$(topo_port sw r)
 RIP=$(topo_ip4 r)
-ALL="sw s1 s2 r"
+ALL=(sw s1 s2 r)
 tc_sink r 7001 7002
 
 # sw_fresh OUT_ARGS IN_ARGS: new sch_dcb on every switch port (counters
@@ -97,7 +104,7 @@ flows()
 	PFC_GO=$TMPD/go-$RANDOM
 	for f in "$@"; do
 		read -r node tos port cnt <<<"$f"
-		pfc_sender "$node" "$RIP" "$port" "$tos" "$cnt" $LEN
+		pfc_sender "$node" "$RIP" "$port" "$tos" "$cnt" "$LEN"
 		pids+=("$FLOW_PID")
 	done
 	sleep 1
@@ -106,7 +113,7 @@ flows()
 	for f in "${pids[@]}"; do
 		wait "$f" || check 1 "a sender failed"
 	done
-	wait_for --timeout 60 pfc_all_drained $ALL || check 1 "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
 	SENT=0
 	for f in "$@"; do
 		read -r node tos port cnt <<<"$f"
@@ -120,10 +127,10 @@ PFC="pfc prio-pfc 3 xoff 40kb delay 50ms"
 # shellcheck disable=SC2086
 topo_dcb_all host rate 20mbit $HOSTOPTS || fail "host qdiscs"
 sw_fresh "rate 10mbit dscp-map 0:7 $RED" "rate 20mbit dscp-map 0:7 $PFC"
-D0=$(pfc_drop_report $ALL)
+D0=$(pfc_drop_report "${ALL[@]}")
 c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
 flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
-D1=$(pfc_drop_report $ALL)
+D1=$(pfc_drop_report "${ALL[@]}")
 pfc_drops_delta "$D0" "$D1"
 RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
 pfc_snap A sw
@@ -240,9 +247,9 @@ t_end headroom_tiny
 sw_fresh "rate 20mbit dscp-map 0:7 ecn off" "rate 40mbit dscp-map 0:7 pfc prio-pfc 3 xoff 32kb"
 hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc | "\(.headroom) \(.delay_us)"')
 read -r hr delay <<<"$hr"
-D0=$(pfc_drop_report $ALL)
+D0=$(pfc_drop_report "${ALL[@]}")
 flows "s1 $NONECT 7001 1500" "s2 $NONECT 7002 1500"
-D1=$(pfc_drop_report $ALL)
+D1=$(pfc_drop_report "${ALL[@]}")
 pfc_drops_delta "$D0" "$D1"
 pfc_snap A sw
 p=0
