@@ -283,16 +283,25 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                            */
 
-/* Is @band lossless on the ingress port of @skb? (RCU, as the datapath) */
+/*
+ * Is @band lossless on the ingress port of @skb?  Under the egress
+ * qdisc's lock, as dcb_pool_charge().
+ */
 bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
 		       unsigned int band)
 {
 	struct dcb_port *p;
+	bool lossless;
 
 	if (!skb->skb_iif)
 		return false;
 	p = xa_load(&pool->ports, skb->skb_iif);
-	return p && (READ_ONCE(p->pfc.mask) & BIT(band));
+	if (!p)
+		return false;
+	spin_lock(&pool->lock);
+	lossless = !p->dead && (p->pfc.mask & BIT(band));
+	spin_unlock(&pool->lock);
+	return lossless;
 }
 
 /* What an overflow of a (port, band) headroom tells the operator. */
