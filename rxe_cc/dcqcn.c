@@ -8,7 +8,9 @@
  * and the engine's per-QP timer to the state machine of dcqcn_sm.c and
  * passes every new R_C to rxe_cc_set_rate().  The engine serialises the
  * callbacks of a QP: no locking here.  Knobs: cc/dcqcn/<mlx5 name>, read
- * once per QP at its creation.  See Documentation/dcqcn.rst.
+ * once per QP at its creation; the engine derives their defaults from
+ * the line rate and the base RTT through dcqcn_defaults().  See
+ * Documentation/dcqcn.rst.
  */
 
 #include <linux/ktime.h>
@@ -38,28 +40,35 @@ struct dcqcn_knobs {
 	u32 initial_alpha_value;	/* /1024 */
 };
 
-#define DCQCN_KNOB(n, d, lo, hi) {					\
+#define DCQCN_PARAM(n, d, lo, hi, a) {					\
 	.name = #n,							\
 	.offset = offsetof(struct dcqcn_knobs, n),			\
 	.def = d,							\
 	.min = lo,							\
 	.max = hi,							\
+	.derived = a,							\
 }
+#define DCQCN_KNOB(n, d, lo, hi) DCQCN_PARAM(n, d, lo, hi, false)
+/* derived by dcqcn_defaults() from the line rate and the base RTT */
+#define DCQCN_AUTO(n, d, lo, hi) DCQCN_PARAM(n, d, lo, hi, true)
 
-/* Defaults: the paper's deployment (Fig. 14) at 40 Gb/s; dcqcn.rst. */
+/*
+ * Defaults: the paper's deployment (Fig. 14) at 40 Gb/s, scaled to the
+ * device's line rate and base RTT by dcqcn_defaults(); dcqcn.rst.
+ */
 static const struct rxe_cc_param dcqcn_knobs[] = {
-	DCQCN_KNOB(rpg_time_reset, 55, 0, 4000000),
-	DCQCN_KNOB(rpg_byte_reset, 10485760, 0, U32_MAX),
+	DCQCN_AUTO(rpg_time_reset, 55, 0, 4000000),
+	DCQCN_AUTO(rpg_byte_reset, 10485760, 0, U32_MAX),
 	DCQCN_KNOB(rpg_threshold, 5, 1, 1000),
-	DCQCN_KNOB(rpg_ai_rate, 40000, 0, 100000000),
-	DCQCN_KNOB(rpg_hai_rate, 50000, 0, 100000000),
-	DCQCN_KNOB(rpg_min_rate, 1000, 1, 100000000),
+	DCQCN_AUTO(rpg_ai_rate, 40000, 0, 100000000),
+	DCQCN_AUTO(rpg_hai_rate, 50000, 0, 100000000),
+	DCQCN_AUTO(rpg_min_rate, 1000, 1, 100000000),
 	DCQCN_KNOB(rpg_max_rate, 0, 0, 4000000000U),
 	DCQCN_KNOB(rpg_min_dec_fac, 50, 0, 100),
 	DCQCN_KNOB(rate_to_set_on_first_cnp, 0, 0, 4000000000U),
 	DCQCN_KNOB(clamp_tgt_rate, 1, 0, 1),
 	DCQCN_KNOB(dce_tcp_g, 1020, 0, 1024),
-	DCQCN_KNOB(dce_tcp_rtt, 55, 0, 4000000),
+	DCQCN_AUTO(dce_tcp_rtt, 55, 0, 4000000),
 	DCQCN_KNOB(initial_alpha_value, 1024, 0, 1024),
 };
 
@@ -150,6 +159,38 @@ static void dcqcn_on_sent(struct rxe_qp *qp, u32 bytes)
 		dcqcn_apply(d, true);
 }
 
+/* cc/dcqcn/ knobs from the line rate and the base RTT (dcqcn_sm_auto()). */
+static void dcqcn_defaults(void *params, const struct rxe_cc_env *env)
+{
+	struct dcqcn_knobs *k = params;
+	struct dcqcn_auto a;
+
+	dcqcn_sm_auto(&a, env->line_kbps, env->rtt_us, env->cnp_us, env->mtu);
+	k->rpg_time_reset = a.time_reset_us;
+	k->dce_tcp_rtt = a.alpha_period_us;
+	k->rpg_byte_reset = a.byte_reset;
+	k->rpg_ai_rate = a.ai_rate;
+	k->rpg_hai_rate = a.hai_rate;
+	k->rpg_min_rate = a.min_rate;
+}
+
+/*
+ * The paper (section 3.1): the alpha timer K must be larger than the CNP
+ * interval N, or alpha decays between two CNPs of a flow that is still
+ * marked.  N is the NP's, on the receiving device; this compares with
+ * this device's, the same when both ends are configured alike.
+ */
+static const char *dcqcn_check(const void *params,
+			       const struct rxe_cc_env *env)
+{
+	const struct dcqcn_knobs *k = params;
+	u32 alpha_us = READ_ONCE(k->dce_tcp_rtt);
+
+	if (alpha_us && alpha_us <= env->cnp_us)
+		return "dce_tcp_rtt (K) is not larger than min_time_between_cnps (N): alpha decays between CNPs (the paper requires K > N)";
+	return NULL;
+}
+
 static struct rxe_cc_ops dcqcn_ops = {
 	.name = "dcqcn",
 	.owner = THIS_MODULE,
@@ -162,6 +203,8 @@ static struct rxe_cc_ops dcqcn_ops = {
 	.on_sent = dcqcn_on_sent,
 	.on_cnp = dcqcn_on_cnp,
 	.on_timer = dcqcn_on_timer,
+	.defaults = dcqcn_defaults,
+	.check = dcqcn_check,
 };
 
 static int __init dcqcn_module_init(void)

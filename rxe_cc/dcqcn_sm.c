@@ -189,3 +189,54 @@ u64 dcqcn_sm_next_event(const struct dcqcn_sm *s)
 		return s->inc_at;
 	return min(s->inc_at, s->alpha_at);
 }
+
+/* line / @div in kb/s, at least 1 kb/s */
+static u32 dcqcn_frac(u32 line_kbps, u32 div)
+{
+	return max(line_kbps / div, 1U);
+}
+
+/*
+ * The rate floor.  A QP paced at rate r waits MTU / r after a packet
+ * whatever the rate becomes meanwhile, and a PCN NP sends no CNP (so no
+ * increase) without packets: line / 40000 (mlx5's 1 Mb/s at 40 Gb/s) would
+ * leave a QP at 40 Mb/s waiting 8 s, beyond rxe's transport timeouts.  So
+ * the floor also lets one packet out per 10 RTT.
+ */
+u32 dcqcn_sm_auto_min_rate(u32 line_kbps, u32 rtt_us, u32 mtu)
+{
+	/* bits / us = Mb/s: mtu * 8 * 1000 / (10 * rtt) kb/s */
+	u64 pkt = div_u64((u64)mtu * 800, max(rtt_us, 1U));
+
+	return max_t(u64, max(line_kbps / 40000, 1U), min_t(u64, pkt, U32_MAX));
+}
+
+/*
+ * The defaults at @line_kbps and @rtt_us, with the NP sending a CNP at
+ * most every @cnp_us (N), packets of @mtu bytes.  The paper (section 3.1) asks for K > N; its
+ * K = 55 us against N = 50 us is 1.1 N, kept here as K = 1.1 max(RTT, N),
+ * and at least N + 1 us.
+ */
+void dcqcn_sm_auto(struct dcqcn_auto *a, u32 line_kbps, u32 rtt_us,
+		   u32 cnp_us, u32 mtu)
+{
+	u64 x, k;
+
+	rtt_us = max(rtt_us, 1U);
+	a->time_reset_us = max_t(u64, (u64)rtt_us * 11 / 10, 1);
+	k = (u64)max(rtt_us, cnp_us) * 11 / 10;
+	k = max_t(u64, k, (u64)cnp_us + 1);
+	a->alpha_period_us = min_t(u64, k, 4000000);
+	/*
+	 * B = 10 MiB * (line / 40 Gb/s) * (RTT / 50 us): kb/s * us is
+	 * millibits, and 10 MiB / (40e6 * 50) = 2^19 / 1e8.
+	 */
+	x = (u64)line_kbps * rtt_us;
+	if (x >= 1ULL << 44)
+		a->byte_reset = U32_MAX;
+	else
+		a->byte_reset = max_t(u64, div_u64(x << 19, 100000000), 1);
+	a->ai_rate = dcqcn_frac(line_kbps, 1000);
+	a->hai_rate = dcqcn_frac(line_kbps, 800);
+	a->min_rate = dcqcn_sm_auto_min_rate(line_kbps, rtt_us, mtu);
+}

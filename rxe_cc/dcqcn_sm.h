@@ -11,6 +11,7 @@
 
 #ifdef __KERNEL__
 #include <linux/types.h>
+#include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #else
@@ -63,6 +64,29 @@ struct dcqcn_sm {
 	u8 increased;		/* a rate increase since the last CNP */
 	u8 last_event;		/* enum dcqcn_event */
 };
+
+/*
+ * Defaults from the line rate and the base RTT (Documentation/rxe_cc.rst,
+ * "Default parameters"): the paper's 40 Gb/s values at 40 Gb/s and a
+ * 50 us RTT, rates as fractions of the line rate, times as multiples of
+ * the RTT, B as a multiple of the bandwidth-delay product.
+ */
+#define DCQCN_REF_LINE_KBPS	40000000U	/* 40 Gb/s */
+#define DCQCN_REF_RTT_US	50U
+
+struct dcqcn_auto {
+	u32 time_reset_us;	/* T: 1.1 RTT (55 us) */
+	u32 alpha_period_us;	/* K: 1.1 max(RTT, N) (55 us), > N */
+	u32 byte_reset;		/* B: 41.9 BDP (10 MB), bytes */
+	u32 ai_rate;		/* R_AI: line / 1000 (40 Mb/s), kb/s */
+	u32 hai_rate;		/* R_HAI: line / 800 (50 Mb/s), kb/s */
+	u32 min_rate;		/* max(line / 40000, MTU per 10 RTT), kb/s */
+};
+
+void dcqcn_sm_auto(struct dcqcn_auto *a, u32 line_kbps, u32 rtt_us,
+		   u32 cnp_us, u32 mtu);
+/* max(line / 40000, one @mtu packet per 10 RTT), kb/s: also PCN's */
+u32 dcqcn_sm_auto_min_rate(u32 line_kbps, u32 rtt_us, u32 mtu);
 
 void dcqcn_sm_init(struct dcqcn_sm *s, const struct dcqcn_params *p);
 bool dcqcn_sm_on_cnp(struct dcqcn_sm *s, const struct dcqcn_params *p,

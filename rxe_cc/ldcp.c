@@ -28,13 +28,17 @@ struct ldcp_knobs {
 	u32 ack_every;		/* packets */
 };
 
-#define LDCP_KNOB(n, d, lo, hi) {					\
+#define LDCP_PARAM(n, d, lo, hi, a) {					\
 	.name = #n,							\
 	.offset = offsetof(struct ldcp_knobs, n),			\
 	.def = d,							\
 	.min = lo,							\
 	.max = hi,							\
+	.derived = a,							\
 }
+#define LDCP_KNOB(n, d, lo, hi) LDCP_PARAM(n, d, lo, hi, false)
+/* derived by ldcp_defaults() from the line rate and the base RTT */
+#define LDCP_AUTO(n, d, lo, hi) LDCP_PARAM(n, d, lo, hi, true)
 
 /* Defaults and their reasons: Documentation/ldcp.rst. */
 static const struct rxe_cc_param ldcp_knobs[] = {
@@ -42,7 +46,7 @@ static const struct rxe_cc_param ldcp_knobs[] = {
 	LDCP_KNOB(beta, 128, 1, LDCP_FRAC_ONE),
 	LDCP_KNOB(min_cwnd_pkts, 1, 1, LDCP_MAX_CWND),
 	LDCP_KNOB(max_cwnd_pkts, LDCP_MAX_CWND, 1, LDCP_MAX_CWND),
-	LDCP_KNOB(init_window_pkts, 16, 0, LDCP_MAX_CWND),
+	LDCP_AUTO(init_window_pkts, 16, 0, LDCP_MAX_CWND),
 	LDCP_KNOB(ack_every, 1, 1, 64),
 };
 
@@ -121,6 +125,15 @@ static void ldcp_on_ack(struct rxe_qp *qp, u32 npkts, bool becn)
 		ldcp_apply(d, npkts, becn);
 }
 
+/* The fast-start window: one BDP (ldcp_sm_auto_init_window()). */
+static void ldcp_defaults(void *params, const struct rxe_cc_env *env)
+{
+	struct ldcp_knobs *k = params;
+
+	k->init_window_pkts = ldcp_sm_auto_init_window(env->line_kbps,
+						       env->rtt_us, env->mtu);
+}
+
 static struct rxe_cc_ops ldcp_ops = {
 	.name = "ldcp",
 	.owner = THIS_MODULE,
@@ -133,6 +146,7 @@ static struct rxe_cc_ops ldcp_ops = {
 	.pkt_prep = ldcp_pkt_prep,
 	.pkt_unsent = ldcp_pkt_unsent,
 	.on_ack = ldcp_on_ack,
+	.defaults = ldcp_defaults,
 };
 
 static int __init ldcp_module_init(void)

@@ -158,3 +158,13 @@ bool ldcp_sm_on_ack(struct ldcp_sm *s, const struct ldcp_params *p,
 	s->cwnd = cwnd;
 	return s->cwnd != old;
 }
+
+u32 ldcp_sm_auto_init_window(u32 line_kbps, u32 rtt_us, u32 mtu)
+{
+	/* kb/s * us = millibits: BDP bytes = line * rtt / 8000 */
+	u64 bits = (u64)line_kbps * rtt_us;
+	u32 per_pkt = clamp(mtu, 1U, 65536U) * 8000;
+	u64 w = div_u64(bits + per_pkt - 1, per_pkt);
+
+	return min_t(u64, max_t(u64, w, 1), LDCP_MAX_CWND);
+}

@@ -62,6 +62,13 @@ struct ldcp_pkt {
 	bool ackreq;		/* in: rxe's choice; out: AckReq bit */
 };
 
+/*
+ * The default fast-start window: one bandwidth-delay product (the slides:
+ * "a large value for IW, e.g., BDP") at @line_kbps and @rtt_us in packets
+ * of @mtu bytes, rounded up, within 1 .. LDCP_MAX_CWND.
+ */
+u32 ldcp_sm_auto_init_window(u32 line_kbps, u32 rtt_us, u32 mtu);
+
 void ldcp_params_sanitize(struct ldcp_params *p);
 void ldcp_sm_init(struct ldcp_sm *s, const struct ldcp_params *p);
 bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,

@@ -35,22 +35,40 @@ struct pcn_knobs {
 	u32 min_rate_kbps;	/* rate floor, kb/s */
 };
 
-#define PCN_KNOB(n, d, lo, hi) {					\
+#define PCN_PARAM(n, d, lo, hi, a) {					\
 	.name = #n,							\
 	.offset = offsetof(struct pcn_knobs, n),			\
 	.def = d,							\
 	.min = lo,							\
 	.max = hi,							\
+	.derived = a,							\
 }
+#define PCN_KNOB(n, d, lo, hi) PCN_PARAM(n, d, lo, hi, false)
+/* derived by pcn_defaults() from the line rate and the base RTT */
+#define PCN_AUTO(n, d, lo, hi) PCN_PARAM(n, d, lo, hi, true)
 
-/* Defaults: the paper's (section 5, 6); pcn.rst. */
+/*
+ * Defaults: the paper's (section 5, 6) at 40 Gb/s, scaled to the device's
+ * line rate and base RTT by pcn_defaults(); pcn.rst.
+ */
 static const struct rxe_cc_param pcn_knobs[] = {
-	PCN_KNOB(period_us, 50, 1, 1000000),
+	PCN_AUTO(period_us, 50, 1, 1000000),
 	PCN_KNOB(ecn_threshold_pct, 95, 0, 100),
 	PCN_KNOB(w_min, PCN_W_KNOB_ONE / 128, 1, PCN_W_KNOB_ONE - 1),
 	PCN_KNOB(w_max, PCN_W_KNOB_ONE / 2, 1, PCN_W_KNOB_ONE - 1),
-	PCN_KNOB(min_rate_kbps, 1000, 1, 100000000),
+	PCN_AUTO(min_rate_kbps, 1000, 1, 100000000),
 };
+
+/* cc/pcn/ knobs from the line rate and the base RTT (pcn_sm_auto()). */
+static void pcn_defaults(void *params, const struct rxe_cc_env *env)
+{
+	struct pcn_knobs *k = params;
+	struct pcn_auto a;
+
+	pcn_sm_auto(&a, env->line_kbps, env->rtt_us, env->mtu);
+	k->period_us = a.period_us;
+	k->min_rate_kbps = a.min_rate;
+}
 
 struct pcn_qp {
 	struct pcn_rp_params	rp_p;
@@ -178,6 +196,7 @@ static struct rxe_cc_ops pcn_ops = {
 	.on_rx = pcn_on_rx,
 	.on_cnp = pcn_on_cnp,
 	.on_timer = pcn_on_timer,
+	.defaults = pcn_defaults,
 };
 
 static int __init pcn_module_init(void)

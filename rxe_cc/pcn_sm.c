@@ -175,3 +175,26 @@ enum pcn_cnp_err pcn_cnp_decode(const u8 *buf, struct pcn_cnp *cnp)
 		return PCN_CNP_BAD_RATE;
 	return PCN_CNP_OK;
 }
+
+/*
+ * The defaults at @line_kbps and @rtt_us with packets of @mtu bytes.  The
+ * paper's NP period is about one maximum RTT (50 us); its recRate is the
+ * bytes of one period, so a period must also hold enough packets to
+ * measure a rate: at 40 Gb/s 50 us hold 244 packets of 1 KB, at tens of
+ * Mb/s an RTT holds one or two.  The period is the longer of the RTT and
+ * PCN_AUTO_MIN_PKTS packets at line rate.
+ */
+void pcn_sm_auto(struct pcn_auto *a, u32 line_kbps, u32 rtt_us, u32 mtu)
+{
+	u64 pkts_us;
+
+	line_kbps = max(line_kbps, 1U);
+	/* bits / (kb/s) = ms; * 1000 -> us */
+	pkts_us = div_u64((u64)PCN_AUTO_MIN_PKTS * mtu * 8 * 1000, line_kbps);
+	a->period_us = min_t(u64, max_t(u64, max(rtt_us, 1U), pkts_us),
+			     1000000);
+	/* as DCQCN's (dcqcn_sm_auto_min_rate()), here without packets no CNP */
+	a->min_rate = max_t(u64, max(line_kbps / 40000, 1U),
+			    min_t(u64, div_u64((u64)mtu * 800, max(rtt_us, 1U)),
+				  U32_MAX));
+}

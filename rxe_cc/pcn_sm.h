@@ -57,6 +57,22 @@ void pcn_rp_init(struct pcn_rp *s, const struct pcn_rp_params *p);
 bool pcn_rp_on_cnp(struct pcn_rp *s, const struct pcn_rp_params *p,
 		   bool ecn, u32 rec_rate);
 
+/*
+ * Defaults from the line rate and the base RTT (Documentation/rxe_cc.rst,
+ * "Default parameters"): the paper's values at 40 Gb/s and 50 us.
+ */
+#define PCN_REF_LINE_KBPS	40000000U	/* 40 Gb/s */
+#define PCN_REF_RTT_US		50U
+/* a period holds at least this many packets at line rate */
+#define PCN_AUTO_MIN_PKTS	16U
+
+struct pcn_auto {
+	u32 period_us;		/* T: max(RTT, 16 packets at line rate) */
+	u32 min_rate;		/* max(line / 40000, MTU per 10 RTT), kb/s */
+};
+
+void pcn_sm_auto(struct pcn_auto *a, u32 line_kbps, u32 rtt_us, u32 mtu);
+
 /* Notification-point parameters. */
 struct pcn_np_params {
 	u32 period_ns;		/* T (> 0) */

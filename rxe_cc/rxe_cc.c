@@ -44,6 +44,13 @@ static struct rxe_cc_ops *rxe_cc_find(const char *name)
 #define RXE_CC_PARAMS_MAX	64	/* knobs per algorithm */
 #define RXE_CC_FLAGS		(RXE_CC_F_ECT | RXE_CC_F_NP | RXE_CC_F_BECN)
 
+/*
+ * cc/base_rtt_us by default: the RDMA round trip of the TCG guests this
+ * project runs in, 1.6 ms idle to 3.8 ms (minimum) on a loaded host
+ * (Documentation/rxe_cc.rst, "Default parameters").
+ */
+#define RXE_CC_BASE_RTT_US	2000
+
 /* The knobs become u32 files of cc/<algo>/ reading @params_size bytes. */
 static int rxe_cc_check_params(const struct rxe_cc_ops *ops)
 {
@@ -57,6 +64,7 @@ static int rxe_cc_check_params(const struct rxe_cc_ops *ops)
 		const struct rxe_cc_param *p = &ops->params[i];
 
 		if (!p->name || !p->name[0] || strchr(p->name, '/') ||
+		    !strcmp(p->name, "origin") ||
 		    !IS_ALIGNED(p->offset, sizeof(u32)) ||
 		    p->offset > ops->params_size ||
 		    ops->params_size - p->offset < sizeof(u32) ||
@@ -107,10 +115,45 @@ EXPORT_SYMBOL_GPL(rxe_cc_unregister);
 /* ------------------------------------------------------------------ */
 /* sysfs: /sys/class/infiniband/<dev>/cc/                              */
 
+/*
+ * An algorithm's knobs on one device.  Kept when another algorithm is
+ * selected, until the device goes, so that a value a user wrote stays
+ * across re-selection; found again by the algorithm's name and layout.
+ */
+struct rxe_cc_params {
+	struct list_head	list;		/* rxe->cc.algo_params */
+	char			name[RXE_CC_NAME_MAX];
+	size_t			size;		/* ops->params_size */
+	unsigned int		nparams;
+	DECLARE_BITMAP(set, RXE_CC_PARAMS_MAX);	/* written by a user */
+	struct rxe_cc_env	env;		/* of the last derivation */
+	u32			*autov;		/* derived, by knob index */
+	u32			*userv;		/* written, by knob index */
+	void			*scratch;	/* size bytes, for deriving */
+	u8			vals[];		/* size bytes: rxe->cc.params */
+};
+
+/* Where the line rate of the defaults came from (rxe->cc.line_src). */
+enum {
+	RXE_CC_LINE_LINK,		/* ethtool link speed */
+	RXE_CC_LINE_DCB,		/* root sch_dcb's shaping rate */
+	RXE_CC_LINE_MAX_RATE,		/* cc/max_rate_mbps */
+};
+
+static const char * const rxe_cc_line_srcs[] = {
+	[RXE_CC_LINE_LINK]	= "link",
+	[RXE_CC_LINE_DCB]	= "sch_dcb",
+	[RXE_CC_LINE_MAX_RATE]	= "max_rate_mbps",
+};
+
+/* A file of cc/<algo>/: knob @idx, or "origin" (@p NULL). */
 struct rxe_cc_param_attr {
 	struct kobj_attribute		ka;
 	const struct rxe_cc_param	*p;
-	void				*params;	/* rxe->cc.params */
+	const struct rxe_cc_ops		*ops;
+	struct rxe_dev			*rxe;
+	struct rxe_cc_params		*cp;
+	unsigned int			idx;
 };
 
 struct rxe_cc_sysfs {
@@ -145,6 +188,246 @@ static ssize_t algo_show(struct kobject *kobj, struct kobj_attribute *a,
 	return n;
 }
 
+/* The netdev's link speed in kb/s (under RTNL), 10 Gb/s if unknown. */
+static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
+{
+	struct ethtool_link_ksettings lk;
+	u32 mbps = 10000;
+
+	ASSERT_RTNL();
+	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
+	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
+	    lk.base.speed <= 4000000)
+		mbps = lk.base.speed;
+	return mbps * 1000;
+}
+
+/*
+ * The device's port speed, read once under RTNL by the first RC QP and
+ * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
+ * so creating a QP does not take RTNL.
+ */
+static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
+{
+	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
+
+	if (kbps)
+		return kbps;
+	rtnl_lock();
+	kbps = rxe_cc_read_port_kbps(rxe);
+	WRITE_ONCE(rxe->cc.port_kbps, kbps);
+	rtnl_unlock();
+	return kbps;
+}
+
+/* Exported by sch_dcb (sch_dcb/dcb.h), found with symbol_get(). */
+u64 dcb_root_rate(struct net_device *dev);
+
+/*
+ * The shaping rate of sch_dcb when it is the root qdisc of the device's
+ * netdev, in kb/s; 0 if it is not (or sch_dcb is not loaded).  Through
+ * symbol_get(), so that rdma_rxe neither needs sch_dcb nor pins it.
+ */
+static u32 rxe_cc_dcb_kbps(struct rxe_dev *rxe)
+{
+	u64 (*rate)(struct net_device *dev);
+	u64 bytes = 0;
+
+	rate = symbol_get(dcb_root_rate);
+	if (!rate)
+		return 0;
+	rcu_read_lock();
+	if (rxe->ndev)
+		bytes = rate(rxe->ndev);
+	rcu_read_unlock();
+	symbol_put(dcb_root_rate);
+	/* bytes/s -> kb/s */
+	return min_t(u64, div_u64(bytes, 125), U32_MAX);
+}
+
+/*
+ * The line rate the defaults derive from, in kb/s, and where it came
+ * from: the lowest of the root sch_dcb's rate, the link speed and
+ * max_rate_mbps, each a ceiling on what the device sends.  Sets *@port
+ * to the first two (what a QP created now keeps as its port rate).
+ * May take RTNL (the first read of the link speed): not under cc.lock.
+ */
+static u32 rxe_cc_dev_line(struct rxe_dev *rxe, u32 *port, u8 *src)
+{
+	u32 kbps = rxe_cc_port_kbps(rxe);
+	u32 dcb = rxe_cc_dcb_kbps(rxe);
+	u32 m = READ_ONCE(rxe->cc.max_rate_mbps) * 1000;
+
+	*src = RXE_CC_LINE_LINK;
+	if (dcb && dcb < kbps) {
+		kbps = dcb;
+		*src = RXE_CC_LINE_DCB;
+	}
+	*port = kbps;
+	if (m && m < kbps) {
+		kbps = m;
+		*src = RXE_CC_LINE_MAX_RATE;
+	}
+	return kbps;
+}
+
+static u32 rxe_cc_dev_mtu(struct rxe_dev *rxe)
+{
+	int mtu = ib_mtu_enum_to_int(rxe->port.attr.active_mtu);
+
+	return mtu > 0 ? mtu : 1024;
+}
+
+/* The inputs of the defaults as they are now. */
+static void rxe_cc_env_get(struct rxe_dev *rxe, struct rxe_cc_env *env)
+{
+	env->line_kbps = READ_ONCE(rxe->cc.line_kbps);
+	env->rtt_us = READ_ONCE(rxe->cc.base_rtt_us);
+	env->cnp_us = READ_ONCE(rxe->cc.min_time_between_cnps);
+	env->mtu = rxe_cc_dev_mtu(rxe);
+}
+
+static u32 *rxe_cc_knob(void *params, const struct rxe_cc_param *p)
+{
+	return (u32 *)((u8 *)params + p->offset);
+}
+
+/* Warn when the knobs in force break one of the algorithm's invariants. */
+static void rxe_cc_check(struct rxe_dev *rxe, const struct rxe_cc_ops *ops,
+			 const void *params)
+{
+	struct rxe_cc_env env;
+	const char *why;
+
+	if (!ops || !ops->check)
+		return;
+	rxe_cc_env_get(rxe, &env);
+	why = ops->check(params, &env);
+	if (why)
+		dev_warn_ratelimited(&rxe->ib_dev.dev, "cc/%s: %s\n",
+				     ops->name, why);
+}
+
+/*
+ * Derive the defaults again (rxe->cc.lock held): the line rate @line
+ * (from rxe_cc_dev_line()), the base RTT, the CNP interval N (base RTT
+ * unless written), then every knob of the selected algorithm that no user
+ * wrote.  Documentation/rxe_cc.rst, "Default parameters".
+ */
+static void rxe_cc_derive(struct rxe_dev *rxe, u32 line, u8 src)
+{
+	const struct rxe_cc_ops *ops = rxe->cc.ops;
+	struct rxe_cc_params *cp = rxe->cc.cur;
+	struct rxe_cc_env env;
+	unsigned int i;
+
+	lockdep_assert_held(&rxe->cc.lock);
+	WRITE_ONCE(rxe->cc.line_kbps, line);
+	WRITE_ONCE(rxe->cc.line_src, src);
+	if (!rxe->cc.cnp_set)
+		WRITE_ONCE(rxe->cc.min_time_between_cnps,
+			   READ_ONCE(rxe->cc.base_rtt_us));
+	if (!ops || !cp)
+		return;
+	rxe_cc_env_get(rxe, &env);
+	for (i = 0; i < ops->nparams; i++)
+		*rxe_cc_knob(cp->scratch, &ops->params[i]) = ops->params[i].def;
+	if (ops->defaults)
+		ops->defaults(cp->scratch, &env);
+	for (i = 0; i < ops->nparams; i++) {
+		const struct rxe_cc_param *p = &ops->params[i];
+		u32 v = clamp(*rxe_cc_knob(cp->scratch, p), p->min, p->max);
+
+		WRITE_ONCE(cp->autov[i], v);
+		if (test_bit(i, cp->set))
+			continue;
+		WRITE_ONCE(*rxe_cc_knob(cp->vals, p), v);
+		/*
+		 * param_store() (no lock) may have set the knob meanwhile:
+		 * it sets the bit before the value, so either its value came
+		 * last or the bit is seen here.
+		 */
+		smp_mb();
+		if (test_bit(i, cp->set))
+			WRITE_ONCE(*rxe_cc_knob(cp->vals, p),
+				   READ_ONCE(cp->userv[i]));
+	}
+	cp->env = env;
+	rxe_cc_check(rxe, ops, cp->vals);
+}
+
+/* Derive again after a device knob that is an input changed. */
+static void rxe_cc_rederive(struct rxe_dev *rxe)
+{
+	u32 line, port;
+	u8 src;
+
+	line = rxe_cc_dev_line(rxe, &port, &src);
+	mutex_lock(&rxe->cc.lock);
+	if (!rxe->cc.dead)
+		rxe_cc_derive(rxe, line, src);
+	mutex_unlock(&rxe->cc.lock);
+}
+
+static struct rxe_cc_params *rxe_cc_params_alloc(const struct rxe_cc_ops *ops)
+{
+	size_t size = max_t(size_t, ops->params_size, 4);
+	struct rxe_cc_params *cp;
+
+	cp = kzalloc(struct_size(cp, vals, size), GFP_KERNEL);
+	if (!cp)
+		return NULL;
+	/* autov, then userv */
+	cp->autov = kcalloc(max(ops->nparams, 1U), 2 * sizeof(u32),
+			    GFP_KERNEL);
+	cp->scratch = kzalloc(size, GFP_KERNEL);
+	if (!cp->autov || !cp->scratch) {
+		kfree(cp->autov);
+		kfree(cp->scratch);
+		kfree(cp);
+		return NULL;
+	}
+	cp->userv = cp->autov + max(ops->nparams, 1U);
+	strscpy(cp->name, ops->name, sizeof(cp->name));
+	cp->size = ops->params_size;
+	cp->nparams = ops->nparams;
+	INIT_LIST_HEAD(&cp->list);
+	return cp;
+}
+
+static void rxe_cc_params_free(struct rxe_cc_params *cp)
+{
+	list_del(&cp->list);
+	kfree(cp->autov);
+	kfree(cp->scratch);
+	kfree(cp);
+}
+
+/*
+ * The knobs @ops had on this device when last selected, or @fresh
+ * (rxe->cc.lock held, no algorithm selected).  Those of an algorithm of
+ * the same name with another layout (a different module) are dropped.
+ */
+static struct rxe_cc_params *rxe_cc_params_get(struct rxe_dev *rxe,
+					       const struct rxe_cc_ops *ops,
+					       struct rxe_cc_params **fresh)
+{
+	struct rxe_cc_params *cp, *tmp;
+
+	list_for_each_entry_safe(cp, tmp, &rxe->cc.algo_params, list) {
+		if (strcmp(cp->name, ops->name))
+			continue;
+		if (cp->size == ops->params_size &&
+		    cp->nparams == ops->nparams)
+			return cp;
+		rxe_cc_params_free(cp);
+	}
+	cp = *fresh;
+	*fresh = NULL;
+	list_add_tail(&cp->list, &rxe->cc.algo_params);
+	return cp;
+}
+
 static void rxe_cc_algo_dir_del(struct rxe_dev *rxe)
 {
 	struct rxe_cc_sysfs *s = rxe->cc.sysfs;
@@ -167,33 +450,82 @@ static void rxe_cc_algo_dir_del(struct rxe_dev *rxe)
  * would deadlock.  None is needed: the params block is freed only after
  * the directory is gone, and a knob is one u32 read and written once.
  */
-static u32 *param_ptr(struct kobj_attribute *a)
-{
-	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
-
-	return (u32 *)((u8 *)pa->params + pa->p->offset);
-}
-
 static ssize_t param_show(struct kobject *kobj, struct kobj_attribute *a,
 			  char *buf)
 {
-	return sysfs_emit(buf, "%u\n", READ_ONCE(*param_ptr(a)));
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(*rxe_cc_knob(pa->cp->vals, pa->p)));
 }
 
+/*
+ * A value is the user's from now on, kept when the defaults are derived
+ * again and across re-selection of the algorithm; "auto" gives the knob
+ * back to the derivation (its last derived value).
+ */
 static ssize_t param_store(struct kobject *kobj, struct kobj_attribute *a,
 			   const char *buf, size_t count)
 {
 	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+	u32 *knob = rxe_cc_knob(pa->cp->vals, pa->p);
 	u32 v;
 	int err;
 
+	if (sysfs_streq(buf, "auto")) {
+		clear_bit(pa->idx, pa->cp->set);
+		WRITE_ONCE(*knob, READ_ONCE(pa->cp->autov[pa->idx]));
+		return count;
+	}
 	err = kstrtou32(buf, 0, &v);
 	if (err)
 		return err;
 	if (v < pa->p->min || v > pa->p->max)
 		return -ERANGE;
-	WRITE_ONCE(*param_ptr(a), v);
+	WRITE_ONCE(pa->cp->userv[pa->idx], v);
+	/* userv before the bit: rxe_cc_derive() reads it once it sees the bit */
+	smp_mb__before_atomic();
+	set_bit(pa->idx, pa->cp->set);
+	/* the bit before the knob: rxe_cc_derive() may overwrite it otherwise */
+	smp_mb__after_atomic();
+	WRITE_ONCE(*knob, v);
+	rxe_cc_check(pa->rxe, pa->ops, pa->cp->vals);
 	return count;
+}
+
+/*
+ * cc/<algo>/origin: what the defaults derived from, then one line per
+ * knob: name, value, and "set" (written by a user), "auto" (derived from
+ * the line rate and the base RTT) or "default" (the algorithm's constant).
+ * Lock-free like the knobs: a line may mix two derivations.
+ */
+static ssize_t origin_show(struct kobject *kobj, struct kobj_attribute *a,
+			   char *buf)
+{
+	struct rxe_cc_param_attr *pa = container_of(a, typeof(*pa), ka);
+	struct rxe_cc_params *cp = pa->cp;
+	struct rxe_dev *rxe = pa->rxe;
+	u8 src = READ_ONCE(rxe->cc.line_src);
+	unsigned int i;
+	ssize_t n;
+
+	n = sysfs_emit(buf,
+		       "# line %u kb/s (%s), base_rtt_us %u, min_time_between_cnps %u (%s), mtu %u\n",
+		       cp->env.line_kbps,
+		       src < ARRAY_SIZE(rxe_cc_line_srcs) ?
+		       rxe_cc_line_srcs[src] : "?",
+		       cp->env.rtt_us, cp->env.cnp_us,
+		       READ_ONCE(rxe->cc.cnp_set) ? "set" : "auto",
+		       cp->env.mtu);
+	for (i = 0; i < pa->ops->nparams; i++) {
+		const struct rxe_cc_param *p = &pa->ops->params[i];
+
+		n += sysfs_emit_at(buf, n, "%s %u %s\n", p->name,
+				   READ_ONCE(*rxe_cc_knob(cp->vals, p)),
+				   test_bit(i, cp->set) ? "set" :
+				   p->derived ? "auto" : "default");
+	}
+	return n;
 }
 
 static int rxe_cc_algo_dir_add(struct rxe_dev *rxe)
@@ -205,22 +537,31 @@ static int rxe_cc_algo_dir_add(struct rxe_dev *rxe)
 
 	if (!ops || !ops->nparams)
 		return 0;
-	s->algo_attrs = kcalloc(ops->nparams + 1, sizeof(*s->algo_attrs),
+	s->algo_attrs = kcalloc(ops->nparams + 2, sizeof(*s->algo_attrs),
 				GFP_KERNEL);
-	s->algo_pattrs = kcalloc(ops->nparams, sizeof(*s->algo_pattrs),
+	s->algo_pattrs = kcalloc(ops->nparams + 1, sizeof(*s->algo_pattrs),
 				 GFP_KERNEL);
 	if (!s->algo_attrs || !s->algo_pattrs)
 		goto nomem;
-	for (i = 0; i < ops->nparams; i++) {
+	for (i = 0; i <= ops->nparams; i++) {
 		struct rxe_cc_param_attr *pa = &s->algo_pattrs[i];
 
 		sysfs_attr_init(&pa->ka.attr);
-		pa->ka.attr.name = ops->params[i].name;
-		pa->ka.attr.mode = 0644;
-		pa->ka.show = param_show;
-		pa->ka.store = param_store;
-		pa->p = &ops->params[i];
-		pa->params = rxe->cc.params;
+		pa->ops = ops;
+		pa->rxe = rxe;
+		pa->cp = rxe->cc.cur;
+		pa->idx = i;
+		if (i == ops->nparams) {
+			pa->ka.attr.name = "origin";
+			pa->ka.attr.mode = 0444;
+			pa->ka.show = origin_show;
+		} else {
+			pa->ka.attr.name = ops->params[i].name;
+			pa->ka.attr.mode = 0644;
+			pa->ka.show = param_show;
+			pa->ka.store = param_store;
+			pa->p = &ops->params[i];
+		}
 		s->algo_attrs[i] = &pa->ka.attr;
 	}
 	s->algo_group.attrs = s->algo_attrs;
@@ -244,26 +585,35 @@ fail:
 	return err;
 }
 
-/* Drop the device's algorithm (caller holds rxe->cc.lock). */
+/*
+ * Drop the device's algorithm (caller holds rxe->cc.lock).  Its knobs
+ * stay in rxe->cc.algo_params.
+ */
 static void rxe_cc_dev_put_algo(struct rxe_dev *rxe)
 {
 	rxe_cc_algo_dir_del(rxe);
 	if (rxe->cc.ops)
 		module_put(rxe->cc.ops->owner);
 	rxe->cc.ops = NULL;
-	kfree(rxe->cc.params);
+	rxe->cc.cur = NULL;
 	rxe->cc.params = NULL;
 }
 
+/*
+ * Selecting an algorithm derives its defaults (rxe_cc_derive()) from the
+ * line rate and base RTT of the moment; knobs a user wrote keep their
+ * values.
+ */
 static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 			  const char *buf, size_t count)
 {
 	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+	struct rxe_cc_params *fresh = NULL, *cp;
 	struct rxe_cc_ops *ops = NULL;
 	char name[RXE_CC_NAME_MAX];
-	void *params = NULL;
-	unsigned int i;
+	u32 line, port;
 	int err = 0;
+	u8 src;
 
 	if (sscanf(buf, "%31s", name) != 1)
 		return -EINVAL;
@@ -275,16 +625,13 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 		spin_unlock(&rxe_cc_list_lock);
 		if (!ops)
 			return -ENOENT;
-		params = kzalloc(max_t(size_t, ops->params_size, 4),
-				 GFP_KERNEL);
-		if (!params) {
+		fresh = rxe_cc_params_alloc(ops);
+		if (!fresh) {
 			module_put(ops->owner);
 			return -ENOMEM;
 		}
-		for (i = 0; i < ops->nparams; i++)
-			*(u32 *)((u8 *)params + ops->params[i].offset) =
-				ops->params[i].def;
 	}
+	line = rxe_cc_dev_line(rxe, &port, &src);
 
 	mutex_lock(&rxe->cc.lock);
 	/* QPs read the params of their algorithm: switch only when idle */
@@ -294,18 +641,25 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 		err = -EBUSY;
 	} else {
 		rxe_cc_dev_put_algo(rxe);
-		rxe->cc.ops = ops;
-		rxe->cc.params = params;
+		if (ops) {
+			cp = rxe_cc_params_get(rxe, ops, &fresh);
+			rxe->cc.ops = ops;
+			rxe->cc.cur = cp;
+			rxe->cc.params = cp->vals;
+		}
+		rxe_cc_derive(rxe, line, src);
 		err = rxe_cc_algo_dir_add(rxe);
 		if (err)
 			rxe_cc_dev_put_algo(rxe);
 	}
 	mutex_unlock(&rxe->cc.lock);
-	if (err == -EBUSY || err == -ENODEV) {
-		kfree(params);
-		if (ops)
-			module_put(ops->owner);
+	if (fresh) {
+		kfree(fresh->autov);
+		kfree(fresh->scratch);
+		kfree(fresh);
 	}
+	if ((err == -EBUSY || err == -ENODEV) && ops)
+		module_put(ops->owner);
 	return err ? err : count;
 }
 
@@ -348,16 +702,105 @@ static ssize_t _name##_store(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute _name##_attr = __ATTR_RW(_name)
 
-RXE_CC_DEV_KNOB(max_rate_mbps, 4000000);
 RXE_CC_DEV_KNOB(pacer_slack_us, 1000000);
 RXE_CC_DEV_KNOB(pacer_catchup_us, 10000000);
-RXE_CC_DEV_KNOB(min_time_between_cnps, 1000000);
 RXE_CC_DEV_KNOB(roce_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
 RXE_CC_DEV_KNOB(ecn, 1);
 RXE_CC_DEV_KNOB(paced_ack, 1);
 
+/*
+ * Device knobs the defaults derive from: a write derives them again.
+ * min_time_between_cnps (N) is derived itself (the base RTT) until
+ * written; "auto" gives it back.
+ */
+#define RXE_CC_BASE_RTT_US_MAX	1000000
+
+static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field,
+				  const char *buf, u32 lo, u32 hi)
+{
+	u32 v;
+	int err = kstrtou32(buf, 0, &v);
+
+	if (err)
+		return err;
+	if (v < lo || v > hi)
+		return -ERANGE;
+	WRITE_ONCE(*field, v);
+	rxe_cc_rederive(rxe);
+	return 0;
+}
+
+static ssize_t max_rate_mbps_show(struct kobject *kobj,
+				  struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(kobj_to_rxe(kobj)->cc.max_rate_mbps));
+}
+
+static ssize_t max_rate_mbps_store(struct kobject *kobj,
+				   struct kobj_attribute *a,
+				   const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+
+	return rxe_cc_input_store(rxe, &rxe->cc.max_rate_mbps, buf, 0,
+				  4000000) ?: count;
+}
+
+static ssize_t base_rtt_us_show(struct kobject *kobj,
+				struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(kobj_to_rxe(kobj)->cc.base_rtt_us));
+}
+
+static ssize_t base_rtt_us_store(struct kobject *kobj,
+				 struct kobj_attribute *a,
+				 const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+
+	return rxe_cc_input_store(rxe, &rxe->cc.base_rtt_us, buf, 1,
+				  RXE_CC_BASE_RTT_US_MAX) ?: count;
+}
+
+static ssize_t min_time_between_cnps_show(struct kobject *kobj,
+					  struct kobj_attribute *a, char *buf)
+{
+	return sysfs_emit(buf, "%u\n",
+			  READ_ONCE(kobj_to_rxe(kobj)->cc.min_time_between_cnps));
+}
+
+static ssize_t min_time_between_cnps_store(struct kobject *kobj,
+					   struct kobj_attribute *a,
+					   const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+	u32 v;
+	int err;
+
+	if (sysfs_streq(buf, "auto")) {
+		WRITE_ONCE(rxe->cc.cnp_set, false);
+		rxe_cc_rederive(rxe);
+		return count;
+	}
+	err = kstrtou32(buf, 0, &v);
+	if (err)
+		return err;
+	if (v > 1000000)
+		return -ERANGE;
+	WRITE_ONCE(rxe->cc.cnp_set, true);
+	WRITE_ONCE(rxe->cc.min_time_between_cnps, v);
+	rxe_cc_rederive(rxe);
+	return count;
+}
+
+static struct kobj_attribute max_rate_mbps_attr = __ATTR_RW(max_rate_mbps);
+static struct kobj_attribute base_rtt_us_attr = __ATTR_RW(base_rtt_us);
+static struct kobj_attribute min_time_between_cnps_attr =
+	__ATTR_RW(min_time_between_cnps);
 static struct kobj_attribute algo_attr = __ATTR_RW(algo);
 static struct kobj_attribute available_algos_attr =
 	__ATTR_RO(available_algos);
@@ -366,6 +809,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&algo_attr.attr,
 	&available_algos_attr.attr,
 	&max_rate_mbps_attr.attr,
+	&base_rtt_us_attr.attr,
 	&pacer_slack_us_attr.attr,
 	&pacer_catchup_us_attr.attr,
 	&min_time_between_cnps_attr.attr,
@@ -399,7 +843,13 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.port_kbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
-	rxe->cc.min_time_between_cnps = 50;
+	INIT_LIST_HEAD(&rxe->cc.algo_params);
+	rxe->cc.cur = NULL;
+	rxe->cc.base_rtt_us = RXE_CC_BASE_RTT_US;
+	rxe->cc.min_time_between_cnps = RXE_CC_BASE_RTT_US;
+	rxe->cc.cnp_set = false;
+	rxe->cc.line_kbps = 0;
+	rxe->cc.line_src = RXE_CC_LINE_LINK;
 	rxe->cc.roce_dscp = 26;
 	rxe->cc.cnp_dscp = 48;
 	rxe->cc.cnp_802p_prio = 6;
@@ -432,6 +882,11 @@ void rxe_cc_dev_del(struct rxe_dev *rxe)
 	mutex_unlock(&rxe->cc.lock);
 	kobject_put(&rxe->cc.sysfs->kobj);
 	rxe->cc.sysfs = NULL;
+	/* the knob directories are gone: no reader of the params is left */
+	while (!list_empty(&rxe->cc.algo_params))
+		rxe_cc_params_free(list_first_entry(&rxe->cc.algo_params,
+						    struct rxe_cc_params,
+						    list));
 	mutex_destroy(&rxe->cc.lock);
 }
 
@@ -534,38 +989,6 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-/* The netdev's link speed in kb/s (under RTNL), 10 Gb/s if unknown. */
-static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
-{
-	struct ethtool_link_ksettings lk;
-	u32 mbps = 10000;
-
-	ASSERT_RTNL();
-	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
-	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
-	    lk.base.speed <= 4000000)
-		mbps = lk.base.speed;
-	return mbps * 1000;
-}
-
-/*
- * The device's port speed, read once under RTNL by the first RC QP and
- * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
- * so creating a QP does not take RTNL.
- */
-static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
-{
-	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
-
-	if (kbps)
-		return kbps;
-	rtnl_lock();
-	kbps = rxe_cc_read_port_kbps(rxe);
-	WRITE_ONCE(rxe->cc.port_kbps, kbps);
-	rtnl_unlock();
-	return kbps;
-}
-
 /* rxe's netdev notifier (RTNL held): the link came up or changed. */
 void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event)
 {
@@ -581,7 +1004,9 @@ void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event)
 int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 {
 	const struct rxe_cc_ops *ops;
+	u32 line = 0;
 	int err = 0;
+	u8 src = 0;
 
 	hrtimer_init(&qp->cc.pacer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
@@ -590,12 +1015,19 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 	spin_lock_init(&qp->cc.lock);
 	/* RC only: QP1 is created while the device registers */
 	if (qp->ibqp.qp_type == IB_QPT_RC)
-		qp->cc.port_kbps = rxe_cc_port_kbps(rxe);
+		line = rxe_cc_dev_line(rxe, &qp->cc.port_kbps, &src);
 	qp->cc.initialized = true;
 
 	mutex_lock(&rxe->cc.lock);
 	ops = rxe->cc.ops;
 	if (ops && qp->ibqp.qp_type == IB_QPT_RC) {
+		/*
+		 * The first QP of an idle device derives the defaults again:
+		 * the port's rate (its sch_dcb, its link) may have changed
+		 * since the algorithm was selected.
+		 */
+		if (!atomic_read(&rxe->cc.nqps))
+			rxe_cc_derive(rxe, line, src);
 		__module_get(ops->owner);
 		qp->cc.priv = kzalloc(max_t(size_t, ops->priv_size, 1),
 				      GFP_KERNEL);

@@ -32,13 +32,28 @@
 /* responder sets BECN in the next ACK after a CE-marked request packet */
 #define RXE_CC_F_BECN		BIT(2)
 
-/* A per-device u32 knob of an algorithm: cc/<algo>/<name>. */
+/*
+ * A per-device u32 knob of an algorithm: cc/<algo>/<name>.  @def is its
+ * value until ops->defaults() derives one (@derived: it does).
+ */
 struct rxe_cc_param {
 	const char	*name;
 	size_t		offset;		/* in the algorithm's params struct */
 	u32		def;
 	u32		min;
 	u32		max;
+	bool		derived;	/* set by ops->defaults() */
+};
+
+/*
+ * What an algorithm's defaults derive from (Documentation/rxe_cc.rst,
+ * "Default parameters").
+ */
+struct rxe_cc_env {
+	u32		line_kbps;	/* the device's line rate, kb/s */
+	u32		rtt_us;		/* cc/base_rtt_us */
+	u32		cnp_us;		/* cc/min_time_between_cnps (N) */
+	u32		mtu;		/* the port's active MTU, bytes */
 };
 
 /* A received, validated CNP. */
@@ -98,6 +113,19 @@ struct rxe_cc_ops {
 	void (*on_ack)(struct rxe_qp *qp, u32 npkts, bool becn);
 	/* The time given to rxe_cc_timer_arm() came (softirq). */
 	void (*on_timer)(struct rxe_qp *qp);
+
+	/*
+	 * Knobs, not QPs (process context, the device's selection lock
+	 * held): write the derived knobs' values for @env into @params,
+	 * which holds every knob's @def.  The engine clamps them to each
+	 * knob's range and keeps those a user wrote.
+	 */
+	void (*defaults)(void *params, const struct rxe_cc_env *env);
+	/*
+	 * Knobs: the invariant that @params break with @env, or NULL.  The
+	 * engine warns when a write leaves one broken.
+	 */
+	const char *(*check)(const void *params, const struct rxe_cc_env *env);
 };
 
 int rxe_cc_register(struct rxe_cc_ops *ops);
@@ -115,15 +143,16 @@ static inline struct rxe_dev *rxe_cc_qp_dev(struct rxe_qp *qp)
 }
 
 /*
- * The line rate the algorithms start from, in kb/s: the device's
- * max_rate_mbps, or when that is 0 the port speed read when the QP was
- * created (netdev link speed; 10 Gb/s when the netdev reports none).
+ * The line rate the algorithms start from, in kb/s: the lowest of the
+ * device's max_rate_mbps (0: none) and the port's rate when the QP was
+ * created (the shaping rate of sch_dcb as the netdev's root qdisc, else
+ * the link speed; 10 Gb/s when the netdev reports none).
  */
 static inline u32 rxe_cc_line_rate_kbps(struct rxe_qp *qp)
 {
-	u32 m = READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps);
+	u32 m = READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps) * 1000;
 
-	return m ? m * 1000 : qp->cc.port_kbps;
+	return m && m < qp->cc.port_kbps ? m : qp->cc.port_kbps;
 }
 
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps);

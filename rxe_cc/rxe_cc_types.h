@@ -14,6 +14,7 @@
 
 struct rxe_cc_ops;
 struct rxe_cc_sysfs;
+struct rxe_cc_params;
 
 /*
  * An outgoing request packet, offered to ops->pkt_prep before its headers
@@ -46,7 +47,7 @@ struct rxe_cc_qp {
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* packets in flight, 0: stock */
-	u32			port_kbps;	/* port speed at QP creation */
+	u32			port_kbps;	/* port rate at QP creation */
 	u32			acked_psn;	/* (L) RP: oldest PSN not acked */
 	u32			snd_max;	/* (L) RP: PSN after highest sent */
 	u64			noack_ns;	/* RP: pacing time since AckReq */
@@ -73,6 +74,8 @@ struct rxe_cc_dev {
 	struct mutex		lock;		/* algo selection, sysfs dirs */
 	const struct rxe_cc_ops	*ops;		/* new QPs get this algorithm */
 	void			*params;	/* ops->params_size bytes */
+	struct rxe_cc_params	*cur;		/* ops' knobs, holds params */
+	struct list_head	algo_params;	/* every rxe_cc_params */
 	struct rxe_cc_sysfs	*sysfs;
 	bool			dead;		/* being deleted: no new algo */
 	atomic_t		nqps;		/* QPs using ops */
@@ -81,6 +84,10 @@ struct rxe_cc_dev {
 	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			pacer_catchup_us; /* debt a late QP makes up */
 	u32			min_time_between_cnps;	/* us */
+	u32			base_rtt_us;	/* the defaults' RTT */
+	u32			line_kbps;	/* the defaults' line rate */
+	u8			line_src;	/* where that came from */
+	bool			cnp_set;	/* N written, not derived */
 	u8			roce_dscp;	/* when the traffic class has none */
 	u8			cnp_dscp;
 	u8			cnp_802p_prio;

@@ -59,6 +59,8 @@ struct dcb_port_stats {
 	u64	in_headroom;
 	u64	in_drops;
 	u64	xoff;
+	u64	inflight_peak;
+	u64	react_us;
 };
 
 /* A pool size request: bytes (0 = unlimited), or keep the pool's size. */
@@ -83,6 +85,8 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			       unsigned int band, unsigned int len);
 void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		     unsigned int len);
+bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
+		       unsigned int band);
 
 /* Statistics. */
 void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);
@@ -94,6 +98,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			const u16 *quanta);
 void dcb_pause_malformed(struct Qdisc *sch);
 struct Qdisc *dcb_root_qdisc(struct net_device *dev);
+u64 dcb_root_rate(struct net_device *dev);
 
 int dcb_pfc_init(void);
 void dcb_pfc_exit(void);

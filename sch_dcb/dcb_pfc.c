@@ -79,6 +79,10 @@ struct dcb_port_band {
 	u64	in_drops;
 	u64	pause_tx;
 	u64	resume_tx;
+	u64	pause_t0;	/* ns: the PAUSE of the pause in progress */
+	u64	pause_bytes;	/* arrived since then, dropped or not */
+	u64	inflight_peak;	/* highest pause_bytes */
+	u64	react_ns;	/* longest PAUSE to arrival */
 	bool	paused;		/* we have paused the peer */
 };
 
@@ -90,6 +94,7 @@ struct dcb_port {
 	u32			charged;	/* queued packets charged here */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
 	u32			mtu;
+	u64			rate;		/* bytes/s, 0 = not shaped */
 	u64			reserve;	/* counted in pool->reserved */
 	u64			pause_ns;	/* lifetime of our PAUSE */
 	u8			changed;	/* bands to announce */
@@ -278,12 +283,88 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                            */
 
+/*
+ * Is @band lossless on the ingress port of @skb?  Under the egress
+ * qdisc's lock, as dcb_pool_charge().
+ */
+bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
+		       unsigned int band)
+{
+	struct dcb_port *p;
+	bool lossless;
+
+	if (!skb->skb_iif)
+		return false;
+	p = xa_load(&pool->ports, skb->skb_iif);
+	if (!p)
+		return false;
+	spin_lock(&pool->lock);
+	lossless = !p->dead && (p->pfc.mask & BIT(band));
+	spin_unlock(&pool->lock);
+	return lossless;
+}
+
+/* What an overflow of a (port, band) headroom tells the operator. */
+struct dcb_overflow {
+	u64	headroom;	/* in force */
+	u64	need;		/* bytes arrived since the PAUSE */
+	u64	react_us;	/* since the PAUSE */
+	u64	delay_us;	/* delay whose auto headroom holds need;
+				 * 0: not shaped, no delay would
+				 */
+	u32	delay_now;
+};
+
+static void dcb_overflow_warn(const struct dcb_port *p, unsigned int band,
+			      const struct dcb_overflow *o)
+{
+	if (o->delay_us)
+		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow: headroom %llu B (delay %u us) in force, %llu B arrived in %llu us after PAUSE; headroom %llu B or delay %llu us would have held them\n",
+				     netdev_name(p->dev), band, o->headroom,
+				     o->delay_now, o->need, o->react_us,
+				     o->need, o->delay_us);
+	else
+		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow: headroom %llu B in force, %llu B arrived in %llu us after PAUSE; headroom %llu B would have held them\n",
+				     netdev_name(p->dev), band, o->headroom,
+				     o->need, o->react_us, o->need);
+}
+
+/*
+ * Account an arrival at paused @pb of @p (pool->lock held); fill @o and
+ * return true if it overflows the headroom.
+ */
+static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
+			      unsigned int len, struct dcb_overflow *o)
+{
+	u64 now = ktime_get_ns(), inflight;
+
+	pb->pause_bytes += len;
+	pb->inflight_peak = max(pb->inflight_peak, pb->pause_bytes);
+	pb->react_ns = max(pb->react_ns, now - pb->pause_t0);
+	if (pb->headroom + len <= p->pfc.headroom)
+		return false;
+
+	o->headroom = p->pfc.headroom;
+	o->need = pb->pause_bytes;
+	o->react_us = div_u64(now - pb->pause_t0, NSEC_PER_USEC);
+	o->delay_now = p->pfc.delay_us;
+	o->delay_us = 0;
+	/* auto headroom is 2 MTU + rate * delay: the delay that holds need */
+	inflight = o->need - min_t(u64, o->need, 2ULL * p->mtu);
+	if (p->rate)
+		o->delay_us = max_t(u64, 1,
+				    div64_u64(inflight * USEC_PER_SEC +
+					      p->rate - 1, p->rate));
+	return true;
+}
+
 enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			       unsigned int band, unsigned int len)
 {
 	struct dcb_skb_cb *cb = dcb_cb(skb);
 	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
+	struct dcb_overflow o;
 	bool full;
 
 	if (skb->skb_iif)
@@ -303,12 +384,15 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 		if (!pb->paused &&
 		    (full || pb->bytes + len > dcb_xoff(pool, p))) {
 			pb->paused = true;
+			pb->pause_t0 = ktime_get_ns();
+			pb->pause_bytes = 0;
 			dcb_port_announce(p, band);
 		}
 		if (pb->paused) {
-			if (pb->headroom + len > p->pfc.headroom) {
+			if (dcb_pause_arrival(p, pb, len, &o)) {
 				pb->in_drops++;
 				spin_unlock(&pool->lock);
+				dcb_overflow_warn(p, band, &o);
 				return DCB_ADMIT_HEADROOM;
 			}
 			pb->headroom += len;
@@ -523,6 +607,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		pool->reserved += port->reserve;
 		port->pfc = pfc;
 		port->mtu = mtu;
+		port->rate = rate;
 		/* quanta * 512 bit times = quanta * 64 byte times */
 		port->pause_ns = div64_u64((u64)pfc.quanta * 64 * NSEC_PER_SEC,
 					   pause_rate);
@@ -717,6 +802,8 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 	st->in_peak = pb->peak;
 	st->in_headroom = pb->headroom;
 	st->in_drops = pb->in_drops;
+	st->inflight_peak = pb->inflight_peak;
+	st->react_us = div_u64(pb->react_ns, NSEC_PER_USEC);
 	st->xoff = port->pfc.mask & BIT(band) ? dcb_xoff(pool, port) : 0;
 	spin_unlock_bh(&pool->lock);
 }

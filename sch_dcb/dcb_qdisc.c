@@ -43,6 +43,7 @@
 struct dcb_band_cfg {
 	struct tc_dcb_ecn	ecn;		/* own curve, if ecn_own */
 	bool			ecn_own;
+	u8			nonect;		/* enum tc_dcb_nonect */
 	u32			limit;		/* bytes, 0 = port limit only */
 };
 
@@ -55,6 +56,7 @@ struct dcb_cfg {
 	u8			classify;
 	u8			dscp_map[TC_DCB_NUM_DSCP];
 	struct tc_dcb_ecn	ecn;		/* default curve */
+	u8			nonect;		/* bands' default */
 	struct dcb_band_cfg	band[TC_DCB_NUM_BANDS];
 	u32			pool;		/* pool id */
 	struct dcb_pfc_cfg	pfc;
@@ -65,6 +67,7 @@ struct dcb_band {
 	u32			backlog;	/* bytes */
 	/* effective marking curve, derived from the configuration */
 	struct tc_dcb_ecn	ecn;
+	u8			nonect;		/* own, else the port's */
 	u32			limit;
 	struct gnet_stats_basic_sync bstats;
 	struct tc_dcb_stats	st;
@@ -121,6 +124,7 @@ static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
 	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
 	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
 	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
+	[TCA_DCB_BAND_NONECT]	= NLA_POLICY_MAX(NLA_U8, __TC_DCB_NONECT_MAX - 1),
 };
 
 static const struct nla_policy dcb_pfc_policy[TCA_DCB_PFC_MAX + 1] = {
@@ -152,6 +156,7 @@ static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 	[TCA_DCB_POOL]		= { .type = NLA_U32 },
 	[TCA_DCB_BUFFER]	= { .type = NLA_U32 },
 	[TCA_DCB_PFC]		= NLA_POLICY_NESTED(dcb_pfc_policy),
+	[TCA_DCB_NONECT]	= NLA_POLICY_MAX(NLA_U8, __TC_DCB_NONECT_MAX - 1),
 };
 
 /* ------------------------------------------------------------------ */
@@ -206,6 +211,8 @@ static int dcb_apply_band(struct nlattr **tb, struct dcb_band_cfg *bc,
 	}
 	if (tb[TCA_DCB_BAND_LIMIT])
 		bc->limit = nla_get_u32(tb[TCA_DCB_BAND_LIMIT]);
+	if (tb[TCA_DCB_BAND_NONECT])
+		bc->nonect = nla_get_u8(tb[TCA_DCB_BAND_NONECT]);
 	return 0;
 }
 
@@ -321,6 +328,8 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 			return err;
 		cfg->ecn = ecn;
 	}
+	if (tb[TCA_DCB_NONECT])
+		cfg->nonect = nla_get_u8(tb[TCA_DCB_NONECT]);
 	if (tb[TCA_DCB_BANDS]) {
 		err = dcb_parse_bands(tb[TCA_DCB_BANDS], cfg, extack);
 		if (err)
@@ -369,6 +378,7 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
 		q->band[i].ecn = bc->ecn_own ? bc->ecn : cfg->ecn;
+		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
 	}
 
@@ -562,10 +572,34 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 }
 
 /*
+ * Does band @b drop (WRED) the non-ECT @skb its curve selected?  Unless
+ * the band or the port says, a lossless band passes it and a lossy one
+ * drops it; lossless: PFC on for the band on the packet's ingress port
+ * (the one that will PAUSE for it) or on this port.
+ */
+static bool dcb_nonect_drop(const struct dcb_sched *q,
+			    const struct dcb_band *b, const struct sk_buff *skb)
+{
+	unsigned int band = b - q->band;
+
+	switch (b->nonect) {
+	case TC_DCB_NONECT_PASS:
+		return false;
+	case TC_DCB_NONECT_DROP:
+		return true;
+	default:
+		return !(q->cfg.pfc.mask & BIT(band)) &&
+		       !dcb_pool_lossless(q->pool, skb, band);
+	}
+}
+
+/*
  * Admission of one packet: a non-ECT packet selected by the marking curve
- * is dropped (WRED) whatever the limits; then the limits; then a selected
- * ECT packet is CE-marked.  So ecn_marked counts queued packets only, and
- * drops_wred counts every non-ECT packet the curve selected.
+ * is dropped (WRED) whatever the limits, unless its band passes it (see
+ * dcb_nonect_drop()); then the limits; then a selected ECT packet is
+ * CE-marked.  So ecn_marked and nonect_passed count queued packets only,
+ * and drops_wred counts every non-ECT packet the curve selected and
+ * dropped.
  */
 static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 			   struct dcb_band *b, bool ect,
@@ -575,7 +609,7 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	unsigned int len = qdisc_pkt_len(skb);
 	bool selected = dcb_ecn_select(&b->ecn, b->backlog);
 
-	if (selected && !ect) {
+	if (selected && !ect && dcb_nonect_drop(q, b, skb)) {
 		b->st.drops_wred++;
 		return qdisc_drop(skb, sch, to_free);
 	}
@@ -594,7 +628,9 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
-	if (selected && INET_ECN_set_ce(skb)) {
+	if (selected && !ect) {
+		b->st.nonect_passed++;
+	} else if (selected && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
 		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, false);
 	}
@@ -821,6 +857,8 @@ static int dcb_put_band(struct sk_buff *skb, const struct dcb_band_cfg *bc)
 {
 	if (nla_put_u32(skb, TCA_DCB_BAND_LIMIT, bc->limit))
 		return -EMSGSIZE;
+	if (bc->nonect && nla_put_u8(skb, TCA_DCB_BAND_NONECT, bc->nonect))
+		return -EMSGSIZE;
 	if (bc->ecn_own &&
 	    nla_put(skb, TCA_DCB_BAND_ECN, sizeof(bc->ecn), &bc->ecn))
 		return -EMSGSIZE;
@@ -865,7 +903,8 @@ static int dcb_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_DCB_LIMIT, cfg->limit) ||
 	    nla_put_u8(skb, TCA_DCB_CLASSIFY, cfg->classify) ||
 	    nla_put(skb, TCA_DCB_DSCP_MAP, TC_DCB_NUM_DSCP, cfg->dscp_map) ||
-	    nla_put(skb, TCA_DCB_ECN, sizeof(cfg->ecn), &cfg->ecn))
+	    nla_put(skb, TCA_DCB_ECN, sizeof(cfg->ecn), &cfg->ecn) ||
+	    nla_put_u8(skb, TCA_DCB_NONECT, cfg->nonect))
 		goto nla_put_failure;
 
 	bands = nla_nest_start(skb, TCA_DCB_BANDS);
@@ -874,7 +913,7 @@ static int dcb_dump(struct Qdisc *sch, struct sk_buff *skb)
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
-		if (!bc->ecn_own && !bc->limit)
+		if (!bc->ecn_own && !bc->limit && !bc->nonect)
 			continue;
 		band = nla_nest_start(skb, TCA_DCB_BAND);
 		if (!band || nla_put_u8(skb, TCA_DCB_BAND_INDEX, i) ||
@@ -928,6 +967,8 @@ static void dcb_fill_stats(struct dcb_sched *q, unsigned int band,
 	st->in_headroom = ps.in_headroom;
 	st->in_drops = ps.in_drops;
 	st->xoff = ps.xoff;
+	st->pause_inflight_peak = ps.inflight_peak;
+	st->pause_react_us = ps.react_us;
 }
 
 /* Totals: sums, except peaks and thresholds (maxima). */
@@ -936,6 +977,8 @@ static void dcb_stats_add(struct tc_dcb_stats *sum,
 {
 	const u64 *from = (const u64 *)st;
 	u64 peak = sum->in_peak, xoff = sum->xoff;
+	u64 inflight = sum->pause_inflight_peak;
+	u64 react = sum->pause_react_us;
 	u64 *to = (u64 *)sum;
 	unsigned int i;
 
@@ -944,6 +987,8 @@ static void dcb_stats_add(struct tc_dcb_stats *sum,
 		to[i] += from[i];
 	sum->in_peak = max(peak, st->in_peak);
 	sum->xoff = max(xoff, st->xoff);
+	sum->pause_inflight_peak = max(inflight, st->pause_inflight_peak);
+	sum->pause_react_us = max(react, st->pause_react_us);
 }
 
 static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
@@ -1097,6 +1142,27 @@ struct Qdisc *dcb_root_qdisc(struct net_device *dev)
 
 	return sch && sch->ops == &dcb_qdisc_ops ? sch : NULL;
 }
+
+/**
+ * dcb_root_rate - the shaping rate of a device's root sch_dcb
+ * @dev: the device
+ *
+ * For rxe_cc, which derives its algorithms' defaults from the line rate
+ * and finds this with symbol_get(), so that rdma_rxe does not depend on
+ * this module.  Caller in an RCU read-side critical section.
+ *
+ * Return: the root qdisc's rate in bytes/s, 0 if it is not sch_dcb or is
+ * not shaped.
+ */
+u64 dcb_root_rate(struct net_device *dev)
+{
+	struct Qdisc *sch = dcb_root_qdisc(dev);
+
+	if (!sch)
+		return 0;
+	return READ_ONCE(((struct dcb_sched *)qdisc_priv(sch))->cfg.rate);
+}
+EXPORT_SYMBOL_GPL(dcb_root_rate);
 
 /*
  * Let @sch dequeue again after a RESUME.  @sch was found through

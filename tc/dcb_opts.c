@@ -386,6 +386,13 @@ const char *dcb_classify_name(uint8_t classify)
 	return "unknown";
 }
 
+const char *dcb_nonect_name(uint8_t nonect)
+{
+	static const char *const names[] = { "default", "pass", "drop" };
+
+	return nonect < __TC_DCB_NONECT_MAX ? names[nonect] : "?";
+}
+
 uint8_t dcb_default_band(unsigned int dscp)
 {
 	return (uint8_t)(dscp >> 3);
@@ -923,7 +930,28 @@ out:
 	return ret;
 }
 
-/* limit / ecn of one band; c->i at the keyword. 1 = not a band keyword. */
+/* "nonect pass|drop|default"; c->i at "nonect" */
+static int parse_nonect(struct cursor *c, uint8_t *out)
+{
+	const char *v = value_of(c);
+	uint8_t n;
+
+	if (!v)
+		return -1;
+	for (n = 0; n < __TC_DCB_NONECT_MAX; n++) {
+		if (strcmp(v, dcb_nonect_name(n)) == 0) {
+			*out = n;
+			return 0;
+		}
+	}
+	seterr(c->err, c->errlen,
+	       "invalid nonect \"%s\" (expected pass, drop or default)", v);
+	return -1;
+}
+
+/* limit / ecn / nonect of one band; c->i at the keyword. 1 = not a band
+ * keyword.
+ */
 static int parse_band_kw(struct cursor *c, struct dcb_band_opts *b,
 			 const char *who)
 {
@@ -948,7 +976,22 @@ static int parse_band_kw(struct cursor *c, struct dcb_band_opts *b,
 		}
 		return parse_ecn(c, true, &b->ecn, &b->ecn_state);
 	}
+	if (strcmp(kw, "nonect") == 0) {
+		if (b->has_nonect) {
+			seterr(c->err, c->errlen, "duplicate \"nonect\" for %s",
+			       who);
+			return -1;
+		}
+		b->has_nonect = true;
+		return parse_nonect(c, &b->nonect);
+	}
 	return 1;
+}
+
+static bool band_empty(const struct dcb_band_opts *b)
+{
+	return !b->has_limit && b->ecn_state == DCB_BAND_ECN_UNSET &&
+	       !b->has_nonect;
 }
 
 static bool is_help(const char *s)
@@ -991,9 +1034,7 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 		if (strcmp(kw, "band") == 0) {
 			unsigned int n;
 
-			if (cur_band >= 0 &&
-			    !o->band[cur_band].has_limit &&
-			    o->band[cur_band].ecn_state == DCB_BAND_ECN_UNSET)
+			if (cur_band >= 0 && band_empty(&o->band[cur_band]))
 				goto empty_band;
 			if (parse_band_index(&c, &n))
 				return DCB_PARSE_ERR;
@@ -1021,7 +1062,7 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 				       kw);
 			else
 				seterr(err, errlen,
-				       "unknown option \"%s\" for band %d (expected limit, ecn or band)",
+				       "unknown option \"%s\" for band %d (expected limit, ecn, nonect or band)",
 				       kw, cur_band);
 			return DCB_PARSE_ERR;
 		}
@@ -1106,14 +1147,19 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 			if (parse_ecn(&c, false, &o->ecn, &st))
 				return DCB_PARSE_ERR;
 			o->has |= DCB_HAS_ECN;
+		} else if (strcmp(kw, "nonect") == 0) {
+			if (o->has & DCB_HAS_NONECT)
+				return dup_err(&c, "nonect");
+			if (parse_nonect(&c, &o->nonect))
+				return DCB_PARSE_ERR;
+			o->has |= DCB_HAS_NONECT;
 		} else {
 			seterr(err, errlen, "unknown option \"%s\"", kw);
 			return DCB_PARSE_ERR;
 		}
 	}
 
-	if (cur_band >= 0 && !o->band[cur_band].has_limit &&
-	    o->band[cur_band].ecn_state == DCB_BAND_ECN_UNSET)
+	if (cur_band >= 0 && band_empty(&o->band[cur_band]))
 		goto empty_band;
 	if (!(o->has & DCB_HAS_RATE)) {
 		seterr(err, errlen,
@@ -1123,7 +1169,8 @@ int dcb_parse_qdisc(int argc, char **argv, struct dcb_opts *o,
 	return DCB_PARSE_OK;
 
 empty_band:
-	seterr(err, errlen, "band %d: nothing to set (expected limit or ecn)",
+	seterr(err, errlen,
+	       "band %d: nothing to set (expected limit, ecn or nonect)",
 	       cur_band);
 	return DCB_PARSE_ERR;
 }
@@ -1149,7 +1196,7 @@ int dcb_parse_class(int argc, char **argv, struct dcb_band_opts *b,
 			return DCB_PARSE_ERR;
 		if (r > 0) {
 			seterr(err, errlen,
-			       "unknown class option \"%s\" (expected limit or ecn)",
+			       "unknown class option \"%s\" (expected limit, ecn or nonect)",
 			       peek(&c));
 			return DCB_PARSE_ERR;
 		}
@@ -1240,6 +1287,7 @@ static const struct dcb_field qdisc_fields[] = {
 	DCB_FIELD(TCA_DCB_ECN, ecn, "ecn", DCB_HAS_ECN, false),
 	DCB_FIELD(TCA_DCB_POOL, pool, "pool", DCB_HAS_POOL, false),
 	DCB_FIELD(TCA_DCB_BUFFER, buffer, "buffer", DCB_HAS_BUFFER, false),
+	DCB_FIELD(TCA_DCB_NONECT, nonect, "nonect", DCB_HAS_NONECT, false),
 };
 #undef DCB_FIELD
 #define NQDISC_FIELDS (sizeof(qdisc_fields) / sizeof(qdisc_fields[0]))
@@ -1254,6 +1302,9 @@ static void put_band_attrs(const struct dcb_band_opts *band,
 		dcb_nl_put(b, TCA_DCB_BAND_ECN, &band->ecn, sizeof(band->ecn));
 	else if (band->ecn_state == DCB_BAND_ECN_DEFAULT)
 		dcb_nl_put(b, TCA_DCB_BAND_ECN_DEFAULT, NULL, 0);
+	if (band->has_nonect)
+		dcb_nl_put(b, TCA_DCB_BAND_NONECT, &band->nonect,
+			   sizeof(band->nonect));
 }
 
 int dcb_encode_qdisc(const struct dcb_opts *o, struct dcb_nlbuf *b)
@@ -1402,6 +1453,12 @@ int dcb_decode_band(const void *data, size_t len, struct dcb_band_opts *b,
 		b->ecn_state = DCB_BAND_ECN_SET;
 	} else if (tb[TCA_DCB_BAND_ECN_DEFAULT]) {
 		b->ecn_state = DCB_BAND_ECN_DEFAULT;
+	}
+	if (tb[TCA_DCB_BAND_NONECT]) {
+		if (get_fixed(tb[TCA_DCB_BAND_NONECT], &b->nonect,
+			      sizeof(b->nonect), "band nonect", err, errlen))
+			return -1;
+		b->has_nonect = true;
 	}
 	return 0;
 }
@@ -1578,6 +1635,9 @@ static void sb_band(struct sbuf *s, const struct dcb_band_opts *b,
 		sb_ecn(s, &b->ecn);
 	else if (b->ecn_state == DCB_BAND_ECN_DEFAULT || all_fields)
 		sb_add(s, "%secn default", SEP(s));
+	if (b->has_nonect || all_fields)
+		sb_add(s, "%snonect %s", SEP(s),
+		       dcb_nonect_name(b->has_nonect ? b->nonect : 0));
 }
 
 int dcb_format_band(const struct dcb_band_opts *b, bool all_fields,
@@ -1653,6 +1713,8 @@ int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 	}
 	if (o->has & DCB_HAS_ECN)
 		sb_ecn(&s, &o->ecn);
+	if ((o->has & DCB_HAS_NONECT) && o->nonect)
+		sb_add(&s, " nonect %s", dcb_nonect_name(o->nonect));
 	if (o->has & DCB_HAS_POOL)
 		sb_add(&s, " pool %u", o->pool);
 	if ((o->has & DCB_HAS_BUFFER) && o->buffer)
@@ -1662,8 +1724,7 @@ int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 	for (n = 0; n < TC_DCB_NUM_BANDS; n++) {
 		const struct dcb_band_opts *b = &o->band[n];
 
-		if (!b->present ||
-		    (!b->has_limit && b->ecn_state == DCB_BAND_ECN_UNSET))
+		if (!b->present || band_empty(b))
 			continue;
 		sb_add(&s, " band %u", n);
 		sb_band(&s, b, false);
@@ -1679,6 +1740,8 @@ int dcb_format_qdisc(const struct dcb_opts *o, char *buf, size_t len)
 	{ #name, offsetof(struct tc_dcb_stats, name), 1, DCB_AGG_PORT }
 #define FIELD2(name, agg) \
 	{ #name, offsetof(struct tc_dcb_stats, name), 2, agg }
+#define FIELD3(name, agg) \
+	{ #name, offsetof(struct tc_dcb_stats, name), 3, agg }
 const struct dcb_stats_field dcb_stats_fields[] = {
 	FIELD(enq_packets),
 	FIELD(enq_bytes),
@@ -1702,9 +1765,13 @@ const struct dcb_stats_field dcb_stats_fields[] = {
 	FIELD2(in_drops, DCB_AGG_SUM),
 	FIELD2(xoff, DCB_AGG_MAX),
 	FIELD2(np_unmarked, DCB_AGG_SUM),
+	FIELD3(nonect_passed, DCB_AGG_SUM),
+	FIELD3(pause_inflight_peak, DCB_AGG_MAX),
+	FIELD3(pause_react_us, DCB_AGG_MAX),
 };
 #undef FIELD
 #undef FIELD2
+#undef FIELD3
 const size_t dcb_stats_nfields =
 	sizeof(dcb_stats_fields) / sizeof(dcb_stats_fields[0]);
 
@@ -1729,6 +1796,12 @@ const size_t dcb_pool_nfields =
 #define DCB_STATS_V1_LEN	offsetof(struct tc_dcb_stats, drops_headroom)
 #define DCB_XSTATS_V1_LEN	(offsetof(struct tc_dcb_xstats, total) + \
 				 (TC_DCB_NUM_BANDS + 1) * DCB_STATS_V1_LEN)
+/* Version 2 layout: struct tc_dcb_stats ended at np_unmarked. */
+#define DCB_STATS_V2_LEN	offsetof(struct tc_dcb_stats, nonect_passed)
+#define DCB_XSTATS_V2_LEN	(offsetof(struct tc_dcb_xstats, total) + \
+				 (TC_DCB_NUM_BANDS + 1) * DCB_STATS_V2_LEN + \
+				 sizeof(struct tc_dcb_pool_stats) + \
+				 sizeof(uint64_t))
 
 enum dcb_xstats_kind dcb_xstats_kind(const void *data, size_t len)
 {
@@ -1741,6 +1814,9 @@ enum dcb_xstats_kind dcb_xstats_kind(const void *data, size_t len)
 		    x.nbands >= 1 && x.nbands <= 64)
 			return DCB_XSTATS_QDISC;
 		if (len == DCB_XSTATS_V1_LEN && x.version == 1 &&
+		    x.nbands == TC_DCB_NUM_BANDS)
+			return DCB_XSTATS_OLD;
+		if (len == DCB_XSTATS_V2_LEN && x.version == 2 &&
 		    x.nbands == TC_DCB_NUM_BANDS)
 			return DCB_XSTATS_OLD;
 	}

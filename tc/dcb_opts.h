@@ -30,6 +30,7 @@
 #define DCB_HAS_POOL		(1u << 7)
 #define DCB_HAS_BUFFER		(1u << 8)
 #define DCB_HAS_PFC		(1u << 9)
+#define DCB_HAS_NONECT		(1u << 10)
 
 /* What a band (or a class change) says about ECN */
 enum dcb_band_ecn {
@@ -44,6 +45,8 @@ struct dcb_band_opts {
 	uint32_t		limit;		/* bytes */
 	enum dcb_band_ecn	ecn_state;
 	struct tc_dcb_ecn	ecn;
+	bool			has_nonect;
+	uint8_t			nonect;		/* enum tc_dcb_nonect */
 };
 
 /*
@@ -69,6 +72,7 @@ struct dcb_opts {
 	uint8_t			classify;	/* enum tc_dcb_classify */
 	uint8_t			dscp_map[TC_DCB_NUM_DSCP];
 	struct tc_dcb_ecn	ecn;
+	uint8_t			nonect;		/* enum tc_dcb_nonect */
 	uint32_t		pool;		/* shared buffer pool id */
 	uint32_t		buffer;		/* pool size, bytes, 0 = unlimited */
 	struct dcb_pfc		pfc;
@@ -109,6 +113,8 @@ char *dcb_fmt_band_list(uint8_t mask, char *buf, size_t len);
 double dcb_prob_to_double(uint32_t fixed);
 const char *dcb_ecn_mode_name(uint32_t mode);
 const char *dcb_classify_name(uint8_t classify);
+/* "default" (AUTO), "pass", "drop" */
+const char *dcb_nonect_name(uint8_t nonect);
 uint8_t dcb_default_band(unsigned int dscp);	/* dscp >> 3 */
 bool dcb_dscp_map_is_default(const uint8_t *map);
 
@@ -204,7 +210,7 @@ enum dcb_xstats_kind {
 	DCB_XSTATS_BAD,
 	DCB_XSTATS_QDISC,	/* struct tc_dcb_xstats */
 	DCB_XSTATS_CLASS,	/* struct tc_dcb_stats */
-	DCB_XSTATS_OLD,		/* version 1 qdisc xstats (older module) */
+	DCB_XSTATS_OLD,		/* version 1 or 2 qdisc xstats (older module) */
 };
 
 /* Shared buffer pool statistics (struct tc_dcb_pool_stats), for JSON. */

@@ -24,21 +24,24 @@ static void dcb_usage(void)
 "Usage: ... dcb rate RATE [overhead BYTES] [burst SIZE] [limit SIZE]\n"
 "              [classify {dscp|prio}] [dscp-map {DSCP:BAND[,DSCP:BAND...]|default}]\n"
 "              [ecn ECN] [pool ID] [buffer SIZE] [pfc PFC]\n"
-"              [band N [limit SIZE] [ecn BAND_ECN]]...\n"
+"              [nonect NONECT] [band N [limit SIZE] [ecn BAND_ECN] [nonect NONECT]]...\n"
 "       ... class change ... classid MAJ:(N+1) dcb [limit SIZE] [ecn BAND_ECN]\n"
+"              [nonect NONECT]\n"
 "\n"
 "  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn\n"
 "  BAND_ECN := ECN | default\n"
 "  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
 "  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"
 "  PROB     := 0..1 (e.g. 0.01) or a percentage (1%%)\n"
+"  NONECT   := pass | drop | default: non-ECT packets the red/step curve selects;\n"
+"              default: pass on a band with PFC (lossless), drop (WRED) otherwise\n"
 "  PFC      := off | [prio-pfc {LIST|all}] {xoff SIZE [xon SIZE] | beta 1..1000}\n"
 "              [headroom SIZE] [quanta 1..65535] [delay TIME]\n"
 "  LIST     := band numbers 0..7 separated by commas (3,6); default all\n"
 "  TIME     := us, or with a unit: us, ms, s (e.g. 1ms)\n"
 "  N        := band 0..7 (class MAJ:N+1); DSCP := 0..63\n"
 "  ID       := shared buffer pool id, 0..4294967295 (default 0)\n"
-"  Options after the first \"band\" belong to a band (limit, ecn).\n");
+"  Options after the first \"band\" belong to a band (limit, ecn, nonect).\n");
 }
 
 static int dcb_add_options(struct nlmsghdr *n, const struct dcb_nlbuf *b)
@@ -135,6 +138,10 @@ static void json_band(int index, const struct dcb_band_opts *b,
 				 b->has_limit ? b->limit : 0);
 	if (b->ecn_state == DCB_BAND_ECN_SET)
 		json_ecn("ecn", &b->ecn);
+	if (b->has_nonect || all_fields)
+		print_color_string(PRINT_JSON, COLOR_NONE, "nonect", NULL,
+				   dcb_nonect_name(b->has_nonect ?
+						   b->nonect : 0));
 }
 
 /* "pfc": {"prio_pfc": [3, 6], "xoff": .., ..., "delay_us": ..} */
@@ -214,6 +221,9 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 	}
 	if (o.has & DCB_HAS_ECN)
 		json_ecn("ecn", &o.ecn);
+	if (o.has & DCB_HAS_NONECT)
+		print_color_string(PRINT_JSON, COLOR_NONE, "nonect", NULL,
+				   dcb_nonect_name(o.nonect));
 	if (o.has & DCB_HAS_POOL)
 		print_color_uint(PRINT_JSON, COLOR_NONE, "pool", NULL, o.pool);
 	if (o.has & DCB_HAS_BUFFER)
@@ -360,8 +370,8 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 	}
 	case DCB_XSTATS_OLD:
 		fprintf(stderr,
-			"dcb: xstats version 1 from an older sch_dcb module; this tc needs version %d\n",
-			TC_DCB_XSTATS_VERSION);
+			"dcb: xstats version %u from an older sch_dcb module; this tc needs version %d\n",
+			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
 		return -1;
 	case DCB_XSTATS_BAD:
 	default:

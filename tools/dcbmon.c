@@ -76,6 +76,10 @@ static const struct column columns[] = {
 	COL(in_bytes),
 	COL(xoff),
 	XCOL("pool_used", pool.used),
+	/* xstats version 3: lossless bands, PAUSE reaction */
+	COL(nonect_passed),
+	COL(pause_inflight_peak),
+	COL(pause_react_us),
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 

@@ -39,8 +39,8 @@ enum tc_dcb_ecn_mode {
  *   RED:  q <= kmin: p = 0; q >= kmax: p = 1;
  *         otherwise p = pmax * (q - kmin) / (kmax - kmin)
  *   STEP: q >= kmin: p = 1, else 0 (kmax and pmax ignored)
- * ECT packets selected by the coin are CE-marked, non-ECT ones dropped
- * (WRED).
+ * ECT packets selected by the coin are CE-marked; non-ECT ones are
+ * dropped (WRED) or passed, see enum tc_dcb_nonect.
  *   NP_ECN: marking at dequeue.  When the peer resumes a paused band
  *         holding N packets, those N leave unmarked; after them every ECT
  *         packet that leaves while the band is still backlogged is marked
@@ -51,6 +51,22 @@ struct tc_dcb_ecn {
 	__u32	kmin;		/* bytes (also K of STEP) */
 	__u32	kmax;		/* bytes */
 	__u32	pmax;		/* probability, TC_DCB_PROB_ONE = 1.0 */
+};
+
+/*
+ * What a RED or STEP band does with a non-ECT packet its curve selects.
+ * AUTO: PASS on a lossless band, DROP (WRED) on a lossy one.  A band is
+ * lossless for a packet when PFC is on for the band on the packet's
+ * ingress port (the pool's port that would PAUSE its sender) or on this
+ * port.  A passed packet still meets the limits, the pool and PFC.
+ * The port default (TCA_DCB_NONECT) applies to every band whose own
+ * setting (TCA_DCB_BAND_NONECT) is AUTO.
+ */
+enum tc_dcb_nonect {
+	TC_DCB_NONECT_AUTO,		/* default: by PFC, see above */
+	TC_DCB_NONECT_PASS,		/* "ECN only": never WRED */
+	TC_DCB_NONECT_DROP,		/* WRED, even on a lossless band */
+	__TC_DCB_NONECT_MAX,
 };
 
 /* Qdisc options (TCA_OPTIONS of the qdisc) */
@@ -68,6 +84,7 @@ enum {
 	TCA_DCB_POOL,		/* u32, shared buffer pool id in the netns */
 	TCA_DCB_BUFFER,		/* u32, pool size in bytes; 0 = unlimited */
 	TCA_DCB_PFC,		/* nest of TCA_DCB_PFC_*, replaced as a whole */
+	TCA_DCB_NONECT,		/* u8, enum tc_dcb_nonect, bands' default */
 	__TCA_DCB_MAX
 };
 #define TCA_DCB_MAX (__TCA_DCB_MAX - 1)
@@ -90,6 +107,7 @@ enum {
 	TCA_DCB_BAND_LIMIT,	/* u32, bytes; 0 = port limit only */
 	TCA_DCB_BAND_ECN,	/* struct tc_dcb_ecn, overrides the default */
 	TCA_DCB_BAND_ECN_DEFAULT, /* flag: drop the override */
+	TCA_DCB_BAND_NONECT,	/* u8, enum tc_dcb_nonect; AUTO = port's */
 	__TCA_DCB_BAND_MAX
 };
 #define TCA_DCB_BAND_MAX (__TCA_DCB_BAND_MAX - 1)
@@ -105,6 +123,13 @@ enum {
  * XOFF is static (xoff) or, when beta is set, the DCQCN paper's dynamic
  * threshold  beta * (B - R - s) / 8  with B the pool size, R the headroom
  * reserved by all ports of the pool and s the bytes queued in the pool.
+ *
+ * From each PAUSE (not its refreshes) until the band resumes, every byte
+ * that still arrives for (port, band), queued or dropped, is counted: the
+ * largest such sum is pause_inflight_peak, the longest time from a PAUSE
+ * to the last of those arrivals pause_react_us.  The headroom must hold
+ * pause_inflight_peak; an overflow is counted (in_drops) and logged with
+ * the headroom and delay that would have held what was measured.
  */
 enum {
 	TCA_DCB_PFC_UNSPEC,
@@ -120,7 +145,15 @@ enum {
 #define TCA_DCB_PFC_MAX (__TCA_DCB_PFC_MAX - 1)
 
 #define TC_DCB_PFC_QUANTA_DEFAULT	0xffff
-#define TC_DCB_PFC_DELAY_DEFAULT	1000	/* us */
+/*
+ * Default PFC delay: 50 ms.  In a TCG guest the time from a PAUSE to the
+ * last packet of the upstream is milliseconds: measured over two sch_dcb
+ * hops at 40 Mb/s, up to 64 KB (13 ms of line rate) arrived after a PAUSE;
+ * a 9-port tree at 20 Mb/s needed 51 KB (20 ms).  The auto headroom
+ * 2 MTU + rate * delay must hold that with margin.  Real NICs need far
+ * less: set delay to the cable and NIC response time.
+ */
+#define TC_DCB_PFC_DELAY_DEFAULT	50000	/* us */
 
 /* Statistics of one band (tc -s class show) and of the port (totals). */
 struct tc_dcb_stats {
@@ -147,6 +180,10 @@ struct tc_dcb_stats {
 	__u64	in_drops;	/* packets from here dropped over headroom */
 	__u64	xoff;		/* XOFF in force (dynamic: current), bytes */
 	__u64	np_unmarked;	/* NP-ECN: paused packets let go unmarked */
+	/* version 3 */
+	__u64	nonect_passed;	/* non-ECT packets selected, queued */
+	__u64	pause_inflight_peak; /* ingress: bytes after a PAUSE, max */
+	__u64	pause_react_us;	/* ingress: PAUSE to last such arrival, max */
 };
 
 /* The shared buffer pool this port belongs to. */
@@ -172,6 +209,6 @@ struct tc_dcb_xstats {
 	struct tc_dcb_pool_stats pool;
 	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	2
+#define TC_DCB_XSTATS_VERSION	3
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

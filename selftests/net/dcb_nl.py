@@ -9,11 +9,11 @@ validation (error code and extack message).
 
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
 dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
-bands [{index, limit, ecn, ecn_default}], pool, buffer,
+bands [{index, limit, ecn, ecn_default, nonect}], pool, buffer, nonect,
 pfc {mask, xoff, xon, beta, headroom, quanta, delay}; and, not sch_dcb
 options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
 which the core refuses after the qdisc's init succeeded).  (class): limit,
-ecn, ecn_default, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
+ecn, ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
 Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
 import json
 import os
@@ -29,8 +29,8 @@ TCA_KIND, TCA_OPTIONS, TCA_STAB = 1, 2, 8
 NLA_F_NESTED = 0x8000
 (RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
 BAND = 1
-B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT = 1, 2, 3, 4
-POOL, BUFFER, PFC = 10, 11, 12
+B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, B_NONECT = 1, 2, 3, 4, 5
+POOL, BUFFER, PFC, NONECT = 10, 11, 12, 13
 PFC_FIELDS = (("mask", 1, "=B"), ("xoff", 2, "=I"), ("xon", 3, "=I"),
               ("beta", 4, "=I"), ("headroom", 5, "=I"), ("quanta", 6, "=H"),
               ("delay", 7, "=I"))
@@ -55,6 +55,8 @@ def band_attrs(b):
         out += attr(B_ECN, ecn(b["ecn"]))
     if b.get("ecn_default"):
         out += attr(B_ECN_DEFAULT, b"")
+    if "nonect" in b:
+        out += attr(B_NONECT, struct.pack("=B", b["nonect"]))
     return out
 
 
@@ -71,6 +73,8 @@ def qdisc_attrs(o):
         out += attr(DSCP_MAP, bytes(o["dscp_map"]))
     if "ecn" in o:
         out += attr(ECN, ecn(o["ecn"]))
+    if "nonect" in o:
+        out += attr(NONECT, struct.pack("=B", o["nonect"]))
     for key, kind in (("pool", POOL), ("buffer", BUFFER)):
         if key in o:
             out += attr(kind, struct.pack("=I", o[key]))

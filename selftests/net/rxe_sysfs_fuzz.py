@@ -58,6 +58,7 @@ U32_MAX = 0xffffffff
 # cc/<knob>: (min, max), as rxe_cc.c's RXE_CC_DEV_KNOB lines
 DEV_KNOBS = {
     "max_rate_mbps": (0, 4000000),
+    "base_rtt_us": (1, 1000000),
     "pacer_slack_us": (0, 1000000),
     "pacer_catchup_us": (0, 10000000),
     "min_time_between_cnps": (0, 1000000),
@@ -158,6 +159,8 @@ class Fuzz:
         # generations: odd while a change is in progress
         self.dev_gen = 0
         self.algo_gen = 0
+        # dev_gen when min_time_between_cnps was last written
+        self.cnp_gen = -1
         # algorithm -> (epoch, state of its module): loaded, unloaded, or
         # loading / unloading while the module thread is at it
         self.mod_state = {m: (0, "loaded") for m in MODULES}
@@ -250,6 +253,10 @@ class Fuzz:
                     len(set(names)) != len(names):
                 self.fail(w, "cc/available_algos reads %r" % data)
             return None
+        parts = rel.split("/")
+        if len(parts) == 2 and parts[1] == "origin":
+            self.validate_origin(w, parts[0], data)
+            return None
         rng = self.knob_range(rel)
         if rng is None:
             self.fail(w, "unknown file cc/%s (update the fuzzer's knob tables)" % rel)
@@ -258,6 +265,39 @@ class Fuzz:
         if err or data[-1:] != b"\n" or not rng[0] <= v <= rng[1]:
             self.fail(w, "cc/%s reads %r, not in [%d, %d]" % (rel, data, rng[0], rng[1]))
         return None
+
+    def validate_origin(self, w, algo, data):
+        """cc/<algo>/origin: "# line ..." then "knob value set|auto|default"
+        for every knob of the algorithm, each value in its range."""
+        lines = data.decode(errors="replace").split("\n")
+        knobs = ALGO_KNOBS.get(algo, {})
+        seen = set()
+        ok = data[-1:] == b"\n" and lines[0].startswith("# line ")
+        for ln in lines[1:-1]:
+            f = ln.split()
+            if len(f) != 3 or f[0] not in knobs or f[0] in seen or \
+                    f[2] not in ("set", "auto", "default"):
+                ok = False
+                break
+            seen.add(f[0])
+            v, err = kstrtou32(f[1].encode())
+            if err or not knobs[f[0]][0] <= v <= knobs[f[0]][1]:
+                ok = False
+        if not ok or seen != set(knobs):
+            self.fail(w, "cc/%s/origin reads %r" % (algo, data[:300]))
+
+    def derived(self, w, rel):
+        """Is cc/<algo>/<knob> derived now (it may change without a
+        write: when a device knob is written or a first QP created)?"""
+        algo, knob = rel.split("/")
+        data = self.read(w, self.cc + "/" + algo + "/origin")
+        if isinstance(data, int):
+            return True
+        for ln in data.decode(errors="replace").split("\n")[1:]:
+            f = ln.split()
+            if len(f) == 3 and f[0] == knob:
+                return f[2] == "auto"
+        return True
 
     def listing(self):
         """Files of cc/ and cc/<algo>/ as paths relative to cc/ (a
@@ -361,6 +401,10 @@ class Fuzz:
             lo, hi = self.knob_range(rel)
             path = self.cc + "/" + rel
             g0 = self.gens()
+            # min_time_between_cnps follows base_rtt_us until written on
+            # this device (dev_gen)
+            auto = self.derived(w, rel) if "/" in rel else \
+                rel == "min_time_between_cnps" and self.cnp_gen != g0[0]
             v0 = self.read(w, path)
             if isinstance(v0, int):
                 self.count("write_nodev")
@@ -384,6 +428,10 @@ class Fuzz:
                 g0, g1 = g0[0], g1[0]
             stable = g0 == g1 and all(g % 2 == 0 for g in
                                       (g0 if isinstance(g0, tuple) else (g0,)))
+            # a derived knob follows device knobs and first QPs: only a
+            # valid write (which makes it the user's) is checked
+            if auto and want is None:
+                stable = False
             kind = "write_empty" if empty else \
                 "write_valid" if want is not None else "write_invalid"
             self.log(w, "cc/%s <- %r: %s, %r -> %r%s" % (
@@ -405,6 +453,8 @@ class Fuzz:
                         data[:60], rel, os.strerror(res) if res > 0 else "short"))
                 elif stable and kstrtou32(v1)[0] != want:
                     self.fail(w, "cc/%s reads %r after writing %r" % (rel, v1, data[:60]))
+                elif rel == "min_time_between_cnps" and stable:
+                    self.cnp_gen = g1
             else:
                 if res == 0 or res == -1:
                     self.fail(w, "invalid write %r to cc/%s accepted" % (data[:60], rel))

@@ -30,7 +30,7 @@ topo_routes || fail "routes"
 P1=$(topo_port sw s1)
 P2=$(topo_port sw s2)
 
-REF="rate 10mbit dscp-map 0:7 buffer 64kb pfc prio-pfc 3 xoff 16kb"
+REF="rate 10mbit dscp-map 0:7 buffer 64kb pfc prio-pfc 3 xoff 16kb delay 1ms"
 # shellcheck disable=SC2086
 topo_qdisc sw "$P1" dcb $REF || fail "tc: $REF"
 opts() { topo_tc sw -j qdisc show dev "$1" | jq -cS '.[] | select(.kind == "dcb") | .options'; }
@@ -57,31 +57,36 @@ accepted()
 	log "accepted: $*"
 }
 
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 10kb
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 10kb delay 1ms
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb delay 1ms
 # 10 Mb/s * 1 ms = 1250 B in flight, plus one MTU: 2750 B at least
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1ms
+# the default delay (50 ms) counts too: 1500 + 62500 B at least
+refused "$P1" rate 10mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 60000
+# the default headroom (2 x 1514 + 10 Mb/s x 50 ms = 65528 B) does not
+# fit a 48 KB pool: refused, not silently too small
+refused "$P1" rate 10mbit buffer 48kb pfc prio-pfc 3 xoff 16kb
 # 100 Mb/s * 1 ms = 12500 B, plus one MTU
 refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
 # 2 bands x 8 KB of headroom > a 10 KB pool
-refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb
+refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb delay 1ms
+refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb delay 1ms
 # beta needs a pool size: pool 7 of this namespace has none (pool 0 got
 # one from the reference configuration)
-refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4
+refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4 delay 1ms
 refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
 
-accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb
+accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb delay 1ms
 accepted "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 15000 delay 1ms
-accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb
-accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4
+accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
+accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4 delay 1ms
 # a second port joining the 20 KB pool: 8 KB + 16 KB of reserve > 20 KB
-accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
+accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms
 pfc_snap S sw
 log "pool: ports $(sv S sw "$P1" pool.ports) reserved $(sv S sw "$P1" pool.reserved) size $(sv S sw "$P1" pool.size)"
-refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb
-accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb
+refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb delay 1ms
+accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms
 pfc_snap S sw
 assert_ge "$(sv S sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
 assert_ge "$(sv S sw "$P1" pool.ports)" 2 "ports in the pool"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 420
+# timeout: 600
 #
 # sch_dcb robustness.  Every sub-test reports (one failure hides nothing);
 # the runner also fails the test on any BUG/WARNING/Oops in dmesg.
@@ -118,7 +118,8 @@ fresh()
 	topo_qdisc sw "$OUT" dcb $3 || check 1 "OUT: $3"
 }
 
-PFC="pfc prio-pfc 3 xoff 16kb"
+# delay 1ms: the small pools below hold two ports' headroom
+PFC="pfc prio-pfc 3 xoff 16kb delay 1ms"
 SW="rate 10mbit dscp-map 0:7 pool 1"
 
 # ---------------------------------------------------------------------
@@ -126,7 +127,8 @@ SW="rate 10mbit dscp-map 0:7 pool 1"
 fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 before=$(state "$P1")
 out=$(nl replace "$P1" '{"handle": "2:", "rate": 1250000, "pool": 1,
-	"buffer": 131072, "pfc": {"mask": 24, "xoff": 16384}, "bad_stab": true}')
+	"buffer": 131072, "pfc": {"mask": 24, "xoff": 16384, "delay": 1000},
+	"bad_stab": true}')
 check $(($? == 0)) "replace with an empty size table accepted: $out"
 log "  replace refused by the core after init: $out"
 after=$(state "$P1")

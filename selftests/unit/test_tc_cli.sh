@@ -211,8 +211,8 @@ check "PFC counters on band 3's line only" \
 check "no xstats line for idle bands" \
 	eval "! grep -q -e '^  band [124567]: enq 0p' -e '^  band [12456]:' '$TMP/mon'"
 cline=$(grep "^class dcb 1:4 " "$TMP/mon")
-check "class text ends with 'limit 64Kb ecn step k 20Kb'" \
-	eval "[[ '$cline' == *'leaf 0: limit 64Kb ecn step k 20Kb ' ]]"
+check "class text ends with 'limit 64Kb ecn step k 20Kb nonect default'" \
+	eval "[[ '$cline' == *'leaf 0: limit 64Kb ecn step k 20Kb nonect default ' ]]"
 check "class xstats line" grep -q "^ enq 2000p 3000000b deq 1980p 2970000b backlog 20p 30000b peak 60000b ecn_marked 10 drops_tail 2 drops_wred 4 $PFC_STATS$" "$TMP/mon"
 check "tc monitor: nothing on stderr" test ! -s "$TMP/mon.err"
 
@@ -245,7 +245,7 @@ check "tc monitor (pfc dumps): nothing on stderr" test ! -s "$TMP/pmon.err"
 "$GEN" --gen-nlmsg-v1 "$TMP/v1.nl" rate 50mbit
 "$TC" -s monitor file "$TMP/v1.nl" >"$TMP/v1" 2>"$TMP/v1.err"
 check "version 1 xstats: 'older sch_dcb module' message" \
-	grep -q "dcb: xstats version 1 from an older sch_dcb module; this tc needs version 2" "$TMP/v1.err"
+	grep -q "dcb: xstats version 1 from an older sch_dcb module; this tc needs version 3" "$TMP/v1.err"
 check "version 1 xstats: options still printed" grep -q "^qdisc dcb 1: dev lo root rate 50Mbit " "$TMP/v1"
 
 # --- JSON through tc's writer --------------------------------------------
@@ -273,10 +273,10 @@ else
 		'.[0].options.bands == [{"band":3,"limit":65536,"ecn":{"mode":"step","kmin":20480,"kmax":20480,"pmax":1}},{"band":5,"ecn":{"mode":"off","kmin":0,"kmax":0,"pmax":0}}]'
 	check "xstats totals keys" jqt "$TMP/j" \
 		'.[0] | .enq_packets == 6000 and .enq_bytes == 9000000 and .deq_packets == 5940 and .deq_bytes == 8910000 and .backlog_bytes == 90000 and .backlog_packets == 60 and .backlog_peak == 180000 and .ecn_marked == 30 and .drops_tail == 6 and .drops_wred == 12'
-	STATS_KEYS='"backlog_bytes","backlog_packets","backlog_peak","deq_bytes","deq_packets","drops_tail","drops_wred","ecn_marked","enq_bytes","enq_packets","drops_headroom","pause_tx","resume_tx","pause_rx","resume_rx","paused_us","in_bytes","in_peak","in_headroom","in_drops","xoff","np_unmarked"'
-	check "xstats bands: 8 entries with the same 22 keys" jqt "$TMP/j" \
+	STATS_KEYS='"backlog_bytes","backlog_packets","backlog_peak","deq_bytes","deq_packets","drops_tail","drops_wred","ecn_marked","enq_bytes","enq_packets","drops_headroom","pause_tx","resume_tx","pause_rx","resume_rx","paused_us","in_bytes","in_peak","in_headroom","in_drops","xoff","np_unmarked","nonect_passed","pause_inflight_peak","pause_react_us"'
+	check "xstats bands: 8 entries with the same 25 keys" jqt "$TMP/j" \
 		".[0].bands | length == 8 and all(.[]; keys == ([\"band\",$STATS_KEYS] | sort))"
-	check "xstats totals: all 22 keys at the top level" jqt "$TMP/j" \
+	check "xstats totals: all 25 keys at the top level" jqt "$TMP/j" \
 		".[0] as \$q | [$STATS_KEYS] | all(. as \$k | \$q | has(\$k))"
 	check "xstats PFC totals (sum; in_peak, xoff max) and band 3 values" jqt "$TMP/j" \
 		'.[0] | .pause_tx == 20 and .resume_tx == 18 and .pause_rx == 6 and .resume_rx == 6 and .paused_us == 1000 and .drops_headroom == 2 and .in_bytes == 3000 and .in_peak == 90000 and .in_headroom == 0 and .in_drops == 2 and .xoff == 61440 and .np_unmarked == 14 and .bands[3].pause_tx == 20 and .bands[0].pause_tx == 0'
@@ -327,16 +327,16 @@ elif ! LD_PRELOAD=$FAKE DCB_FAKE_NL=$TMP/pfc.nl "$DCBMON" -i 50 -d 0.12 lo \
 	skip "dcbmon CSV (LD_PRELOAD dump helper does not work with libnl here)"
 else
 	check "dcbmon header: old columns first, new ones appended" \
-		test "$(head -1 "$TMP/csv")" = "t_ms,netns,dev,band,backlog_bytes,backlog_packets,enq_packets,deq_packets,deq_bytes,ecn_marked,drops_tail,drops_wred,backlog_peak,drops_headroom,pause_tx,resume_tx,pause_rx,resume_rx,paused_us,in_bytes,xoff,pool_used"
+		test "$(head -1 "$TMP/csv")" = "t_ms,netns,dev,band,backlog_bytes,backlog_packets,enq_packets,deq_packets,deq_bytes,ecn_marked,drops_tail,drops_wred,backlog_peak,drops_headroom,pause_tx,resume_tx,pause_rx,resume_rx,paused_us,in_bytes,xoff,pool_used,nonect_passed,pause_inflight_peak,pause_react_us"
 	check "dcbmon totals row" \
-		grep -q "^[0-9]*,-,lo,all,90000,60,6000,5940,8910000,30,6,12,180000,2,20,18,6,6,1000,3000,61440,90000$" "$TMP/csv"
+		grep -q "^[0-9]*,-,lo,all,90000,60,6000,5940,8910000,30,6,12,180000,2,20,18,6,6,1000,3000,61440,90000,0,0,0$" "$TMP/csv"
 	check "dcbmon band 3 row with PFC counters, pool_used on every row" \
-		eval "grep -q '^[0-9]*,-,lo,3,.*,60000,2,20,18,6,6,1000,3000,61440,90000\$' '$TMP/csv' && grep -q '^[0-9]*,-,lo,0,.*,0,0,0,0,0,0,0,0,90000\$' '$TMP/csv'"
+		eval "grep -q '^[0-9]*,-,lo,3,.*,60000,2,20,18,6,6,1000,3000,61440,90000,0,0,0\$' '$TMP/csv' && grep -q '^[0-9]*,-,lo,0,.*,0,0,0,0,0,0,0,0,90000,0,0,0\$' '$TMP/csv'"
 	LD_PRELOAD=$FAKE DCB_FAKE_NL=$TMP/v1.nl "$DCBMON" -i 50 -d 0.12 lo \
 		>"$TMP/csv1" 2>"$TMP/csv1.err"
 	rc=$?
 	check "dcbmon refuses version 1 xstats (rc $rc)" \
-		eval "[ $rc -ne 0 ] && grep -q 'xstats version 1, dcbmon needs 2' '$TMP/csv1.err'"
+		eval "[ $rc -ne 0 ] && grep -q 'xstats version 1, dcbmon needs 3' '$TMP/csv1.err'"
 fi
 
 echo "1..$n"

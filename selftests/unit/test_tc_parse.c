@@ -800,6 +800,11 @@ static void test_invalid(void)
 		{ "rate 1gbit ecn step k 1x", "invalid k" },
 		{ "rate 1gbit ecn bogus", "unknown ecn mode \"bogus\"" },
 		{ "rate 1gbit ecn default", "only valid for a band or class" },
+		{ "rate 1gbit nonect maybe", "invalid nonect \"maybe\" (expected pass, drop or default)" },
+		{ "rate 1gbit nonect", "missing value after \"nonect\"" },
+		{ "rate 1gbit nonect pass nonect drop", "duplicate \"nonect\"" },
+		{ "rate 1gbit band 3 nonect pass nonect drop", "duplicate \"nonect\" for band 3" },
+		{ "rate 1gbit band 3 nonect 1", "invalid nonect \"1\"" },
 		{ "rate 1gbit band 8 limit 1k", "band 8 out of range (0..7)" },
 		{ "rate 1gbit band 100 limit 1k", "out of range" },
 		{ "rate 1gbit band -1 limit 1k", "invalid band \"-1\"" },
@@ -897,6 +902,8 @@ static void test_invalid(void)
 		{ "pfc off", "unknown class option \"pfc\"" },
 		{ "pool 1", "unknown class option \"pool\"" },
 		{ "ecn bogus", "expected off, red, step, np-ecn or default" },
+		{ "nonect wred", "invalid nonect \"wred\"" },
+		{ "nonect pass nonect pass", "duplicate \"nonect\"" },
 	};
 	char err[DCB_ERRLEN];
 	struct dcb_band_opts cb;
@@ -1002,6 +1009,10 @@ static void test_roundtrip(void)
 			  "xon 57Kb headroom 20Kb quanta 65535 delay 1ms" },
 			{ "rate 1gbit pfc beta 8",
 			  "rate 1Gbit pfc prio-pfc all beta 8" },
+			{ "rate 1gbit ecn step k 10k nonect drop pfc prio-pfc 3 "
+			  "xoff 16k band 3 nonect default band 0 nonect pass",
+			  "rate 1Gbit ecn step k 10Kb nonect drop pfc prio-pfc 3 "
+			  "xoff 16Kb band 0 nonect pass band 3 nonect default" },
 			{ "rate 1gbit ecn np-ecn band 1 ecn np-ecn",
 			  "rate 1Gbit ecn np-ecn band 1 ecn np-ecn" },
 			/* not printed: pfc off, buffer 0 (unlimited) */
@@ -1034,11 +1045,11 @@ static void test_roundtrip(void)
 		dcb_encode_class(&cb, &b);
 		dcb_decode_band(b.data, b.len, &cr, &idx, err, sizeof(err));
 		dcb_format_band(&cr, true, text, sizeof(text));
-		ok(!strcmp(text, "limit 10Kb ecn red kmin 1Kb kmax 2Kb pmax 0.5") &&
+		ok(!strcmp(text, "limit 10Kb ecn red kmin 1Kb kmax 2Kb pmax 0.5 nonect default") &&
 		   idx == -1, "class text \"%s\"", text);
 		memset(&cr, 0, sizeof(cr));
 		dcb_format_band(&cr, true, text, sizeof(text));
-		ok(!strcmp(text, "limit 0 ecn default"),
+		ok(!strcmp(text, "limit 0 ecn default nonect default"),
 		   "class without settings prints \"%s\"", text);
 		ok(parse_class_line(text, &cb, err) == 0, "... and parses back");
 	}
@@ -1243,13 +1254,17 @@ static void test_stats(void)
 	   "version 1 qdisc xstats (736 bytes) recognised as old");
 	ok(dcb_xstats_kind(buf, sizeof(x)) != DCB_XSTATS_QDISC,
 	   "version 1 header is not version 2");
-	x.version = 3;
+	x.version = 2;
+	memcpy(buf, &x, 8);
+	ok(dcb_xstats_kind(buf, 16 + 9 * 176 + 56 + 8) == DCB_XSTATS_OLD,
+	   "version 2 qdisc xstats (1664 bytes) recognised as old");
+	x.version = 4;
 	memcpy(buf, &x, 8);
 	ok(dcb_xstats_kind(buf, sizeof(buf)) == DCB_XSTATS_QDISC,
-	   "version 3 (longer) accepted");
+	   "version 4 (longer) accepted");
 	x.version = TC_DCB_XSTATS_VERSION;
 	memcpy(buf, &x, 8);
-	ok(dcb_stats_nfields == 22, "22 statistics fields");
+	ok(dcb_stats_nfields == 25, "25 statistics fields");
 	ok(dcb_pool_nfields == 8 && !strcmp(dcb_pool_fields[0].name, "id") &&
 	   !strcmp(dcb_pool_fields[7].name, "drops_full"), "8 pool fields");
 	{
@@ -1257,6 +1272,8 @@ static void test_stats(void)
 			"drops_headroom", "pause_tx", "resume_tx", "pause_rx",
 			"resume_rx", "paused_us", "in_bytes", "in_peak",
 			"in_headroom", "in_drops", "xoff", "np_unmarked",
+			"nonect_passed", "pause_inflight_peak",
+			"pause_react_us",
 		};
 		struct tc_dcb_stats probe;
 		size_t k, bad = 0;
@@ -1266,11 +1283,12 @@ static void test_stats(void)
 			memset(&probe, 0, sizeof(probe));
 			((uint64_t *)&probe)[k] = k + 1;
 			bad += dcb_stats_get(&probe, k) != k + 1;
-			bad += dcb_stats_fields[k].version != (k < 10 ? 1u : 2u);
+			bad += dcb_stats_fields[k].version !=
+			       (k < 10 ? 1u : k < 22 ? 2u : 3u);
 			if (k >= 10)
 				bad += strcmp(dcb_stats_fields[k].name, v2[k - 10]) != 0;
 		}
-		ok(!bad, "field table: 10 version 1 + 12 version 2 fields in struct order");
+		ok(!bad, "field table: 10 version 1 + 12 version 2 + 3 version 3 fields in struct order");
 	}
 
 	memset(&s, 0, sizeof(s));

@@ -17,12 +17,17 @@ typedef int64_t s64;
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define clamp(v, lo, hi) min(max(v, lo), hi)
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 
 static inline u64 div_u64(u64 a, u32 b)
 {
 	return a / b;
 }
+
+#ifndef U32_MAX
+#define U32_MAX UINT32_MAX
+#endif
 
 #ifndef ARRAY_SIZE
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -452,6 +452,96 @@ static void test_byte_reset_near_max(void)
 	      4095 + 0xffffffffU - p.byte_reset);
 }
 
+
+/*
+ * Defaults from the line rate and the base RTT (dcqcn_sm_auto): the
+ * paper's values at 40 Gb/s with a 50 us RTT and N = 50 us, and the rule
+ * (rates proportional to the line rate, times to the RTT, B to the BDP)
+ * computed here in double precision at guest rates.
+ */
+static void check_auto(u32 line, u32 rtt, u32 cnp)
+{
+	struct dcqcn_auto a;
+	double l = line, r = rtt, bdp = l * r / 40e6 / 50;
+	double k = 1.1 * (rtt > cnp ? rtt : cnp);
+	/* one 1024-byte packet per 10 RTT, in kb/s */
+	double pkt = floor(1024.0 * 8 * 1000 / (10 * r));
+
+	if (k < cnp + 1)
+		k = cnp + 1;
+	dcqcn_sm_auto(&a, line, rtt, cnp, 1024);
+	CHECK(a.time_reset_us == (u32)(1.1 * r + 1e-9),
+	      "%u kb/s %u us: T = %u us, want %.1f", line, rtt,
+	      a.time_reset_us, 1.1 * r);
+	CHECK(a.alpha_period_us == (u32)(k + 1e-9),
+	      "%u kb/s %u us N %u: K = %u us, want %.1f", line, rtt, cnp,
+	      a.alpha_period_us, k);
+	CHECK(a.alpha_period_us > cnp, "K = %u us not > N = %u us",
+	      a.alpha_period_us, cnp);
+	CHECK(fabs(a.byte_reset - fmax(10485760.0 * bdp, 1)) <= 1,
+	      "%u kb/s %u us: B = %u, want %.1f", line, rtt, a.byte_reset,
+	      10485760.0 * bdp);
+	CHECK(a.ai_rate == (u32)fmax(floor(l / 1000), 1),
+	      "%u kb/s: R_AI = %u", line, a.ai_rate);
+	CHECK(a.hai_rate == (u32)fmax(floor(l / 800), 1),
+	      "%u kb/s: R_HAI = %u", line, a.hai_rate);
+	CHECK(a.min_rate == (u32)fmax(fmax(floor(l / 40000), 1), pkt),
+	      "%u kb/s %u us: min rate = %u", line, rtt, a.min_rate);
+	/* a packet at the floor holds the QP at most 10 RTT */
+	CHECK(1024.0 * 8 * 1000 / a.min_rate <= 10.0 * r * 1.001,
+	      "%u kb/s %u us: a packet at the floor takes %.0f us", line, rtt,
+	      1024.0 * 8 * 1000 / a.min_rate);
+}
+
+static void test_auto(void)
+{
+	struct dcqcn_auto a;
+	struct dcqcn_params p = paper();
+
+	/* the 40 Gb/s row is the paper's (and these tests') settings */
+	dcqcn_sm_auto(&a, DCQCN_REF_LINE_KBPS, DCQCN_REF_RTT_US, 50, 1024);
+	CHECK(a.time_reset_us * US == p.time_reset_ns, "T = %u us, want 55",
+	      a.time_reset_us);
+	CHECK(a.alpha_period_us * US == p.alpha_period_ns,
+	      "K = %u us, want 55", a.alpha_period_us);
+	CHECK(a.byte_reset == p.byte_reset, "B = %u, want 10 MiB",
+	      a.byte_reset);
+	CHECK(a.ai_rate == p.ai_rate, "R_AI = %u, want 40000", a.ai_rate);
+	CHECK(a.hai_rate == p.hai_rate, "R_HAI = %u, want 50000",
+	      a.hai_rate);
+	/* not mlx5's 1 Mb/s: one packet per 10 RTT (dcqcn_sm_auto_min_rate) */
+	CHECK(a.min_rate == 16384, "min rate = %u, want 16384", a.min_rate);
+
+	/* 40 Mb/s and 10 Mb/s at the paper's RTT and the guests' */
+	dcqcn_sm_auto(&a, 40000, 2000, 2000, 1024);
+	CHECK(a.time_reset_us == 2200 && a.alpha_period_us == 2200 &&
+	      a.byte_reset == 419430 && a.ai_rate == 40 &&
+	      a.hai_rate == 50 && a.min_rate == 409,
+	      "40 Mb/s 2 ms: T %u K %u B %u R_AI %u R_HAI %u min %u",
+	      a.time_reset_us, a.alpha_period_us, a.byte_reset, a.ai_rate,
+	      a.hai_rate, a.min_rate);
+	check_auto(40000, 50, 50);
+	check_auto(40000, 1000, 1000);
+	check_auto(10000, 50, 50);
+	check_auto(10000, 1000, 1000);
+	check_auto(10000000, 50, 50);
+	/* K > N whatever N is: a user's N above 1.1 RTT moves K up */
+	check_auto(40000, 1000, 5000);
+	check_auto(40000, 1000, 1100);
+	check_auto(40000, 10, 10);
+	check_auto(40000, 1, 1);
+	check_auto(40000, 1000, 0);
+	/* the largest inputs: B saturates, nothing wraps */
+	dcqcn_sm_auto(&a, U32_MAX, 1000000, 1000000, 65536);
+	CHECK(a.byte_reset == U32_MAX && a.alpha_period_us > 1000000 &&
+	      a.ai_rate == U32_MAX / 1000,
+	      "max inputs: B %u K %u R_AI %u", a.byte_reset,
+	      a.alpha_period_us, a.ai_rate);
+	dcqcn_sm_auto(&a, 1, 1, 0, 0);
+	CHECK(a.time_reset_us >= 1 && a.byte_reset >= 1 && a.ai_rate >= 1 &&
+	      a.min_rate >= 1, "min inputs: a zero default");
+}
+
 int main(void)
 {
 	test_init();
@@ -464,6 +554,7 @@ int main(void)
 	test_line_rate_ceiling();
 	test_first_cnp_and_clamp();
 	test_byte_reset_near_max();
+	test_auto();
 	printf("dcqcn_sm: %d checks, %d failed\n", checks, fails);
 	return fails ? 1 : 0;
 }

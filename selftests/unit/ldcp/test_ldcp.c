@@ -379,6 +379,41 @@ static void test_unsent(void)
 	      s.inflight);
 }
 
+
+/*
+ * The default fast-start window (ldcp_sm_auto_init_window): one BDP in
+ * packets, rounded up, 1 .. 128 (rxe's window).  At 40 Gb/s and 50 us the
+ * slides' BDP is 244 packets of 1 KB, above rxe's 128.
+ */
+static void test_auto(void)
+{
+	static const struct { u32 line, rtt, mtu, want; } c[] = {
+		{ 40000000, 50, 1024, 128 },	/* BDP 244 */
+		{ 10000000, 50, 4096, 16 },	/* 62.5 KB */
+		{ 10000000, 10, 1024, 13 },	/* 12.5 KB */
+		{ 40000, 1000, 1024, 5 },	/* 5000 B */
+		{ 40000, 50, 1024, 1 },		/* 250 B */
+		{ 10000, 1000, 1024, 2 },	/* 1250 B */
+		{ 10000, 50, 1024, 1 },
+		{ 20000, 1000, 1024, 3 },		/* 2500 B */
+		{ 1, 1, 0, 1 },
+		{ U32_MAX, 1000000, 1024, 128 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		u32 w = ldcp_sm_auto_init_window(c[i].line, c[i].rtt, c[i].mtu);
+		double bdp = (double)c[i].line * c[i].rtt / 8000;
+		double want = ceil(bdp / (c[i].mtu ? c[i].mtu : 1));
+
+		CHECK(w == c[i].want, "%u kb/s %u us MTU %u: IW %u, want %u",
+		      c[i].line, c[i].rtt, c[i].mtu, w, c[i].want);
+		CHECK(w == (u32)fmin(fmax(want, 1), 128),
+		      "%u kb/s %u us: IW %u, rule %.1f", c[i].line, c[i].rtt,
+		      w, want);
+	}
+}
+
 int main(void)
 {
 	test_increase_one();
@@ -389,6 +424,7 @@ int main(void)
 	test_ack_every();
 	test_fast_start();
 	test_unsent();
+	test_auto();
 	printf("test_ldcp: %d of %d checks failed\n", fails, checks);
 	return fails ? 1 : 0;
 }

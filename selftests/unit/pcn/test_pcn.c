@@ -358,6 +358,51 @@ static void test_rate_kbps(void)
 	CHECK(pcn_rate_kbps(1ULL << 40, 1) == 0xffffffffU, "huge saturates");
 }
 
+
+/*
+ * Defaults from the line rate and the base RTT (pcn_sm_auto): T = 50 us
+ * and a 1 Mb/s floor at 40 Gb/s with a 50 us RTT (the paper's), T at least
+ * 16 packets at line rate at guest rates.
+ */
+static void test_auto(void)
+{
+	static const struct { u32 line, rtt, mtu, period, min; } c[] = {
+		/* the floor: one packet per 10 RTT, 16384 kb/s at 50 us */
+		{ PCN_REF_LINE_KBPS, PCN_REF_RTT_US, 1024, 50, 16384 },
+		{ PCN_REF_LINE_KBPS, PCN_REF_RTT_US, 4096, 50, 65536 },
+		{ PCN_REF_LINE_KBPS, 5000, 1024, 5000, 1000 },
+		{ 10000000, 50, 1024, 50, 16384 },
+		/* 16 KB at 40 Mb/s: 3.28 ms; at 10 Mb/s 13.1 ms */
+		{ 40000, 50, 1024, 3276, 16384 },
+		{ 40000, 2000, 1024, 3276, 409 },
+		{ 40000, 5000, 1024, 5000, 163 },
+		{ 10000, 50, 1024, 13107, 16384 },
+		{ 10000, 2000, 1024, 13107, 409 },
+		{ 1, 1, 0, 1, 1 },
+		{ U32_MAX, 1000000, 1024, 1000000, U32_MAX / 40000 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		struct pcn_auto a;
+		double pk = 16.0 * c[i].mtu * 8 * 1000 / c[i].line;
+
+		pcn_sm_auto(&a, c[i].line, c[i].rtt, c[i].mtu);
+		CHECK(a.period_us == c[i].period && a.min_rate == c[i].min,
+		      "%u kb/s %u us: T %u us min %u, want %u us %u",
+		      c[i].line, c[i].rtt, a.period_us, a.min_rate,
+		      c[i].period, c[i].min);
+		CHECK(a.min_rate == (u32)fmax(fmax(floor(c[i].line / 40000.0), 1),
+					     floor(c[i].mtu * 800.0 / c[i].rtt)),
+		      "%u kb/s %u us: floor %u, rule", c[i].line, c[i].rtt,
+		      a.min_rate);
+		/* the rule, independently: max(RTT, 16 packets), <= 1 s */
+		CHECK(a.period_us == (u32)fmin(fmax(c[i].rtt, floor(pk)), 1e6),
+		      "%u kb/s %u us: T %u us, rule %.1f", c[i].line,
+		      c[i].rtt, a.period_us, fmax(c[i].rtt, pk));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
@@ -370,6 +415,7 @@ int main(int argc, char **argv)
 	test_no_packets();
 	test_cnp_codec();
 	test_rate_kbps();
+	test_auto();
 	printf("%s: %d checks, %d failed\n", fails ? "FAIL" : "PASS", checks,
 	       fails);
 	return fails ? 1 : 0;

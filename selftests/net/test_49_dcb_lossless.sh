@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+#
+# Lossless means lossless (issue 14).  Senders s1, s2 -> switch sw -> r;
+# every host NIC is a sch_dcb that obeys PAUSE, the switch port toward r
+# (OUT) marks with RED (kmin 5 KB, kmax 20 KB, pmax 1) on band 3 (DSCP 24)
+# and band 1 (DSCP 8).  Every sub-test reports (one failure hides nothing):
+#  lossless_pass: PFC on band 3 at the ingress ports, non-ECT (s1) and
+#                 ECT(0) (s2) flows into OUT driven above kmax: no WRED
+#                 drop, non-ECT packets passed (nonect_passed), ECT ones
+#                 CE-marked, no drop anywhere, everything received;
+#  nonect_drop:   the same with `band 3 nonect drop` on OUT: WRED drops;
+#  lossy_wred:    band 1 has no PFC: non-ECT packets over the curve are
+#                 WRED-dropped by default, and passed with `nonect pass`;
+#  class_nonect:  `tc class change ... nonect drop|default` and a bad
+#                 value (raw netlink): refused with a message, unchanged;
+#  headroom_tiny: headroom 2 KB at s1's ingress port: it overflows
+#                 (in_drops), the kernel log names the port, the band and
+#                 the headroom that would have sufficed, and the exported
+#                 in-flight peak exceeds the headroom;
+#  headroom_auto: the default headroom and delay, two senders at 40 Mb/s
+#                 into OUT at 20 Mb/s through PFC: no drop anywhere, the
+#                 in-flight after a PAUSE (pause_inflight_peak) stays below
+#                 the headroom; the measured reaction is logged.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/dcb_lib.sh"
+
+need_cmd jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+load_dcb
+
+RET=0
+FAILED=()
+# check RC MSG: a failed step of the current sub-test.
+check() { [ "$1" = 0 ] && return 0; RET=1; log "  FAIL: $2"; }
+# expect A OP B MSG: a numeric comparison (OP: > >= == <= <) as a step
+# of the sub-test; A and B must be integers.
+expect()
+{
+	local a=$1 b=$3 ok=1
+	if [[ $a =~ ^-?[0-9]+$ && $b =~ ^-?[0-9]+$ ]]; then
+		case $2 in
+		">") ((a > b)) && ok=0 ;;
+		">=") ((a >= b)) && ok=0 ;;
+		"==") ((a == b)) && ok=0 ;;
+		"<=") ((a <= b)) && ok=0 ;;
+		"<") ((a < b)) && ok=0 ;;
+		esac
+	fi
+	check $ok "$4: $1 $2 $3 does not hold"
+}
+t_end()
+{
+	if [ "$RET" = 0 ]; then
+		log "ok: $1"
+	else
+		log "not ok: $1"
+		FAILED+=("$1")
+	fi
+	RET=0
+}
+
+LEN=1000
+NONECT=0x60		# DSCP 24 -> band 3, Not-ECT
+ECT=0x62		# DSCP 24, ECT(0)
+LOSSY=0x20		# DSCP 8 -> band 1, Not-ECT
+RED="ecn red kmin 5kb kmax 20kb pmax 1"
+# control traffic (DSCP 0) in band 7, out of the way
+HOSTOPTS="dscp-map 0:7 limit 2mb"
+
+topo_init "p49$$" || fail "topo_init"
+at_exit topo_cleanup
+topo_switch sw >/dev/null || fail "switch"
+for n in s1 s2 r; do
+	topo_host $n && topo_link $n sw >/dev/null || fail "host $n"
+done
+topo_routes || fail "routes"
+P1=$(topo_port sw s1)
+P2=$(topo_port sw s2)
+OUT=$(topo_port sw r)
+RIP=$(topo_ip4 r)
+ALL=(sw s1 s2 r)
+tc_sink r 7001 7002
+
+# sw_fresh OUT_ARGS IN_ARGS: new sch_dcb on every switch port (counters
+# and peaks from zero): OUT_ARGS toward r, IN_ARGS on the ingress ports.
+sw_fresh()
+{
+	local d
+	for d in "$P1" "$P2" "$OUT"; do
+		topo_tc sw qdisc del dev "$d" root 2>/dev/null
+	done
+	# shellcheck disable=SC2086
+	topo_qdisc sw "$P1" dcb $2 && topo_qdisc sw "$P2" dcb $2 &&
+		topo_qdisc sw "$OUT" dcb $1 || check 1 "switch: $1 / $2"
+}
+
+# flows "NODE TOS PORT COUNT"...: blocking UDP senders started together;
+# waits for them and for every queue to drain; sets SENT.
+flows()
+{
+	local f pids=() node tos port cnt
+	PFC_GO=$TMPD/go-$RANDOM
+	for f in "$@"; do
+		read -r node tos port cnt <<<"$f"
+		pfc_sender "$node" "$RIP" "$port" "$tos" "$cnt" "$LEN"
+		pids+=("$FLOW_PID")
+	done
+	sleep 1
+	: >"$PFC_GO"
+	PFC_GO=
+	for f in "${pids[@]}"; do
+		wait "$f" || check 1 "a sender failed"
+	done
+	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
+	SENT=0
+	for f in "$@"; do
+		read -r node tos port cnt <<<"$f"
+		SENT=$((SENT + $(cat "$TMPD/sent-$node-$port")))
+	done
+}
+
+# ---------------------------------------------------------------------
+# lossless_pass: band 3 lossless by PFC at the ingress ports
+PFC="pfc prio-pfc 3 xoff 40kb delay 50ms"
+# shellcheck disable=SC2086
+topo_dcb_all host rate 20mbit $HOSTOPTS || fail "host qdiscs"
+sw_fresh "rate 10mbit dscp-map 0:7 $RED" "rate 20mbit dscp-map 0:7 $PFC"
+D0=$(pfc_drop_report "${ALL[@]}")
+c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
+flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
+D1=$(pfc_drop_report "${ALL[@]}")
+pfc_drops_delta "$D0" "$D1"
+RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
+pfc_snap A sw
+wred=$(sv A sw "$OUT" drops_wred 3)
+passed=$(sv A sw "$OUT" nonect_passed 3)
+marked=$(sv A sw "$OUT" ecn_marked 3)
+peak=$(sv A sw "$OUT" backlog_peak 3)
+log "lossless band 3: sent $SENT received $RCV; OUT band 3 peak $peak B," \
+	"drops_wred $wred nonect_passed $passed ecn_marked $marked;" \
+	"PAUSEs $(( $(sv A sw "$P1" pause_tx 3) + $(sv A sw "$P2" pause_tx 3) ));" \
+	"drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
+expect "$peak" ">" 20480 "OUT band 3 driven above kmax"
+expect "$wred" "==" 0 "WRED drops on a lossless band"
+expect "$passed" ">" 0 "non-ECT packets passed (nonect_passed)"
+expect "$marked" ">" 0 "ECT packets CE-marked"
+expect "$PFC_DROPS" "==" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
+expect "$RCV" ">=" "$SENT" "datagrams received"
+t_end lossless_pass
+
+# ---------------------------------------------------------------------
+# nonect_drop: the operator asks for WRED on the lossless band
+sw_fresh "rate 10mbit dscp-map 0:7 $RED band 3 nonect drop" \
+	"rate 20mbit dscp-map 0:7 $PFC"
+flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
+pfc_snap A sw
+wred=$(sv A sw "$OUT" drops_wred 3)
+passed=$(sv A sw "$OUT" nonect_passed 3)
+marked=$(sv A sw "$OUT" ecn_marked 3)
+log "band 3 nonect drop: sent $SENT; drops_wred $wred nonect_passed $passed ecn_marked $marked"
+expect "$wred" ">" 0 "WRED drops with nonect drop"
+expect "$passed" "==" 0 "non-ECT passed with nonect drop"
+t_end nonect_drop
+
+# ---------------------------------------------------------------------
+# lossy_wred: band 1 has no PFC
+sw_fresh "rate 10mbit dscp-map 0:7 $RED" "rate 20mbit dscp-map 0:7 $PFC"
+flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
+pfc_snap A sw
+wred=$(sv A sw "$OUT" drops_wred 1)
+passed=$(sv A sw "$OUT" nonect_passed 1)
+log "lossy band 1 (default): sent $SENT; drops_wred $wred nonect_passed $passed"
+expect "$wred" ">" 0 "WRED drops on a lossy band by default"
+expect "$passed" "==" 0 "non-ECT passed on a lossy band by default"
+sw_fresh "rate 10mbit dscp-map 0:7 $RED nonect pass" "rate 20mbit dscp-map 0:7 $PFC"
+flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
+pfc_snap A sw
+wred=$(sv A sw "$OUT" drops_wred 1)
+passed=$(sv A sw "$OUT" nonect_passed 1)
+log "lossy band 1, port nonect pass: sent $SENT; drops_wred $wred nonect_passed $passed"
+expect "$wred" "==" 0 "WRED drops with the port's nonect pass"
+expect "$passed" ">" 0 "non-ECT passed with the port's nonect pass"
+t_end lossy_wred
+
+# ---------------------------------------------------------------------
+# class_nonect: settings through tc class change and raw netlink
+nl() { topo_exec sw /usr/bin/python3 "$TOP/selftests/net/dcb_nl.py" "$@"; }
+bandj() { topo_tc sw -j qdisc show dev "$OUT" | jq -c '.[] | select(.kind == "dcb") | .options | [.nonect, .bands]'; }
+topo_tc sw class change dev "$OUT" classid 1:4 dcb nonect drop
+check $? "class change nonect drop"
+v=$(topo_tc sw class show dev "$OUT" | grep "^class dcb 1:4 " | grep -o 'nonect [a-z]*')
+log "class 1:4 after nonect drop: $v"
+case $v in *drop) ;; *) check 1 "class 1:4 shows nonect drop (got '$v')";; esac
+before=$(bandj)
+for bad in '{"nonect": 3}' '{"nonect": 255}' '{"bands": [{"index": 3, "nonect": 3}]}'; do
+	out=$(nl change "$OUT" "$bad" 2>&1)
+	rc=$?
+	log "  refused ($bad): $out"
+	check $((rc == 0)) "accepted: $bad"
+	case $out in "error "*": "?*) ;; *) check 1 "no extack message for $bad: $out";; esac
+done
+out=$(nl class-change "$OUT" 1:4 '{"nonect": 7}' 2>&1)
+check $(($? == 0)) "class change nonect 7 accepted"
+log "  refused (class nonect 7): $out"
+after=$(bandj)
+[ "$after" = "$before" ] || check 1 "refused input changed the config: $before -> $after"
+out=$(topo_tc sw qdisc change dev "$OUT" root dcb rate 10mbit nonect maybe 2>&1)
+check $(($? == 0)) "tc accepted nonect maybe"
+grep -q 'invalid nonect "maybe"' <<<"$out" || check 1 "tc error for nonect maybe: $out"
+topo_tc sw class change dev "$OUT" classid 1:4 dcb nonect default
+check $? "class change nonect default"
+bands=$(bandj)
+log "after nonect default: $bands"
+grep -q '"nonect"' <<<"$(jq -c '.[1][] | select(.band == 3)' <<<"$bands")" &&
+	check 1 "band 3 still has a nonect override: $bands"
+t_end class_nonect
+
+# ---------------------------------------------------------------------
+# headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time
+# shellcheck disable=SC2086
+topo_dcb_all host rate 40mbit $HOSTOPTS || fail "host qdiscs"
+sw_fresh "rate 10mbit dscp-map 0:7 ecn off" \
+	"rate 40mbit dscp-map 0:7 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us"
+mark="dcb-test49-$$-$RANDOM"
+echo "$mark" >/dev/kmsg
+flows "s1 $NONECT 7001 600"
+pfc_snap A sw
+ind=$(sv A sw "$P1" in_drops 3)
+infl=$(sv A sw "$P1" pause_inflight_peak 3)
+react=$(sv A sw "$P1" pause_react_us 3)
+hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc.headroom')
+msg=$(dmesg | awk -v m="$mark" 'index($0, m) { f = 1; next } f' | grep "sch_dcb band 3 headroom overflow" | head -n1)
+log "tiny headroom $hr B: in_drops $ind, pause_inflight_peak $infl B, pause_react_us $react"
+log "  kernel: ${msg:-<nothing>}"
+expect "$ind" ">" 0 "headroom overflow drops (in_drops)"
+expect "$infl" ">" "$hr" "in-flight peak above the headroom"
+grep -q "$P1: sch_dcb band 3 headroom overflow: headroom $hr B" <<<"$msg" ||
+	check 1 "kernel warning naming $P1, band 3 and headroom $hr"
+grep -qE "headroom [0-9]+ B or delay [0-9]+ us would have held them" <<<"$msg" ||
+	check 1 "kernel warning with the headroom and delay that would have sufficed"
+t_end headroom_tiny
+
+# ---------------------------------------------------------------------
+# headroom_auto: defaults (auto headroom from rate and the default delay)
+sw_fresh "rate 20mbit dscp-map 0:7 ecn off" "rate 40mbit dscp-map 0:7 pfc prio-pfc 3 xoff 32kb"
+hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc | "\(.headroom) \(.delay_us)"')
+read -r hr delay <<<"$hr"
+D0=$(pfc_drop_report "${ALL[@]}")
+flows "s1 $NONECT 7001 1500" "s2 $NONECT 7002 1500"
+D1=$(pfc_drop_report "${ALL[@]}")
+pfc_drops_delta "$D0" "$D1"
+pfc_snap A sw
+p=0
+for d in "$P1" "$P2"; do
+	infl=$(sv A sw "$d" pause_inflight_peak 3)
+	react=$(sv A sw "$d" pause_react_us 3)
+	log "default headroom $hr B (delay $delay us) at $d: pause_tx $(sv A sw "$d" pause_tx 3)" \
+		"pause_inflight_peak $infl B pause_react_us $react in_peak $(sv A sw "$d" in_peak 3)"
+	p=$((p + $(sv A sw "$d" pause_tx 3)))
+	expect "$infl" "<" "$hr" "in-flight after PAUSE at $d below the default headroom"
+done
+log "defaults: sent $SENT, drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
+expect "$p" ">" 0 "PAUSEs sent (the test exercised PFC)"
+expect "$PFC_DROPS" "==" 0 "drops anywhere with the defaults (${PFC_DROPS_WHAT:-none})"
+t_end headroom_auto
+
+[ ${#FAILED[@]} = 0 ] || fail "failed: ${FAILED[*]}"
+exit 0
