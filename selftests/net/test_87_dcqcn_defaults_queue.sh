@@ -32,12 +32,12 @@ MAX_ABOVE=${DQ87_MAX_ABOVE:-50}
 MIN_UTIL=${DQ87_MIN_UTIL:-80}
 load_dcqcn
 rxe_topo 2
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc 0 xoff 16kb delay 50ms"
+SW="rate ${LINE}mbit $CTRL_MAP buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
 # shellcheck disable=SC2086
 topo_dcb_all switch $SW || fail "tc: $SW"
 # shellcheck disable=SC2086
 dcb_set $SW ecn red kmin 5kb kmax ${KMAX_KB}kb pmax 0.01
-topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+topo_dcb_all host rate ${LINE}mbit $CTRL_MAP limit 2mb || fail "tc: host NICs"
 for h in s1 s2 r; do topo_exec $h sysctl -qw net.ipv4.tcp_ecn=1; done
 CMP_MON_MS=20
 
