@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Your first lossless RoCE fabric (Documentation/first-fabric.rst):
+# four senders s1..s4 and a receiver r, each in its own network namespace,
+# around a routing switch namespace sw.  Every switch port is a sch_dcb
+# switch port at $RATE with RED marking and PFC on RoCE's priorities
+# (band 3: RoCE data, DSCP 26; band 6: CNPs, DSCP 48); TCP stays lossy in
+# band 0.  Every host NIC is shaped to $RATE.  On every soft-RoCE device
+# only the congestion-control algorithm is chosen; everything else is a
+# default.  Then four ib_write_bw -D $SECS run into r at once.
+#
+#   scripts/examples/first-fabric.sh [none|dcqcn|pcn|ldcp]
+#
+# Run it as root where the modules load (or in a guest:
+# scripts/vm-run -- scripts/examples/first-fabric.sh dcqcn), after `make`.
+# It removes what it created when it ends.
+set -euo pipefail
+ALGO=${1:-dcqcn}
+RATE=${RATE:-40mbit}
+SECS=${SECS:-20}
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+HOSTS="s1 s2 s3 s4 r"
+
+# 1. The modules: sch_dcb, soft-RoCE with the congestion-control engine,
+#    and the algorithm.  The tc plugin q_dcb.so is found via TC_LIB_DIR.
+lsmod | grep -q '^sch_dcb ' || insmod "$TOP/sch_dcb/sch_dcb.ko"
+for m in ib_core ib_uverbs rdma_ucm udp_tunnel ip6_udp_tunnel; do modprobe "$m"; done
+lsmod | grep -q '^rdma_rxe ' || insmod "$TOP/build/rxe_cc/rdma_rxe.ko"
+if [ "$ALGO" != none ] && ! lsmod | grep -q "^rxe_cc_$ALGO "; then
+	insmod "$TOP/build/rxe_cc/rxe_cc_$ALGO.ko"
+fi
+export TC_LIB_DIR=$TOP/tc
+
+cleanup()
+{
+	local h
+	for h in $HOSTS sw; do
+		# processes first: they hold the RDMA devices
+		ip netns pids "ff-$h" 2>/dev/null | xargs -r kill -KILL
+		ip netns del "ff-$h" 2>/dev/null || true
+	done
+}
+trap cleanup EXIT
+
+# 2. The namespaces and links: host i is 10.77.i.2/24 behind sw's 10.77.i.1.
+ip netns add ff-sw
+ip -n ff-sw link set lo up
+ip netns exec ff-sw sysctl -qw net.ipv4.ip_forward=1
+i=0
+for h in $HOSTS; do
+	i=$((i + 1))
+	ip netns add "ff-$h"
+	ip -n "ff-$h" link set lo up
+	ip link add eth0 netns "ff-$h" type veth peer name "$h" netns ff-sw
+	ip -n "ff-$h" addr add "10.77.$i.2/24" dev eth0
+	ip -n ff-sw addr add "10.77.$i.1/24" dev "$h"
+	ip -n "ff-$h" link set eth0 up
+	ip -n ff-sw link set "$h" up
+	ip -n "ff-$h" route add default via "10.77.$i.1"
+done
+
+# 3. The switch ports: one tc line per port.  RED marks ECT packets
+#    between 5 and 20 KB of band queue; bands 3 (RoCE) and 6 (CNPs) are
+#    lossless (PAUSE above 16 KB per ingress port, headroom sized
+#    automatically); non-ECT packets in them are never dropped by the
+#    curve (nonect pass, the default of a lossless band).  TCP (DSCP 0)
+#    is lossy; the bands are served in strict priority, so DSCP 0 is
+#    mapped to band 7, above RoCE, for perftest's few control packets
+#    (in band 0 they would wait until every RDMA flow ended).  The host
+#    NICs are shaped to the same rate (and obey the switch's PAUSEs).
+for h in $HOSTS; do
+	tc -n ff-sw qdisc add dev "$h" root handle 1: dcb rate "$RATE" dscp-map 0:7 \
+		ecn red kmin 5kb kmax 20kb pmax 0.01 pfc prio-pfc 3,6 xoff 16kb
+	tc -n "ff-$h" qdisc add dev eth0 root dcb rate "$RATE"
+done
+
+# 4. A soft-RoCE device per host, and the algorithm: nothing else is set.
+for h in $HOSTS; do
+	ip netns exec "ff-$h" rdma link add "ff_$h" type rxe netdev eth0
+	echo "$ALGO" >"/sys/class/infiniband/ff_$h/cc/algo"
+done
+
+# gid HOST: the index of HOST's RoCE v2 GID of its IPv4 address
+gid()
+{
+	local d=/sys/class/infiniband/ff_$1/ports/1 t i
+	for t in "$d"/gid_attrs/types/*; do
+		i=${t##*/}
+		[ "$(cat "$t" 2>/dev/null)" = "RoCE v2" ] || continue
+		case $(cat "$d/gids/$i") in
+		0000:0000:0000:0000:0000:ffff:*) echo "$i"; return 0 ;;
+		esac
+	done
+	return 1
+}
+for h in $HOSTS; do
+	for _ in $(seq 50); do gid "$h" >/dev/null && break; sleep 0.1; done
+done
+
+# 5. The incast: four servers on r, then the four clients (-F: do not
+#    refuse to run when the CPU frequency cannot be read, as in a guest).
+pids=()
+for i in 1 2 3 4; do
+	ip netns exec ff-r ib_write_bw -F -d ff_r -x "$(gid r)" -p $((18515 + i)) \
+		-D "$SECS" >"/var/tmp/ff-srv-$i.txt" 2>&1 &
+	pids+=($!)
+done
+for i in 1 2 3 4; do
+	until ip netns exec ff-r ss -ltnH "sport = :$((18515 + i))" | grep -q .; do
+		sleep 0.1
+	done
+done
+for i in 1 2 3 4; do
+	ip netns exec "ff-s$i" ib_write_bw -F -d "ff_s$i" -x "$(gid "s$i")" \
+		-p $((18515 + i)) -D "$SECS" 10.77.5.2 >"/var/tmp/ff-cli-$i.txt" 2>&1 &
+	pids+=($!)
+done
+rc=0
+for p in "${pids[@]}"; do wait "$p" || rc=1; done
+
+# 6. What happened: each client's result line (in a TCG guest perftest's
+#    BW columns may read 0.00: it times with the TSC), the switch port
+#    toward r.
+for i in 1 2 3 4; do
+	printf 's%d: ' "$i"
+	grep -A1 '#bytes' "/var/tmp/ff-cli-$i.txt" | tail -n1
+done
+# band 3 (RoCE) is class 1:4, band 6 (CNPs) 1:7, band 7 (TCP) 1:8
+tc -n ff-sw -s class show dev r | grep -A3 -E '^class dcb 1:(4|7|8) '
+exit $rc
