@@ -104,7 +104,11 @@ wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
 for h in s1 r; do rxe_algo "$h" none 0; done
 dcb_set rate 10mbit limit 1mb pfc prio-pfc "$ROCE_BAND" xoff 512kb
 p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
-topo_exec r $PY "$FRAMES" hold eth0 30000 1 >"$D/hold.out" 2>&1 &
+# Paused until the requester is done (killed below, then a RESUME): with
+# a fixed 30 s the PAUSE ended before the WRITEs were posted on the debug
+# kernel, where starting the two pyverbs ends took about 90 s, and all
+# four completed with success.
+topo_exec r $PY "$FRAMES" hold eth0 600000 1 >"$D/hold.out" 2>&1 &
 hold=$!
 held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }
 wait_for --timeout 30 held || fail "exhaust: the port was not paused"
