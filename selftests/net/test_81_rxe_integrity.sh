@@ -108,7 +108,7 @@ p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
 # a fixed 30 s the PAUSE ended before the WRITEs were posted on the debug
 # kernel, where starting the two pyverbs ends took about 90 s, and all
 # four completed with success.
-topo_exec r $PY "$FRAMES" hold eth0 600000 1 >"$D/hold.out" 2>&1 &
+ip netns exec "$(topo_ns r)" $PY "$FRAMES" hold eth0 600000 1 >"$D/hold.out" 2>&1 &
 hold=$!
 held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }
 wait_for --timeout 30 held || fail "exhaust: the port was not paused"
