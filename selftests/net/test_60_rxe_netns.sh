@@ -73,7 +73,10 @@ pair()
 cap_start()
 {
 	rm -f "$TMPD/cap.pcap" "$TMPD/cap.err"
-	topo_exec s1 tcpdump -i eth0 -U -s 96 -w "$TMPD/cap.pcap" \
+	# ip netns exec execs tcpdump: $! is tcpdump itself, which cap_stop
+	# stops and waits for (a background topo_exec is a subshell: killing
+	# it left every capture running until the test ended)
+	ip netns exec "$(topo_ns s1)" tcpdump -i eth0 -U -s 96 -w "$TMPD/cap.pcap" \
 		'udp port 4791 or tcp' 2>"$TMPD/cap.err" &
 	CAP=$!
 	wait_for --timeout 30 grep -q listening "$TMPD/cap.err" ||
