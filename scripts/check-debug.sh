@@ -21,6 +21,9 @@ TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
 export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
 export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-3}
+# Timing-sensitive tests scale their rates down and durations up by this
+# (selftests/net/lib.sh, scaled_rate / scaled_time).
+export DCBLAB_SLOW=${DCBLAB_SLOW:-5}
 # More fuzz cases than make check can afford.
 export DCBLAB_FUZZ_COUNT=${DCBLAB_FUZZ_COUNT:-2000}
 # ... and the tests marked `# suite: debug` (the fuzzers) run too.

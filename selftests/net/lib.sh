@@ -14,6 +14,81 @@ export TOP
 # the debug kernel elsewhere and names it in DCBLAB_DCB_KO.
 DCB_KO=${DCBLAB_DCB_KO:-$TOP/sch_dcb/sch_dcb.ko}
 
+# Slow kernels.  DCBLAB_SLOW (an integer, default 1) says how many times
+# slower than Debian's kernel under TCG the guest is; `make check-debug`
+# exports 5 (KASAN, lockdep and kmemleak on every packet).  A test whose
+# premise is timing (a port backlogged, a queue sitting at its limit, a
+# sender paused before its burst ends) writes its link rates as
+# $(scaled_rate 10mbit) and the durations that carry traffic as
+# $(scaled_time 4): on a slow kernel the workload is a factor SLOW lighter
+# and lasts a factor SLOW longer, so the same packet counts, queue levels
+# in bytes and thresholds hold.  With SLOW=1 both return their argument
+# unchanged (make check runs exactly as written).
+SLOW=${DCBLAB_SLOW:-1}
+[[ $SLOW =~ ^[1-9][0-9]?$ ]] || SLOW=1
+
+# rate_bps RATE: RATE in bits per second.  RATE as tc (10mbit, 500kbit,
+# 64000bit, 1gbit) or iperf3 -b (20M, 500K, 2G, 64000) writes it.
+rate_bps()
+{
+	local v=${1,,} n u m
+	[[ $v =~ ^([0-9]+)(\.[0-9]+)?([kmg]?)(bit)?$ ]] ||
+		{ echo "rate_bps: bad rate '$1'" >&2; return 1; }
+	n=${BASH_REMATCH[1]}
+	u=${BASH_REMATCH[3]}
+	m=1
+	case $u in
+	k) m=1000 ;;
+	m) m=1000000 ;;
+	g) m=1000000000 ;;
+	esac
+	if [ -n "${BASH_REMATCH[2]}" ]; then
+		awk -v a="$n${BASH_REMATCH[2]}" -v m=$m 'BEGIN { printf "%d\n", a * m }'
+	else
+		echo $((n * m))
+	fi
+}
+
+# scaled_rate RATE: RATE divided by SLOW, in RATE's notation (tc's "bit"
+# suffix kept: 10mbit -> 2000000bit, 20M -> 4000000 at SLOW=5).
+scaled_rate()
+{
+	local b
+	[ "$SLOW" = 1 ] && { echo "$1"; return 0; }
+	b=$(rate_bps "$1") || return 1
+	b=$((b / SLOW))
+	case ${1,,} in
+	*bit) echo "${b}bit" ;;
+	*) echo "$b" ;;
+	esac
+}
+
+# scaled_mbit MBIT: MBIT (a number of Mbit/s) divided by SLOW, as a number
+# (for arithmetic and iperf3's -b ...M).
+scaled_mbit()
+{
+	[ "$SLOW" = 1 ] && { echo "$1"; return 0; }
+	awk -v r="$1" -v s="$SLOW" 'BEGIN { printf "%g\n", r / s }'
+}
+
+# scaled_time SECONDS: SECONDS (integer or decimal; a trailing "ms" or
+# "us" is kept) times SLOW.
+scaled_time()
+{
+	local v=$1 u=
+	[ "$SLOW" = 1 ] && { echo "$1"; return 0; }
+	case $v in
+	*ms) u=ms; v=${v%ms} ;;
+	*us) u=us; v=${v%us} ;;
+	*s) u=s; v=${v%s} ;;
+	esac
+	if [[ $v =~ ^[0-9]+$ ]]; then
+		echo "$((v * SLOW))$u"
+	else
+		awk -v t="$v" -v s="$SLOW" -v u="$u" 'BEGIN { printf "%g%s\n", t * s, u }'
+	fi
+}
+
 # kselftest exit codes.
 ksft_pass=0
 ksft_fail=1

@@ -4,7 +4,8 @@
 #
 # sch_dcb ECN marking on a shaped switch port, traffic crossing a routing
 # switch namespace.  The port limit pins the queue at a chosen level while
-# an ECT(0) UDP sender overloads the 10 Mb/s port 2:1:
+# an ECT(0) UDP sender overloads the 10 Mb/s port 2:1 (on a slow kernel
+# rates divided and windows multiplied by DCBLAB_SLOW, see lib.sh):
 #   - limit below kmin: no packet marked
 #   - limit between kmin and kmax: marked fraction within 25% (relative)
 #     of pmax*(q-kmin)/(kmax-kmin)
@@ -21,7 +22,8 @@ log "setting up"
 dcb_topo 2
 log "topology ready"
 
-RATE=10mbit
+RATE=$(scaled_rate 10mbit)
+OFFER=$(scaled_rate 20M)		# 2:1 overload
 KMIN=10000
 KMAX=110000
 PMAX=0.5
@@ -38,8 +40,8 @@ run_case()
 	local limit=$1 window=$2 port=$3 s1 s2
 	dcb_set rate $RATE limit "${limit}b" $curve
 	udp_server "$port"
-	udp_flow s1 "$port" 20M $ECT 120 $LEN
-	wait_for --timeout 20 peak_at_least $((limit - 3 * WIRE)) ||
+	udp_flow s1 "$port" "$OFFER" $ECT "$(scaled_time 120)" $LEN
+	wait_for --timeout "$(scaled_time 20)" peak_at_least $((limit - 3 * WIRE)) ||
 		fail "queue never reached $limit bytes (peak $(dcb_stat backlog_peak))"
 	s1=$(dcb_snap 1)
 	sleep "$window"
@@ -54,11 +56,11 @@ run_case()
 }
 
 # 1. below kmin
-run_case 8000 4 5201
+run_case 8000 "$(scaled_time 4)" 5201
 [ "$MARKED" -eq 0 ] || fail "queue below kmin: $MARKED packets marked"
 
 # 2. between kmin and kmax: arrivals see q in [limit-2*WIRE, limit-WIRE]
-run_case 60000 6 5202
+run_case 60000 "$(scaled_time 6)" 5202
 q=$((60000 - 3 * WIRE / 2))
 expect=$(awk -v p=$PMAX -v q=$q -v a=$KMIN -v b=$KMAX 'BEGIN{print p*(q-a)/(b-a)}')
 frac=$(awk -v m="$MARKED" -v e="$ENQ" 'BEGIN{print m/e}')
@@ -67,21 +69,21 @@ assert_within_pct "$frac" "$expect" 25 "marked fraction between kmin and kmax"
 
 # 3. above kmax, plus a non-ECT flow and a capture at the receiver.  The
 # limit is far above kmax so that a stall of the ECT sender in the guest
-# (the port drains (FULL - KMAX) / RATE = 710 ms before the queue falls
+# (at 10 Mb/s the port drains (FULL - KMAX) / RATE = 710 ms before the queue falls
 # below kmax) does not let arrivals meet the probabilistic part of the curve.
 FULL=1000000
 dcb_set rate $RATE limit ${FULL}b $curve
 udp_server 5203
-udp_flow s1 5203 20M $ECT 120 $LEN
+udp_flow s1 5203 "$OFFER" $ECT "$(scaled_time 120)" $LEN
 ect_pid=$FLOW_PID
-wait_for --timeout 20 peak_at_least $((FULL - 3 * WIRE)) ||
+wait_for --timeout "$(scaled_time 20)" peak_at_least $((FULL - 3 * WIRE)) ||
 	fail "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))"
 topo_exec r python3 "$TOP/selftests/net/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
 count_pid=$!
 wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ." ||
 	fail "UDP counter did not start"
 s1=$(dcb_snap 1)
-topo_exec r timeout 30 tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
+topo_exec r timeout "$(scaled_time 30)" tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
 	udp dst port 5203 >/dev/null 2>&1 &
 cap_pid=$!
 sent=$(topo_exec s2 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 \
@@ -92,7 +94,7 @@ wait "$cap_pid" || fail "tcpdump captured fewer than 300 packets"
 # what was queued when the last non-ECT packet arrived has left the port
 deq_target=$(( $(dcb_stat deq_packets 1) + $(dcb_stat backlog_packets 1) ))
 left() { [ "$(dcb_stat deq_packets 1)" -ge "$deq_target" ]; }
-wait_for --timeout 20 left || fail "queue did not move"
+wait_for --timeout "$(scaled_time 20)" left || fail "queue did not move"
 touch "$TMPD/stop"
 wait "$count_pid"
 ENQ=$(dcb_delta "$s1" "$s2" enq_packets)

@@ -117,22 +117,25 @@ log "enq $enq deq $deq drops $drops, receiver got $((noport1 - noport0))"
 assert_ge "$deq" 100 "packets sent after the change"
 assert_ge $((noport1 - noport0)) 100 "packets delivered after the change"
 
-# 5. Replace and delete under traffic; backlog returns to 0.
-dcb_set rate 5mbit limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
+# 5. Replace and delete under traffic; backlog returns to 0.  The port at
+# 5 Mb/s offered 8 (rates divided by DCBLAB_SLOW on a slow kernel, lib.sh).
+R5=$(scaled_rate 5mbit)
+R2=$(scaled_rate 2mbit)
+dcb_set rate "$R5" limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
 udp_server 5401
-udp_flow s1 5401 8M 0x02 120 1000
-wait_for --timeout 20 backlog_at_least 10000 || fail "no backlog under traffic"
+udp_flow s1 5401 "$(scaled_rate 8M)" 0x02 "$(scaled_time 120)" 1000
+wait_for --timeout "$(scaled_time 20)" backlog_at_least 10000 || fail "no backlog under traffic"
 for i in 1 2 3 4 5; do
 	dcb_tc qdisc replace dev "$PORT" root handle 2: pfifo limit 100 || fail "replace by pfifo"
-	dcb_set rate 5mbit limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
+	dcb_set rate "$R5" limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
 	dcb_tc qdisc del dev "$PORT" root || fail "delete under traffic"
-	dcb_set rate 5mbit limit 100kb
-	dcb_tc qdisc change dev "$PORT" root dcb rate 2mbit limit 20kb ecn step k 5kb ||
+	dcb_set rate "$R5" limit 100kb
+	dcb_tc qdisc change dev "$PORT" root dcb rate "$R2" limit 20kb ecn step k 5kb ||
 		fail "change under traffic"
 done
 kill "$FLOW_PID" 2>/dev/null
 wait "$FLOW_PID" 2>/dev/null
-wait_for --timeout 20 drained ||
+wait_for --timeout "$(scaled_time 20)" drained ||
 	fail "backlog did not return to 0 ($(dcb_stat backlog_bytes) bytes)"
 [ "$(dcb_stat backlog_packets)" = 0 ] || fail "backlog packets not 0"
 log "replace/delete under traffic: backlog back to 0"
