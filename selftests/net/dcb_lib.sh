@@ -339,7 +339,7 @@ pfc_trace_on()
 # senders at once with `: >"$PFC_GO"`).
 pfc_sender()
 {
-	ip netns exec "$(topo_ns "$1")" timeout 300 bash -c \
+	ip netns exec "$(topo_ns "$1")" timeout "$(scaled_time 300)" bash -c \
 		'[ -z "$1" ] || while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' \
 		_ "${PFC_GO:-}" /usr/bin/python3 \
 		"$TOP/selftests/net/udp_send.py" "$2" "$3" --count "$5" \

@@ -21,7 +21,9 @@ need_cmd jq tcpdump tshark
 load_dcb
 
 N=8
-RATE=10mbit
+# line rate; on a slow kernel divided by DCBLAB_SLOW and the PFC delay
+# multiplied by it (lib.sh): the same headroom in bytes, the same packets
+RATE=$(scaled_rate 10mbit)
 QUANTA=0x1234
 TOS=0x60		# DSCP 24 -> band 3
 LEN=1000
@@ -32,7 +34,7 @@ SWOPTS="rate $RATE dscp-map 0:7 buffer $BUF"
 # milliseconds, sometimes over 20 ms, to stop a sender: with delay 5ms the
 # headroom overflowed (323 of 5600 packets dropped); 20 ms passed here
 # (highest in_peak XOFF + 9.7 KB) but overflowed in test_41 (XOFF + 26 KB).
-PFC="pfc prio-pfc 3 xoff 16kb delay 50ms quanta $QUANTA"
+PFC="pfc prio-pfc 3 xoff 16kb delay $(scaled_time 50ms) quanta $QUANTA"
 # hosts: shaped NIC that obeys PAUSE; limit above the socket send buffer
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
@@ -70,7 +72,7 @@ run_incast()
 	PFC_GO=
 	for i in "${pids[@]}"; do wait "$i" || fail "a sender failed: $(cat "$TMPD"/sent-* | head -n3)"; done
 	# everything queued anywhere has left
-	wait_for --timeout 60 pfc_all_drained $ALL || fail "queues did not drain"
+	wait_for --timeout "$(scaled_time 60)" pfc_all_drained $ALL || fail "queues did not drain"
 	D1=$(pfc_drop_report $ALL)
 	SENT=0
 	for i in $(seq $N); do
@@ -93,7 +95,7 @@ log "pool: size $(sv S sw "$S1PORT" pool.size), reserved $(sv S sw "$S1PORT" poo
 topo_exec s1 tcpdump -i eth0 -n -U -w "$TMPD/pfc.pcap" ether proto 0x8808 \
 	2>"$TMPD/tcpdump.err" &
 cap_pid=$!
-wait_for --timeout 30 grep -q "listening on" "$TMPD/tcpdump.err" ||
+wait_for --timeout "$(scaled_time 30)" grep -q "listening on" "$TMPD/tcpdump.err" ||
 	fail "tcpdump did not start: $(cat "$TMPD/tcpdump.err")"
 # shellcheck disable=SC2086
 pfc_snap A $ALL
