@@ -31,9 +31,11 @@ need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
 load_dcb
 
-RATE=10mbit
+# rates divided, delays and window multiplied by DCBLAB_SLOW (lib.sh)
+RATE=$(scaled_rate 10mbit)
+DELAY=$(scaled_time 20ms)
 ECT=0x62		# DSCP 24 (band 3), ECT(0)
-WIN=${PFC43_WINDOW:-4}
+WIN=${PFC43_WINDOW:-$(scaled_time 4)}
 BASE="rate $RATE dscp-map 0:7 buffer 512kb ecn np-ecn"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
@@ -53,11 +55,11 @@ FROM2=$(topo_port sw2 s2)
 config_static()
 {
 	# shellcheck disable=SC2086
-	{ topo_dcb_node sw1 $BASE pfc prio-pfc 3 xoff 16kb delay 20ms &&
-	  topo_qdisc sw2 "$FROM1" dcb $BASE pfc prio-pfc 3 xoff 6kb delay 20ms &&
-	  topo_qdisc sw2 "$FROM2" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms &&
-	  topo_qdisc sw2 "$(topo_port sw2 s3)" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms &&
-	  topo_qdisc sw2 "$DOWN" dcb $BASE pfc prio-pfc 3 xoff 64kb delay 20ms; } ||
+	{ topo_dcb_node sw1 $BASE pfc prio-pfc 3 xoff 16kb delay $DELAY &&
+	  topo_qdisc sw2 "$FROM1" dcb $BASE pfc prio-pfc 3 xoff 6kb delay $DELAY &&
+	  topo_qdisc sw2 "$FROM2" dcb $BASE pfc prio-pfc 3 xoff 64kb delay $DELAY &&
+	  topo_qdisc sw2 "$(topo_port sw2 s3)" dcb $BASE pfc prio-pfc 3 xoff 64kb delay $DELAY &&
+	  topo_qdisc sw2 "$DOWN" dcb $BASE pfc prio-pfc 3 xoff 64kb delay $DELAY; } ||
 		fail "tc: static PFC configuration"
 }
 config_static
@@ -77,9 +79,9 @@ start_flows()
 		pfc_sender s1 "$RIP" 7001 $ECT 100000; PIDS+=("$FLOW_PID")
 	else
 	# s1: 2 Mb/s on the wire (1042-byte frames every 4.2 ms)
-	ip netns exec "$(topo_ns s1)" timeout 300 /usr/bin/python3 \
+	ip netns exec "$(topo_ns s1)" timeout "$(scaled_time 300)" /usr/bin/python3 \
 		"$TOP/selftests/net/udp_send.py" "$RIP" 7001 --count 100000 \
-		--interval 0.0042 --tos $ECT --len 1000 >/dev/null 2>&1 &
+		--interval "$(scaled_time 0.0042)" --tos $ECT --len 1000 >/dev/null 2>&1 &
 	PIDS+=($!)
 	fi
 	pfc_sender s2 "$RIP" 7002 $ECT 100000; PIDS+=("$FLOW_PID")
@@ -90,13 +92,13 @@ stop_flows()
 {
 	kill "${PIDS[@]}" 2>/dev/null
 	wait "${PIDS[@]}" 2>/dev/null
-	wait_for --timeout 60 pfc_all_drained sw1 sw2 s1 s2 s3 || fail "queues did not drain"
+	wait_for --timeout "$(scaled_time 60)" pfc_all_drained sw1 sw2 s1 s2 s3 || fail "queues did not drain"
 }
 
 # ------------------------------------------------------------ NP-ECN
 start_flows
 up_paused() { [ "$(pfc_stat sw1 "$UP" pause_rx 3)" -ge 1 ]; }
-wait_for --timeout 30 up_paused || fail "sw2 never paused sw1" \
+wait_for --timeout "$(scaled_time 30)" up_paused || fail "sw2 never paused sw1" \
 	"(sw2 port from sw1: in_peak $(pfc_stat sw2 "$FROM1" in_peak 3), pause_tx $(pfc_stat sw2 "$FROM1" pause_tx 3))"
 t0=$EPOCHREALTIME
 pfc_snap W0 sw1 sw2
@@ -127,14 +129,14 @@ assert_ge "$u_deq" 100 "packets through sw1's paused port"
 # a few packets per RESUME (measured 0-3 of ~500), far from the saturated
 # port's 100%.
 assert_le "$u_mark" $((u_deq / 50)) "ECT packets marked by the paused, unsaturated port (2% of $u_deq)"
-assert_ge "$d_deq" $((WIN * 800)) "packets through the saturated port"
+assert_ge "$d_deq" $((WIN * 800 / SLOW)) "packets through the saturated port"
 assert_ge "$(sv W1 sw2 "$DOWN" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"
 assert_within_pct "$d_mark" $((d_deq - d_npu)) 1 "marked by the saturated port vs deq - np_unmarked"
 
 # ------------------------------------------------------------ dynamic XOFF
 BETA=4
 # shellcheck disable=SC2086
-topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 400kb ecn off pfc prio-pfc 3 beta $BETA delay 20ms ||
+topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 400kb ecn off pfc prio-pfc 3 beta $BETA delay $DELAY ||
 	fail "tc: dynamic threshold"
 pfc_snap J sw1 sw2
 B=$(sv J sw2 "$FROM2" pool.size); R=$(sv J sw2 "$FROM2" pool.reserved)
@@ -148,7 +150,7 @@ assert_le "$x_static0" 16384 "static xoff of sw1"
 
 # sw1's port toward sw2 at half rate: s1 at line rate fills sw1's pool
 # shellcheck disable=SC2086
-topo_qdisc sw1 "$UP" dcb rate 5mbit dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay 20ms ||
+topo_qdisc sw1 "$UP" dcb rate "$(scaled_rate 5mbit)" dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay $DELAY ||
 	fail "tc: sw1 port toward sw2 at 5mbit"
 start_flows full
 x_min=$x_empty
