@@ -68,6 +68,14 @@ LOSSY=0x20		# DSCP 8 -> band 1, Not-ECT
 RED="ecn red kmin 5kb kmax 20kb pmax 1"
 # control traffic (DSCP 0) in band 7, out of the way
 HOSTOPTS="dscp-map 0:7 limit 2mb"
+# rates divided and PFC delays multiplied by DCBLAB_SLOW (lib.sh): the
+# same headroom in bytes.  On a slow kernel headroom_auto names the delay
+# (the default 50 ms, scaled) since a PAUSE takes SLOW times longer there.
+R10=$(scaled_rate 10mbit)
+R20=$(scaled_rate 20mbit)
+R40=$(scaled_rate 40mbit)
+AUTO_DELAY=
+[ "$SLOW" = 1 ] || AUTO_DELAY="delay $(scaled_time 50ms)"
 
 topo_init "p49$$" || fail "topo_init"
 at_exit topo_cleanup
@@ -113,7 +121,7 @@ flows()
 	for f in "${pids[@]}"; do
 		wait "$f" || check 1 "a sender failed"
 	done
-	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
+	wait_for --timeout "$(scaled_time 60)" pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
 	SENT=0
 	for f in "$@"; do
 		read -r node tos port cnt <<<"$f"
@@ -123,10 +131,10 @@ flows()
 
 # ---------------------------------------------------------------------
 # lossless_pass: band 3 lossless by PFC at the ingress ports
-PFC="pfc prio-pfc 3 xoff 40kb delay 50ms"
+PFC="pfc prio-pfc 3 xoff 40kb delay $(scaled_time 50ms)"
 # shellcheck disable=SC2086
-topo_dcb_all host rate 20mbit $HOSTOPTS || fail "host qdiscs"
-sw_fresh "rate 10mbit dscp-map 0:7 $RED" "rate 20mbit dscp-map 0:7 $PFC"
+topo_dcb_all host rate $R20 $HOSTOPTS || fail "host qdiscs"
+sw_fresh "rate $R10 dscp-map 0:7 $RED" "rate $R20 dscp-map 0:7 $PFC"
 D0=$(pfc_drop_report "${ALL[@]}")
 c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
 flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
@@ -152,8 +160,8 @@ t_end lossless_pass
 
 # ---------------------------------------------------------------------
 # nonect_drop: the operator asks for WRED on the lossless band
-sw_fresh "rate 10mbit dscp-map 0:7 $RED band 3 nonect drop" \
-	"rate 20mbit dscp-map 0:7 $PFC"
+sw_fresh "rate $R10 dscp-map 0:7 $RED band 3 nonect drop" \
+	"rate $R20 dscp-map 0:7 $PFC"
 flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
 pfc_snap A sw
 wred=$(sv A sw "$OUT" drops_wred 3)
@@ -166,7 +174,7 @@ t_end nonect_drop
 
 # ---------------------------------------------------------------------
 # lossy_wred: band 1 has no PFC
-sw_fresh "rate 10mbit dscp-map 0:7 $RED" "rate 20mbit dscp-map 0:7 $PFC"
+sw_fresh "rate $R10 dscp-map 0:7 $RED" "rate $R20 dscp-map 0:7 $PFC"
 flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
 pfc_snap A sw
 wred=$(sv A sw "$OUT" drops_wred 1)
@@ -174,7 +182,7 @@ passed=$(sv A sw "$OUT" nonect_passed 1)
 log "lossy band 1 (default): sent $SENT; drops_wred $wred nonect_passed $passed"
 expect "$wred" ">" 0 "WRED drops on a lossy band by default"
 expect "$passed" "==" 0 "non-ECT passed on a lossy band by default"
-sw_fresh "rate 10mbit dscp-map 0:7 $RED nonect pass" "rate 20mbit dscp-map 0:7 $PFC"
+sw_fresh "rate $R10 dscp-map 0:7 $RED nonect pass" "rate $R20 dscp-map 0:7 $PFC"
 flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
 pfc_snap A sw
 wred=$(sv A sw "$OUT" drops_wred 1)
@@ -220,9 +228,9 @@ t_end class_nonect
 # ---------------------------------------------------------------------
 # headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time
 # shellcheck disable=SC2086
-topo_dcb_all host rate 40mbit $HOSTOPTS || fail "host qdiscs"
-sw_fresh "rate 10mbit dscp-map 0:7 ecn off" \
-	"rate 40mbit dscp-map 0:7 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us"
+topo_dcb_all host rate $R40 $HOSTOPTS || fail "host qdiscs"
+sw_fresh "rate $R10 dscp-map 0:7 ecn off" \
+	"rate $R40 dscp-map 0:7 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us"
 mark="dcb-test49-$$-$RANDOM"
 echo "$mark" >/dev/kmsg
 flows "s1 $NONECT 7001 600"
@@ -244,7 +252,7 @@ t_end headroom_tiny
 
 # ---------------------------------------------------------------------
 # headroom_auto: defaults (auto headroom from rate and the default delay)
-sw_fresh "rate 20mbit dscp-map 0:7 ecn off" "rate 40mbit dscp-map 0:7 pfc prio-pfc 3 xoff 32kb"
+sw_fresh "rate $R20 dscp-map 0:7 ecn off" "rate $R40 dscp-map 0:7 pfc prio-pfc 3 xoff 32kb $AUTO_DELAY"
 hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc | "\(.headroom) \(.delay_us)"')
 read -r hr delay <<<"$hr"
 D0=$(pfc_drop_report "${ALL[@]}")
