@@ -32,8 +32,10 @@ declare -F skip >/dev/null || skip() { echo "SKIP: $*"; exit 4; }
 [ "$(id -u)" = 0 ] || fail "needs root"
 [ -f "$TOP/tc/q_dcb.so" ] || fail "tc/q_dcb.so not built (make tc)"
 
-DUR=${INCAST_DURATION:-5}
-ARGS=${INCAST_ARGS-rate=20mbit}
+# on a slow kernel the port rate divided and the duration multiplied by
+# DCBLAB_SLOW (lib.sh)
+DUR=${INCAST_DURATION:-$(scaled_time 5)}
+ARGS=${INCAST_ARGS-rate=$(scaled_rate 20mbit)}
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/test50-incast.XXXXXX") || fail "mktemp"
 FAILED=0
 check() # DESCRIPTION CONDITION...
@@ -77,8 +79,8 @@ log "marked fraction $marked_frac, queue peak $queue_peak_bytes B (kmin $kmin_by
 
 within5() { awk -v w="$1" -v c="$2" 'BEGIN { d = (w - c) / c; exit !(d <= 0.05 && d >= -0.05) }'; }
 # the rate is only measurable while the port is backlogged
-check "port backlogged for at least 1 s (busy ${busy_s:-0} s)" \
-	awk -v b="${busy_s:-0}" 'BEGIN { exit !(b >= 1) }'
+check "port backlogged for at least $(scaled_time 1) s (busy ${busy_s:-0} s)" \
+	awk -v b="${busy_s:-0}" -v m="$(scaled_time 1)" 'BEGIN { exit !(b >= m) }'
 check "port throughput within 5% of the configured rate" \
 	within5 "${port_wire_bps:-0}" "$rate_bps"
 check "some packets ECN-marked (marked fraction $marked_frac > 0)" \
