@@ -211,7 +211,8 @@ trap 'exit 130' INT
 
 # wait_for [--timeout S] [--interval S] CMD... [--timeout S]
 # Poll CMD until it succeeds.  Returns 0 when it did, 1 after S seconds
-# (default 10).  Use instead of fixed sleeps:
+# (default 10; times SLOW on a slow kernel: a timeout only bounds a wait).
+# Use instead of fixed sleeps:
 #	wait_for --timeout 5 ip netns exec h1 ping -c1 -W1 10.0.0.2
 #	wait_for test -e /tmp/ready --timeout 3
 wait_for() {
@@ -226,6 +227,7 @@ wait_for() {
 	[ ${#args[@]} -gt 0 ] || { echo "wait_for: no command" >&2; return 2; }
 	[[ $tmo =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ ]] ||
 		{ echo "wait_for: bad timeout '$tmo'" >&2; return 2; }
+	[ "$SLOW" = 1 ] || tmo=$(scaled_time "$tmo")
 	# deadline in microseconds; the timeout may have a fraction
 	deadline=$(( ${EPOCHREALTIME//[.,]/} + $(_lib_us "$tmo") ))
 	while :; do

@@ -41,7 +41,7 @@ run_case()
 	dcb_set rate $RATE limit "${limit}b" $curve
 	udp_server "$port"
 	udp_flow s1 "$port" "$OFFER" $ECT "$(scaled_time 120)" $LEN
-	wait_for --timeout "$(scaled_time 20)" peak_at_least $((limit - 3 * WIRE)) ||
+	wait_for --timeout 20 peak_at_least $((limit - 3 * WIRE)) ||
 		fail "queue never reached $limit bytes (peak $(dcb_stat backlog_peak))"
 	s1=$(dcb_snap 1)
 	sleep "$window"
@@ -76,7 +76,7 @@ dcb_set rate $RATE limit ${FULL}b $curve
 udp_server 5203
 udp_flow s1 5203 "$OFFER" $ECT "$(scaled_time 120)" $LEN
 ect_pid=$FLOW_PID
-wait_for --timeout "$(scaled_time 20)" peak_at_least $((FULL - 3 * WIRE)) ||
+wait_for --timeout 20 peak_at_least $((FULL - 3 * WIRE)) ||
 	fail "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))"
 topo_exec r python3 "$TOP/selftests/net/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
 count_pid=$!
@@ -94,7 +94,7 @@ wait "$cap_pid" || fail "tcpdump captured fewer than 300 packets"
 # what was queued when the last non-ECT packet arrived has left the port
 deq_target=$(( $(dcb_stat deq_packets 1) + $(dcb_stat backlog_packets 1) ))
 left() { [ "$(dcb_stat deq_packets 1)" -ge "$deq_target" ]; }
-wait_for --timeout "$(scaled_time 20)" left || fail "queue did not move"
+wait_for --timeout 20 left || fail "queue did not move"
 touch "$TMPD/stop"
 wait "$count_pid"
 ENQ=$(dcb_delta "$s1" "$s2" enq_packets)

@@ -37,7 +37,7 @@ measure()
 		udp_flow "s$i" $((port + 10 * (i - 1))) "${offer}M" 0x20 "$(scaled_time 120)" "$len"
 		flows+=("$FLOW_PID")
 	done
-	wait_for --timeout "$(scaled_time 30)" backlog_at_least $((20 * len)) || {
+	wait_for --timeout 30 backlog_at_least $((20 * len)) || {
 		log "backlog $(dcb_stat backlog_bytes) B; port: $(dcb_json)"
 		kill "${flows[@]}" 2>/dev/null; wait "${flows[@]}"
 		for ((i = 1; i <= n; i++)); do
@@ -81,7 +81,7 @@ udp_server 5310
 bulk_server=$SERVER_PID
 udp_flow s1 5310 "$(scaled_rate 20M)" 0x20 "$(scaled_time 120)" 1400
 bulk=$FLOW_PID
-wait_for --timeout "$(scaled_time 20)" backlog_at_least $((50 * 1400)) || fail "band 1 not backlogged"
+wait_for --timeout 20 backlog_at_least $((50 * 1400)) || fail "band 1 not backlogged"
 s1=$(dcb_snap 7)
 udp_server 5311
 hi_server=$SERVER_PID

@@ -124,7 +124,7 @@ R2=$(scaled_rate 2mbit)
 dcb_set rate "$R5" limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
 udp_server 5401
 udp_flow s1 5401 "$(scaled_rate 8M)" 0x02 "$(scaled_time 120)" 1000
-wait_for --timeout "$(scaled_time 20)" backlog_at_least 10000 || fail "no backlog under traffic"
+wait_for --timeout 20 backlog_at_least 10000 || fail "no backlog under traffic"
 for i in 1 2 3 4 5; do
 	dcb_tc qdisc replace dev "$PORT" root handle 2: pfifo limit 100 || fail "replace by pfifo"
 	dcb_set rate "$R5" limit 100kb ecn red kmin 10kb kmax 50kb pmax 0.2
@@ -135,7 +135,7 @@ for i in 1 2 3 4 5; do
 done
 kill "$FLOW_PID" 2>/dev/null
 wait "$FLOW_PID" 2>/dev/null
-wait_for --timeout "$(scaled_time 20)" drained ||
+wait_for --timeout 20 drained ||
 	fail "backlog did not return to 0 ($(dcb_stat backlog_bytes) bytes)"
 [ "$(dcb_stat backlog_packets)" = 0 ] || fail "backlog packets not 0"
 log "replace/delete under traffic: backlog back to 0"

@@ -72,7 +72,7 @@ run_incast()
 	PFC_GO=
 	for i in "${pids[@]}"; do wait "$i" || fail "a sender failed: $(cat "$TMPD"/sent-* | head -n3)"; done
 	# everything queued anywhere has left
-	wait_for --timeout "$(scaled_time 60)" pfc_all_drained $ALL || fail "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained $ALL || fail "queues did not drain"
 	D1=$(pfc_drop_report $ALL)
 	SENT=0
 	for i in $(seq $N); do
@@ -95,7 +95,7 @@ log "pool: size $(sv S sw "$S1PORT" pool.size), reserved $(sv S sw "$S1PORT" poo
 topo_exec s1 tcpdump -i eth0 -n -U -w "$TMPD/pfc.pcap" ether proto 0x8808 \
 	2>"$TMPD/tcpdump.err" &
 cap_pid=$!
-wait_for --timeout "$(scaled_time 30)" grep -q "listening on" "$TMPD/tcpdump.err" ||
+wait_for --timeout 30 grep -q "listening on" "$TMPD/tcpdump.err" ||
 	fail "tcpdump did not start: $(cat "$TMPD/tcpdump.err")"
 # shellcheck disable=SC2086
 pfc_snap A $ALL

@@ -62,7 +62,7 @@ both_paused() {
 	[ "$(pfc_stat sw1 "$p1" pause_tx 3)" -ge 1 ] &&
 	[ "$(pfc_stat sw1 "$p2" pause_tx 3)" -ge 1 ]
 }
-wait_for --timeout "$(scaled_time 30)" both_paused || fail "sw1 did not pause both ingress ports" \
+wait_for --timeout 30 both_paused || fail "sw1 did not pause both ingress ports" \
 	"(pause_tx $(pfc_stat sw1 "$p1" pause_tx 3) and $(pfc_stat sw1 "$p2" pause_tx 3))"
 declare -A c
 tc_sink_snap K0 r
@@ -75,7 +75,7 @@ for i in 1 2 3 4; do
 done
 kill "${pids[@]}" 2>/dev/null
 for i in "${pids[@]}"; do wait "$i" 2>/dev/null; done
-wait_for --timeout "$(scaled_time 60)" pfc_all_drained sw1 sw2 h1 h2 h3 h4 || fail "queues did not drain"
+wait_for --timeout 60 pfc_all_drained sw1 sw2 h1 h2 h3 h4 || fail "queues did not drain"
 D1=$(pfc_drop_report sw1 sw2 h1 h2 h3 h4 r)
 pfc_drops_delta "$D0" "$D1"
 

@@ -92,13 +92,13 @@ stop_flows()
 {
 	kill "${PIDS[@]}" 2>/dev/null
 	wait "${PIDS[@]}" 2>/dev/null
-	wait_for --timeout "$(scaled_time 60)" pfc_all_drained sw1 sw2 s1 s2 s3 || fail "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained sw1 sw2 s1 s2 s3 || fail "queues did not drain"
 }
 
 # ------------------------------------------------------------ NP-ECN
 start_flows
 up_paused() { [ "$(pfc_stat sw1 "$UP" pause_rx 3)" -ge 1 ]; }
-wait_for --timeout "$(scaled_time 30)" up_paused || fail "sw2 never paused sw1" \
+wait_for --timeout 30 up_paused || fail "sw2 never paused sw1" \
 	"(sw2 port from sw1: in_peak $(pfc_stat sw2 "$FROM1" in_peak 3), pause_tx $(pfc_stat sw2 "$FROM1" pause_tx 3))"
 t0=$EPOCHREALTIME
 pfc_snap W0 sw1 sw2

@@ -121,7 +121,7 @@ flows()
 	for f in "${pids[@]}"; do
 		wait "$f" || check 1 "a sender failed"
 	done
-	wait_for --timeout "$(scaled_time 60)" pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
 	SENT=0
 	for f in "$@"; do
 		read -r node tos port cnt <<<"$f"
