@@ -61,6 +61,19 @@ expect 1 wait_for --timeout 0.5 --interval 0.05 false
 dt=$(( ${EPOCHREALTIME//[.,]/} - t0 ))
 [ "$dt" -ge 500000 ] && [ "$dt" -lt 5000000 ] ||
 	fail "wait_for --timeout 0.5 returned after $dt us"
+# the slow-kernel scaling (DCBLAB_SLOW): identity at 1, exact otherwise
+same() { [ "$1" = "$2" ] || fail "$3: '$1', expected '$2'"; }
+same "$(SLOW=1 scaled_rate 10mbit)" 10mbit "scaled_rate at 1"
+same "$(SLOW=1 scaled_time 50ms)" 50ms "scaled_time at 1"
+same "$(SLOW=5 scaled_rate 10mbit)" 2000000bit "scaled_rate tc"
+same "$(SLOW=5 scaled_rate 20M)" 4000000 "scaled_rate iperf3"
+same "$(SLOW=4 scaled_rate 2.5mbit)" 625000bit "scaled_rate decimal"
+same "$(SLOW=5 scaled_mbit 3)" 0.6 "scaled_mbit"
+same "$(SLOW=5 scaled_time 6)" 30 "scaled_time s"
+same "$(SLOW=5 scaled_time 0.0042)" 0.021 "scaled_time decimal"
+same "$(SLOW=5 scaled_time 100ms)" 500ms "scaled_time ms"
+same "$(rate_bps 1gbit)" 1000000000 "rate_bps"
+expect 1 rate_bps 10mbps
 line=$(log hello)
 [[ $line =~ ^\[\ *[0-9]+\.[0-9][0-9]\]\ hello$ ]] || fail "log line '$line'"
 
