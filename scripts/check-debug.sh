@@ -10,7 +10,8 @@
 # build/debug: sch_dcb from links to sch_dcb/, rdma_rxe and the algorithms
 # as `make rxe` builds them), so the tree's own build for `make check`
 # stays as it is.  Test timeouts are scaled by DCBLAB_TIMEOUT_SCALE
-# (default 3: the checkers slow the guest down), and the fuzzers send
+# (default 6: the checkers slow the guest down, and the tests scaled by
+# DCBLAB_SLOW run about that much longer), and the fuzzers send
 # DCBLAB_FUZZ_COUNT cases (default 2000).  Logs and TAP results
 # go to $DCBLAB_BUILD/selftests.
 
@@ -20,7 +21,7 @@ TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 
 kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
 export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
-export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-3}
+export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-6}
 # Timing-sensitive tests scale their rates down and durations up by this
 # (selftests/net/lib.sh, scaled_rate / scaled_time).
 export DCBLAB_SLOW=${DCBLAB_SLOW:-5}
