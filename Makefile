@@ -24,7 +24,7 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools deps check check-debug check-unit check-vm demo bench bench-rxe \
+.PHONY: all modules rxe user tc tools deps check check-debug check-long check-unit check-vm demo bench bench-rxe \
 	clean sparse checkpatch
 
 all: $(DEPS_STAMP) modules user
@@ -72,6 +72,10 @@ check: all
 # /var/cache/dcblab/debug-kernel); see Documentation/testing.rst.
 check-debug: deps
 	bash $(TOP)/scripts/check-debug.sh
+
+# make check plus the long experiments (tests marked `# suite: long`).
+check-long: all
+	DCBLAB_CHECK_LONG=1 bash $(TOP)/selftests/run.sh
 
 check-unit: user
 	bash $(TOP)/selftests/run.sh --unit-only
