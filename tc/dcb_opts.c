@@ -1809,10 +1809,13 @@ enum dcb_xstats_kind dcb_xstats_kind(const void *data, size_t len)
 
 	if (len >= offsetof(struct tc_dcb_xstats, total)) {
 		memcpy(&x, data, sizeof(x.version) + sizeof(x.nbands));
-		/* the qdisc's: version 2 or later, at least as long */
-		if (len >= sizeof(x) && x.version >= TC_DCB_XSTATS_VERSION &&
+		/* the qdisc's: this version, at least as long */
+		if (len >= sizeof(x) && x.version == TC_DCB_XSTATS_VERSION &&
 		    x.nbands >= 1 && x.nbands <= 64)
 			return DCB_XSTATS_QDISC;
+		/* a later version may lay band[] out anew (it grew in 3) */
+		if (len >= sizeof(x) && x.version > TC_DCB_XSTATS_VERSION)
+			return DCB_XSTATS_NEW;
 		if (len == DCB_XSTATS_V1_LEN && x.version == 1 &&
 		    x.nbands == TC_DCB_NUM_BANDS)
 			return DCB_XSTATS_OLD;

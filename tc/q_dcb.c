@@ -373,6 +373,11 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 			"dcb: xstats version %u from an older sch_dcb module; this tc needs version %d\n",
 			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
 		return -1;
+	case DCB_XSTATS_NEW:
+		fprintf(stderr,
+			"dcb: xstats version %u from a newer sch_dcb module; this tc knows version %d (rebuild q_dcb.so)\n",
+			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
+		return -1;
 	case DCB_XSTATS_BAD:
 	default:
 		fprintf(stderr,

@@ -198,7 +198,13 @@ struct tc_dcb_pool_stats {
 	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
-/* TCA_STATS_APP of the qdisc (tc -s qdisc show) */
+/*
+ * TCA_STATS_APP of the qdisc (tc -s qdisc show).  A new version appends
+ * its fields to struct tc_dcb_stats, which moves band[] and everything
+ * after it: a reader checks version against the one it was built for.
+ * A class's TCA_STATS_APP is one struct tc_dcb_stats, which only grows at
+ * its end: a reader takes the fields it knows of a longer one.
+ */
 struct tc_dcb_xstats {
 	__u32			version;	/* TC_DCB_XSTATS_VERSION */
 	__u32			nbands;		/* TC_DCB_NUM_BANDS */

@@ -336,7 +336,7 @@ else
 		>"$TMP/csv1" 2>"$TMP/csv1.err"
 	rc=$?
 	check "dcbmon refuses version 1 xstats (rc $rc)" \
-		eval "[ $rc -ne 0 ] && grep -q 'xstats version 1, dcbmon needs 3' '$TMP/csv1.err'"
+		eval "[ $rc -ne 0 ] && grep -q 'xstats version 1, dcbmon reads 3 (older' '$TMP/csv1.err'"
 fi
 
 echo "1..$n"
