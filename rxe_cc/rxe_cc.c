@@ -8,9 +8,12 @@
  * receive.  Knobs live in /sys/class/infiniband/<dev>/cc/.
  */
 
+#include <linux/capability.h>
+#include <linux/ctype.h>
 #include <linux/hrtimer.h>
 #include <linux/ipv6.h>
 #include <linux/ip.h>
+#include <linux/kmod.h>
 #include <linux/kobject.h>
 #include <linux/ethtool.h>
 #include <linux/math64.h>
@@ -36,6 +39,37 @@ static struct rxe_cc_ops *rxe_cc_find(const char *name)
 		if (!strcmp(ops->name, name))
 			return ops;
 	return NULL;
+}
+
+/*
+ * The algorithm @name with a reference on its module, or NULL.  One not
+ * registered yet is loaded as the module alias "rxe-cc-<name>" (each
+ * algorithm module declares it with MODULE_ALIAS_RXE_CC), as TCP loads
+ * "tcp_<name>" for its congestion control; only for a caller with
+ * CAP_NET_ADMIN and a name of lower-case letters, digits and '_', so a
+ * write cannot make modprobe look for anything else.
+ */
+static struct rxe_cc_ops *rxe_cc_get(const char *name)
+{
+	struct rxe_cc_ops *ops;
+	const char *c;
+	bool tried = false;
+
+again:
+	spin_lock(&rxe_cc_list_lock);
+	ops = rxe_cc_find(name);
+	if (ops && !try_module_get(ops->owner))
+		ops = NULL;
+	spin_unlock(&rxe_cc_list_lock);
+	if (ops || tried || !capable(CAP_NET_ADMIN))
+		return ops;
+	for (c = name; *c; c++)
+		if (!islower(*c) && !isdigit(*c) && *c != '_')
+			return NULL;
+	tried = true;
+	if (request_module("rxe-cc-%s", name))
+		return NULL;
+	goto again;
 }
 
 /* Limits of what an algorithm may ask for. */
@@ -618,11 +652,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 	if (sscanf(buf, "%31s", name) != 1)
 		return -EINVAL;
 	if (strcmp(name, "none")) {
-		spin_lock(&rxe_cc_list_lock);
-		ops = rxe_cc_find(name);
-		if (ops && !try_module_get(ops->owner))
-			ops = NULL;
-		spin_unlock(&rxe_cc_list_lock);
+		ops = rxe_cc_get(name);
 		if (!ops)
 			return -ENOENT;
 		fresh = rxe_cc_params_alloc(ops);
