@@ -29,7 +29,7 @@ static void dcb_usage(void)
 "              [nonect NONECT]\n"
 "\n"
 "  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE\n"
-"              | np-ecn [k SIZE]   (np-ecn: marks with more than k behind, default 5kb)\n"
+"              | np-ecn [k SIZE]   (np-ecn: marks with more than k behind, default 10kb)\n"
 "  BAND_ECN := ECN | default\n"
 "  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
 "  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"

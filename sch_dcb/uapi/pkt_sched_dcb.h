@@ -58,12 +58,12 @@ struct tc_dcb_ecn {
 };
 
 /*
- * NP-ECN's K when the user gives none (tc): 5 KB, just above one packet
- * of the largest RoCE MTU (4096 B of payload is about 4.2 KB on the
- * wire), so a packet with one packet behind it is never marked.  See
- * Documentation/sch_dcb.rst.
+ * NP-ECN's K when the user gives none (tc): 10 KB, two packets of the
+ * largest RoCE MTU (4096 B of payload is about 4.2 KB on the wire).  A K
+ * below one packet acts as 0; one packet is not always enough when a
+ * CNP period holds few packets per flow.  See Documentation/sch_dcb.rst.
  */
-#define TC_DCB_NP_ECN_K_DEFAULT	5120
+#define TC_DCB_NP_ECN_K_DEFAULT	10240
 
 /*
  * What a RED or STEP band does with a non-ECT packet its curve selects.

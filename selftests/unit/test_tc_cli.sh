@@ -220,7 +220,7 @@ check "tc monitor: nothing on stderr" test ! -s "$TMP/mon.err"
 
 # pool, buffer, PFC and NP-ECN in the options
 PCFG="rate 1gbit pool 2 buffer 4mb ecn np-ecn pfc prio-pfc 6,3 xoff 60k xon 57k headroom 20k quanta 0xffff delay 1000 band 3 ecn np-ecn k 3kb"
-PWANT="rate 1Gbit overhead 0 burst 0 limit 1Mb classify dscp ecn np-ecn k 5Kb pool 2 buffer 4Mb pfc prio-pfc 3,6 xoff 60Kb xon 57Kb headroom 20Kb quanta 65535 delay 1ms band 3 ecn np-ecn k 3Kb"
+PWANT="rate 1Gbit overhead 0 burst 0 limit 1Mb classify dscp ecn np-ecn k 10Kb pool 2 buffer 4Mb pfc prio-pfc 3,6 xoff 60Kb xon 57Kb headroom 20Kb quanta 65535 delay 1ms band 3 ecn np-ecn k 3Kb"
 # shellcheck disable=SC2086
 "$GEN" --gen-nlmsg "$TMP/pfc.nl" $PCFG
 "$TC" -s monitor file "$TMP/pfc.nl" >"$TMP/pmon" 2>"$TMP/pmon.err"
@@ -304,7 +304,7 @@ else
 	check "pfc JSON: pool, buffer, pfc object" jqt "$TMP/jp" \
 		'.[0].options | .pool == 2 and .buffer == 4194304 and .pfc == {"prio_pfc":[3,6],"xoff":61440,"xon":58368,"beta":0,"headroom":20480,"quanta":65535,"delay_us":1000}'
 	check "np-ecn JSON: port (default K) and band 3 (k 3kb)" jqt "$TMP/jp" \
-		'.[0].options | .ecn == {"mode":"np-ecn","kmin":5120,"kmax":0,"pmax":0} and .bands == [{"band":3,"ecn":{"mode":"np-ecn","kmin":3072,"kmax":0,"pmax":0}}]'
+		'.[0].options | .ecn == {"mode":"np-ecn","kmin":10240,"kmax":0,"pmax":0} and .bands == [{"band":3,"ecn":{"mode":"np-ecn","kmin":3072,"kmax":0,"pmax":0}}]'
 	fake_tc "$TMP/beta.nl" -j qdisc show dev lo >"$TMP/jb" 2>>"$TMP/err"
 	check "beta JSON: prio_pfc all bands, beta 8, xoff 0" jqt "$TMP/jb" \
 		'.[0].options.pfc | .prio_pfc == [0,1,2,3,4,5,6,7] and .beta == 8 and .xoff == 0 and .quanta == 100'

@@ -741,8 +741,8 @@ static void test_pfc_valid(void)
 	if (a)
 		memcpy(&e, PAYLOAD(a), sizeof(e));
 	ok(a && PLEN(a) == sizeof(e) && e.mode == TC_DCB_ECN_NP_ECN &&
-	   e.kmin == 5120 && e.kmin == TC_DCB_NP_ECN_K_DEFAULT &&
-	   !e.kmax && !e.pmax, "ECN {NP_ECN, K 5120 (default), 0, 0}");
+	   e.kmin == 10240 && e.kmin == TC_DCB_NP_ECN_K_DEFAULT &&
+	   !e.kmax && !e.pmax, "ECN {NP_ECN, K 10240 (default), 0, 0}");
 	ok(o.band[2].ecn_state == DCB_BAND_ECN_SET &&
 	   o.band[2].ecn.mode == TC_DCB_ECN_NP_ECN &&
 	   o.band[2].ecn.kmin == TC_DCB_NP_ECN_K_DEFAULT,
@@ -1039,7 +1039,7 @@ static void test_roundtrip(void)
 			  "rate 1Gbit ecn step k 10Kb nonect drop pfc prio-pfc 3 "
 			  "xoff 16Kb band 0 nonect pass band 3 nonect default" },
 			{ "rate 1gbit ecn np-ecn band 1 ecn np-ecn",
-			  "rate 1Gbit ecn np-ecn k 5Kb band 1 ecn np-ecn k 5Kb" },
+			  "rate 1Gbit ecn np-ecn k 10Kb band 1 ecn np-ecn k 10Kb" },
 			{ "rate 1gbit ecn np-ecn k 0 band 1 ecn np-ecn k 1500",
 			  "rate 1Gbit ecn np-ecn k 0 band 1 ecn np-ecn k 1500b" },
 			/* not printed: pfc off, buffer 0 (unlimited) */
