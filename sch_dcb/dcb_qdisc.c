@@ -412,6 +412,9 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
 		q->band[i].ecn = bc->ecn_own ? bc->ecn : cfg->ecn;
+		/* only NP-ECN counts down the paused packets */
+		if (q->band[i].ecn.mode != TC_DCB_ECN_NP_ECN)
+			q->band[i].np_pn = 0;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
 	}
@@ -768,7 +771,8 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			 * unmarked; and a pause earns no shaping credit
 			 */
 			b->held = false;
-			b->np_pn = b->q.qlen;
+			if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
+				b->np_pn = b->q.qlen;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
