@@ -24,8 +24,8 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools deps check check-debug check-unit check-vm demo bench bench-rxe \
-	clean sparse checkpatch
+.PHONY: all modules rxe user tc tools deps check check-debug check-long check-unit check-vm demo bench bench-rxe \
+	clean sparse checkpatch install uninstall
 
 all: $(DEPS_STAMP) modules user
 
@@ -73,6 +73,10 @@ check: all
 check-debug: deps
 	bash $(TOP)/scripts/check-debug.sh
 
+# make check plus the long experiments (tests marked `# suite: long`).
+check-long: all
+	DCBLAB_CHECK_LONG=1 bash $(TOP)/selftests/run.sh
+
 check-unit: user
 	bash $(TOP)/selftests/run.sh --unit-only
 
@@ -84,6 +88,42 @@ bench: all
 
 bench-rxe: all
 	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
+
+# make install [DESTDIR=...] [KVER=...] [PREFIX=/usr/local]: what `make`
+# built, for the kernel KDIR is (KVER), without building or installing
+# anything else.  The modules go to /lib/modules/KVER/updates/dcblab, and
+# a depmod.d file makes our rdma_rxe win over the distribution's; the
+# algorithms load on `echo NAME > cc/algo` (module alias rxe-cc-NAME) and
+# sch_dcb on `tc qdisc add ... dcb`.  q_dcb.so goes where the
+# distribution's tc looks for plugins (TC_LIBDIR, from iproute2's file
+# list), dcbmon to PREFIX/sbin.  depmod runs unless DESTDIR is set (a
+# staging tree for a package).  make uninstall removes it all again.
+KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+PREFIX ?= /usr/local
+TC_LIBDIR ?= $(or $(shell dpkg -L iproute2 2>/dev/null | sed -n 's|/normal\.dist$$||p' | head -n1),/usr/lib/tc)
+INST_MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates/dcblab
+DCB_KO ?= $(TOP)/sch_dcb/sch_dcb.ko
+INST_MODS := $(DCB_KO) $(RXE_BUILD)/rdma_rxe.ko \
+	$(RXE_BUILD)/rxe_cc_dcqcn.ko $(RXE_BUILD)/rxe_cc_pcn.ko $(RXE_BUILD)/rxe_cc_ldcp.ko
+INST_DEPMOD = $(DESTDIR)/etc/depmod.d/dcblab.conf
+
+install:
+	@test -n "$(KVER)" || { echo "install: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	@for f in $(INST_MODS) $(TOP)/tc/q_dcb.so $(TOP)/tools/dcbmon; do \
+	  test -f $$f || { echo "install: $$f is missing: run make first" >&2; exit 1; }; done
+	install -d $(INST_MODDIR) $(dir $(INST_DEPMOD)) $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(PREFIX)/sbin
+	install -m 0644 $(INST_MODS) $(INST_MODDIR)/
+	printf '# DCB lab: our rdma_rxe (rxe_cc) over the distribution'"'"'s\noverride rdma_rxe * updates/dcblab\n' >$(INST_DEPMOD)
+	install -m 0644 $(TOP)/tc/q_dcb.so $(DESTDIR)$(TC_LIBDIR)/
+	install -m 0755 $(TOP)/tools/dcbmon $(DESTDIR)$(PREFIX)/sbin/
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	@test -n "$(KVER)" || { echo "uninstall: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	rm -f $(addprefix $(INST_MODDIR)/,$(notdir $(INST_MODS))) $(INST_DEPMOD) \
+		$(DESTDIR)$(TC_LIBDIR)/q_dcb.so $(DESTDIR)$(PREFIX)/sbin/dcbmon
+	-rmdir $(INST_MODDIR) 2>/dev/null
+	$(if $(DESTDIR),,depmod -a $(KVER))
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -222,3 +222,4 @@ module_exit(dcqcn_module_exit);
 
 MODULE_DESCRIPTION("DCQCN reaction point for the rxe_cc engine");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_RXE_CC("dcqcn");

@@ -164,3 +164,4 @@ module_exit(ldcp_module_exit);
 
 MODULE_DESCRIPTION("LDCP window congestion control for the rxe_cc engine");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_RXE_CC("ldcp");

@@ -214,3 +214,4 @@ module_exit(pcn_module_exit);
 
 MODULE_DESCRIPTION("PCN reaction and notification points for the rxe_cc engine");
 MODULE_LICENSE("GPL");
+MODULE_ALIAS_RXE_CC("pcn");

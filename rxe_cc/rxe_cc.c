@@ -8,9 +8,12 @@
  * receive.  Knobs live in /sys/class/infiniband/<dev>/cc/.
  */
 
+#include <linux/capability.h>
+#include <linux/ctype.h>
 #include <linux/hrtimer.h>
 #include <linux/ipv6.h>
 #include <linux/ip.h>
+#include <linux/kmod.h>
 #include <linux/kobject.h>
 #include <linux/ethtool.h>
 #include <linux/math64.h>
@@ -36,6 +39,37 @@ static struct rxe_cc_ops *rxe_cc_find(const char *name)
 		if (!strcmp(ops->name, name))
 			return ops;
 	return NULL;
+}
+
+/*
+ * The algorithm @name with a reference on its module, or NULL.  One not
+ * registered yet is loaded as the module alias "rxe-cc-<name>" (each
+ * algorithm module declares it with MODULE_ALIAS_RXE_CC), as TCP loads
+ * "tcp_<name>" for its congestion control; only for a caller with
+ * CAP_NET_ADMIN and a name of lower-case letters, digits and '_', so a
+ * write cannot make modprobe look for anything else.
+ */
+static struct rxe_cc_ops *rxe_cc_get(const char *name)
+{
+	struct rxe_cc_ops *ops;
+	const char *c;
+	bool tried = false;
+
+again:
+	spin_lock(&rxe_cc_list_lock);
+	ops = rxe_cc_find(name);
+	if (ops && !try_module_get(ops->owner))
+		ops = NULL;
+	spin_unlock(&rxe_cc_list_lock);
+	if (ops || tried || !capable(CAP_NET_ADMIN))
+		return ops;
+	for (c = name; *c; c++)
+		if (!islower(*c) && !isdigit(*c) && *c != '_')
+			return NULL;
+	tried = true;
+	if (request_module("rxe-cc-%s", name))
+		return NULL;
+	goto again;
 }
 
 /* Limits of what an algorithm may ask for. */
@@ -618,11 +652,7 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 	if (sscanf(buf, "%31s", name) != 1)
 		return -EINVAL;
 	if (strcmp(name, "none")) {
-		spin_lock(&rxe_cc_list_lock);
-		ops = rxe_cc_find(name);
-		if (ops && !try_module_get(ops->owner))
-			ops = NULL;
-		spin_unlock(&rxe_cc_list_lock);
+		ops = rxe_cc_get(name);
 		if (!ops)
 			return -ENOENT;
 		fresh = rxe_cc_params_alloc(ops);
@@ -678,14 +708,18 @@ static ssize_t available_algos_show(struct kobject *kobj,
 	return n;
 }
 
-/* u32/u8 device knobs: name, field, maximum */
-#define RXE_CC_DEV_KNOB(_name, _max)					\
+/* The value of a u32/u8 device knob, as its sysfs file shows it */
+#define RXE_CC_DEV_SHOW(_name)						\
 static ssize_t _name##_show(struct kobject *kobj,			\
 			    struct kobj_attribute *a, char *buf)	\
 {									\
 	return sysfs_emit(buf, "%u\n",					\
 			  (u32)READ_ONCE(kobj_to_rxe(kobj)->cc._name));	\
-}									\
+}
+
+/* u32/u8 device knobs: name, field, maximum */
+#define RXE_CC_DEV_KNOB(_name, _max)					\
+RXE_CC_DEV_SHOW(_name)							\
 static ssize_t _name##_store(struct kobject *kobj,			\
 			     struct kobj_attribute *a,			\
 			     const char *buf, size_t count)		\
@@ -712,95 +746,55 @@ RXE_CC_DEV_KNOB(paced_ack, 1);
 
 /*
  * Device knobs the defaults derive from: a write derives them again.
- * min_time_between_cnps (N) is derived itself (the base RTT) until
- * written; "auto" gives it back.
+ * A knob that is itself derived until written (@set not NULL: N, the
+ * base RTT by default) takes "auto", which gives it back to the rule.
  */
-#define RXE_CC_BASE_RTT_US_MAX	1000000
-
-static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field,
+static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field, bool *set,
 				  const char *buf, u32 lo, u32 hi)
 {
 	u32 v;
-	int err = kstrtou32(buf, 0, &v);
+	int err;
 
+	if (set && sysfs_streq(buf, "auto")) {
+		WRITE_ONCE(*set, false);
+		rxe_cc_rederive(rxe);
+		return 0;
+	}
+	err = kstrtou32(buf, 0, &v);
 	if (err)
 		return err;
 	if (v < lo || v > hi)
 		return -ERANGE;
+	if (set)
+		WRITE_ONCE(*set, true);
 	WRITE_ONCE(*field, v);
 	rxe_cc_rederive(rxe);
 	return 0;
 }
 
-static ssize_t max_rate_mbps_show(struct kobject *kobj,
-				  struct kobj_attribute *a, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(kobj_to_rxe(kobj)->cc.max_rate_mbps));
-}
+/*
+ * name, "written" flag (NULL: never derived; the expression may name the
+ * device rxe), minimum, maximum
+ */
+#define RXE_CC_INPUT_KNOB(_name, _set, _lo, _hi)			\
+RXE_CC_DEV_SHOW(_name)							\
+static ssize_t _name##_store(struct kobject *kobj,			\
+			     struct kobj_attribute *a,			\
+			     const char *buf, size_t count)		\
+{									\
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);			\
+									\
+	return rxe_cc_input_store(rxe, &rxe->cc._name, _set, buf,	\
+				  _lo, _hi) ?: count;			\
+}									\
+static struct kobj_attribute _name##_attr = __ATTR_RW(_name)
 
-static ssize_t max_rate_mbps_store(struct kobject *kobj,
-				   struct kobj_attribute *a,
-				   const char *buf, size_t count)
-{
-	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+#define RXE_CC_BASE_RTT_US_MAX	1000000
 
-	return rxe_cc_input_store(rxe, &rxe->cc.max_rate_mbps, buf, 0,
-				  4000000) ?: count;
-}
+RXE_CC_INPUT_KNOB(max_rate_mbps, NULL, 0, 4000000);
+RXE_CC_INPUT_KNOB(base_rtt_us, NULL, 1, RXE_CC_BASE_RTT_US_MAX);
+RXE_CC_INPUT_KNOB(min_time_between_cnps, &rxe->cc.cnp_set, 0, 1000000);
 
-static ssize_t base_rtt_us_show(struct kobject *kobj,
-				struct kobj_attribute *a, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(kobj_to_rxe(kobj)->cc.base_rtt_us));
-}
-
-static ssize_t base_rtt_us_store(struct kobject *kobj,
-				 struct kobj_attribute *a,
-				 const char *buf, size_t count)
-{
-	struct rxe_dev *rxe = kobj_to_rxe(kobj);
-
-	return rxe_cc_input_store(rxe, &rxe->cc.base_rtt_us, buf, 1,
-				  RXE_CC_BASE_RTT_US_MAX) ?: count;
-}
-
-static ssize_t min_time_between_cnps_show(struct kobject *kobj,
-					  struct kobj_attribute *a, char *buf)
-{
-	return sysfs_emit(buf, "%u\n",
-			  READ_ONCE(kobj_to_rxe(kobj)->cc.min_time_between_cnps));
-}
-
-static ssize_t min_time_between_cnps_store(struct kobject *kobj,
-					   struct kobj_attribute *a,
-					   const char *buf, size_t count)
-{
-	struct rxe_dev *rxe = kobj_to_rxe(kobj);
-	u32 v;
-	int err;
-
-	if (sysfs_streq(buf, "auto")) {
-		WRITE_ONCE(rxe->cc.cnp_set, false);
-		rxe_cc_rederive(rxe);
-		return count;
-	}
-	err = kstrtou32(buf, 0, &v);
-	if (err)
-		return err;
-	if (v > 1000000)
-		return -ERANGE;
-	WRITE_ONCE(rxe->cc.cnp_set, true);
-	WRITE_ONCE(rxe->cc.min_time_between_cnps, v);
-	rxe_cc_rederive(rxe);
-	return count;
-}
-
-static struct kobj_attribute max_rate_mbps_attr = __ATTR_RW(max_rate_mbps);
-static struct kobj_attribute base_rtt_us_attr = __ATTR_RW(base_rtt_us);
-static struct kobj_attribute min_time_between_cnps_attr =
-	__ATTR_RW(min_time_between_cnps);
 static struct kobj_attribute algo_attr = __ATTR_RW(algo);
 static struct kobj_attribute available_algos_attr =
 	__ATTR_RO(available_algos);

@@ -128,6 +128,12 @@ struct rxe_cc_ops {
 	const char *(*check)(const void *params, const struct rxe_cc_env *env);
 };
 
+/*
+ * In an algorithm module: `echo <name> > cc/algo` loads it when it is not
+ * loaded yet (request_module("rxe-cc-<name>")).
+ */
+#define MODULE_ALIAS_RXE_CC(name)	MODULE_ALIAS("rxe-cc-" name)
+
 int rxe_cc_register(struct rxe_cc_ops *ops);
 void rxe_cc_unregister(struct rxe_cc_ops *ops);
 

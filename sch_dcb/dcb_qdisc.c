@@ -178,12 +178,43 @@ static int dcb_check_ecn(const struct nlattr *attr, struct tc_dcb_ecn *ecn,
 		}
 		return 0;
 	case TC_DCB_ECN_STEP:
+		return 0;
 	case TC_DCB_ECN_NP_ECN:
+		if (ecn->kmax || ecn->pmax) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "np-ecn: kmax and pmax must be 0 (K is kmin)");
+			return -EINVAL;
+		}
 		return 0;
 	default:
 		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown ECN mode");
 		return -EINVAL;
 	}
+}
+
+/*
+ * NP-ECN marks what leaves a band holding more than K bytes; a K the
+ * band can never hold would mark nothing.  Checked on the configuration
+ * as a whole, as a limit may change in the same message.
+ */
+static int dcb_check_np_ecn(const struct dcb_cfg *cfg,
+			    struct netlink_ext_ack *extack)
+{
+	const struct tc_dcb_ecn *ecn;
+	unsigned int i;
+	u32 limit;
+
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		ecn = cfg->band[i].ecn_own ? &cfg->band[i].ecn : &cfg->ecn;
+		limit = cfg->band[i].limit ? min(cfg->band[i].limit, cfg->limit) :
+					     cfg->limit;
+		if (ecn->mode == TC_DCB_ECN_NP_ECN && ecn->kmin >= limit) {
+			NL_SET_ERR_MSG(extack,
+				       "np-ecn: K must be below the band's limit (its own, else the port's)");
+			return -EINVAL;
+		}
+	}
+	return 0;
 }
 
 /* Apply one set of per-band attributes (already parsed) to @bc. */
@@ -345,9 +376,12 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 	}
 	*buffer = tb[TCA_DCB_BUFFER] ? nla_get_u32(tb[TCA_DCB_BUFFER]) :
 				       DCB_BUFFER_KEEP;
-	if (tb[TCA_DCB_PFC])
-		return dcb_parse_pfc(tb[TCA_DCB_PFC], &cfg->pfc, extack);
-	return 0;
+	if (tb[TCA_DCB_PFC]) {
+		err = dcb_parse_pfc(tb[TCA_DCB_PFC], &cfg->pfc, extack);
+		if (err)
+			return err;
+	}
+	return dcb_check_np_ecn(cfg, extack);
 }
 
 /* Check @cfg against the pool (headroom, reserves). */
@@ -378,6 +412,9 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 
 		q->band[i].ecn = bc->ecn_own ? bc->ecn : cfg->ecn;
+		/* only NP-ECN counts down the paused packets */
+		if (q->band[i].ecn.mode != TC_DCB_ECN_NP_ECN)
+			q->band[i].np_pn = 0;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
 	}
@@ -734,7 +771,8 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			 * unmarked; and a pause earns no shaping credit
 			 */
 			b->held = false;
-			b->np_pn = b->q.qlen;
+			if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
+				b->np_pn = b->q.qlen;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
@@ -759,8 +797,8 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 	return skb;
 }
 
-/* NP-ECN (PCN): mark what leaves a still backlogged band after the
- * packets that waited through the last pause.
+/* NP-ECN (PCN): after the packets that waited through the last pause,
+ * mark what leaves the band with more than K (kmin) bytes behind it.
  */
 static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
 		       struct sk_buff *skb)
@@ -770,7 +808,7 @@ static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
 	if (b->np_pn) {
 		b->np_pn--;
 		b->st.np_unmarked++;
-	} else if (b->q.qlen && INET_ECN_set_ce(skb)) {
+	} else if (b->backlog > b->ecn.kmin && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
 		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, true);
 	}
@@ -1063,6 +1101,8 @@ static int dcb_class_change(struct Qdisc *sch, u32 classid, u32 parentid,
 	if (!cfg)
 		return -ENOMEM;
 	err = dcb_apply_band(tb, &cfg->band[cl - 1], extack);
+	if (!err)
+		err = dcb_check_np_ecn(cfg, extack);
 	if (!err) {
 		/* band settings only: the pool and PFC stay as they are */
 		sch_tree_lock(sch);

@@ -11,7 +11,8 @@
 # runs every selftests/net/test_*.sh (see there).
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
 # extended regex.  Tests marked `# suite: debug` run only under
-# DCBLAB_CHECK_DEBUG=1 (make check-debug) or when --filter selects them.
+# DCBLAB_CHECK_DEBUG=1 (make check-debug), `# suite: long` ones only under
+# DCBLAB_CHECK_LONG=1 (make check-long), or when --filter selects them.
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped).  Logs: build/selftests/.
 
@@ -28,7 +29,7 @@ DO_GUEST=1
 FILTER=
 VERBOSE=0
 
-usage() { sed -n '4,17p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -46,12 +47,22 @@ selected() {
 	[ -z "$FILTER" ] || grep -qE -- "$FILTER" <<<"$1"
 }
 
-# A test with a `# suite: debug` line (the fuzzers: long, and most useful
-# where KASAN and lockdep watch) runs in `make check-debug`
-# (DCBLAB_CHECK_DEBUG=1) or when --filter names it, not in `make check`.
+# A test with a `# suite: NAME` line runs only in that suite, or when
+# --filter names it; tests without one are `make check`'s:
+#   debug: the fuzzers (long, and most useful where KASAN and lockdep
+#          watch), in `make check-debug` (DCBLAB_CHECK_DEBUG=1);
+#   long:  experiments whose assertions a shorter test of `make check`
+#          also makes, in `make check-long` (DCBLAB_CHECK_LONG=1).
 in_suite() {
-	grep -q '^#[[:space:]]*suite:[[:space:]]*debug' "$1" || return 0
-	[ "${DCBLAB_CHECK_DEBUG:-0}" = 1 ] || [ -n "$FILTER" ]
+	local s
+	s=$(sed -n 's/^#[[:space:]]*suite:[[:space:]]*\([a-z]*\).*/\1/p' "$1" | head -n1)
+	[ -n "$FILTER" ] && return 0
+	case $s in
+	'') return 0 ;;
+	debug) [ "${DCBLAB_CHECK_DEBUG:-0}" = 1 ] ;;
+	long) [ "${DCBLAB_CHECK_LONG:-0}" = 1 ] ;;
+	*) echo "run.sh: $1: unknown suite '$s'" >&2; return 1 ;;
+	esac
 }
 
 UNIT=()

@@ -720,8 +720,8 @@ static bool is_red_kw(const char *kw)
 }
 
 /*
- * "ecn off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn
- *  | default"
+ * "ecn off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE
+ *  | np-ecn [k SIZE] | default"
  * c->i is at "ecn".
  */
 static int parse_ecn(struct cursor *c, bool allow_default,
@@ -763,14 +763,17 @@ static int parse_ecn(struct cursor *c, bool allow_default,
 		return 0;
 	}
 	if (strcmp(mode, "np-ecn") == 0) {
-		/* the kernel ignores kmin, kmax and pmax of NP-ECN: send 0 */
+		/* K travels as kmin; kmax and pmax stay 0 */
 		e->mode = TC_DCB_ECN_NP_ECN;
+		e->kmin = TC_DCB_NP_ECN_K_DEFAULT;
 		if (is_red_kw(peek(c))) {
 			seterr(c->err, c->errlen,
-			       "\"ecn np-ecn\" takes no \"%s\" (NP-ECN has no marking curve)",
+			       "\"ecn np-ecn\" takes no \"%s\" (NP-ECN has no marking curve; its threshold is \"k SIZE\")",
 			       peek(c));
 			return -1;
 		}
+		if (peek(c) && strcmp(peek(c), "k") == 0)
+			return take_size(c, "k", &e->kmin);
 		return 0;
 	}
 	if (strcmp(mode, "red") == 0) {
@@ -1600,8 +1603,9 @@ static void sb_ecn(struct sbuf *s, const struct tc_dcb_ecn *e)
 		       dcb_fmt_size(e->kmin, a, sizeof(a)));
 		break;
 	case TC_DCB_ECN_NP_ECN:
-		/* kmin, kmax, pmax are ignored by NP-ECN */
-		sb_add(s, "%secn np-ecn", SEP(s));
+		/* K is kmin; kmax and pmax are 0 */
+		sb_add(s, "%secn np-ecn k %s", SEP(s),
+		       dcb_fmt_size(e->kmin, a, sizeof(a)));
 		break;
 	case TC_DCB_ECN_RED:
 	default:
@@ -1809,10 +1813,13 @@ enum dcb_xstats_kind dcb_xstats_kind(const void *data, size_t len)
 
 	if (len >= offsetof(struct tc_dcb_xstats, total)) {
 		memcpy(&x, data, sizeof(x.version) + sizeof(x.nbands));
-		/* the qdisc's: version 2 or later, at least as long */
-		if (len >= sizeof(x) && x.version >= TC_DCB_XSTATS_VERSION &&
+		/* the qdisc's: this version, at least as long */
+		if (len >= sizeof(x) && x.version == TC_DCB_XSTATS_VERSION &&
 		    x.nbands >= 1 && x.nbands <= 64)
 			return DCB_XSTATS_QDISC;
+		/* a later version may lay band[] out anew (it grew in 3) */
+		if (len >= sizeof(x) && x.version > TC_DCB_XSTATS_VERSION)
+			return DCB_XSTATS_NEW;
 		if (len == DCB_XSTATS_V1_LEN && x.version == 1 &&
 		    x.nbands == TC_DCB_NUM_BANDS)
 			return DCB_XSTATS_OLD;

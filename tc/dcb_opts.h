@@ -211,6 +211,7 @@ enum dcb_xstats_kind {
 	DCB_XSTATS_QDISC,	/* struct tc_dcb_xstats */
 	DCB_XSTATS_CLASS,	/* struct tc_dcb_stats */
 	DCB_XSTATS_OLD,		/* version 1 or 2 qdisc xstats (older module) */
+	DCB_XSTATS_NEW,		/* a later version (newer module) */
 };
 
 /* Shared buffer pool statistics (struct tc_dcb_pool_stats), for JSON. */

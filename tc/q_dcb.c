@@ -28,7 +28,8 @@ static void dcb_usage(void)
 "       ... class change ... classid MAJ:(N+1) dcb [limit SIZE] [ecn BAND_ECN]\n"
 "              [nonect NONECT]\n"
 "\n"
-"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn\n"
+"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE\n"
+"              | np-ecn [k SIZE]   (np-ecn: marks with more than k behind, default 10kb)\n"
 "  BAND_ECN := ECN | default\n"
 "  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
 "  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"
@@ -371,6 +372,11 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
 	case DCB_XSTATS_OLD:
 		fprintf(stderr,
 			"dcb: xstats version %u from an older sch_dcb module; this tc needs version %d\n",
+			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
+		return -1;
+	case DCB_XSTATS_NEW:
+		fprintf(stderr,
+			"dcb: xstats version %u from a newer sch_dcb module; this tc knows version %d (rebuild q_dcb.so)\n",
 			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
 		return -1;
 	case DCB_XSTATS_BAD:

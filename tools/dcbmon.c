@@ -362,17 +362,21 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		warn_target(t, "xstats too short");
 		return NL_OK;
 	}
-	/* Newer modules may append fields: copy what we know. */
+	/* Copy what we know; the version is checked below. */
 	memset(&xs, 0, sizeof(xs));
 	memcpy(&xs, nla_data(sb[TCA_STATS_APP]),
 	       len < (int)sizeof(xs) ? (size_t)len : sizeof(xs));
-	/* later versions only append */
-	if (xs.version < TC_DCB_XSTATS_VERSION) {
+	/*
+	 * Only this version: struct tc_dcb_stats grows at its end from one
+	 * version to the next, which moves every band[] after the first.
+	 */
+	if (xs.version != TC_DCB_XSTATS_VERSION) {
 		char what[96];
 
 		snprintf(what, sizeof(what),
-			 "xstats version %u, dcbmon needs %u or later (older sch_dcb module?)",
-			 xs.version, TC_DCB_XSTATS_VERSION);
+			 "xstats version %u, dcbmon reads %u (%s sch_dcb module?)",
+			 xs.version, TC_DCB_XSTATS_VERSION,
+			 xs.version < TC_DCB_XSTATS_VERSION ? "older" : "newer");
 		warn_target(t, what);
 		return NL_OK;
 	}

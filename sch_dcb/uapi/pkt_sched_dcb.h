@@ -42,16 +42,28 @@ enum tc_dcb_ecn_mode {
  * ECT packets selected by the coin are CE-marked; non-ECT ones are
  * dropped (WRED) or passed, see enum tc_dcb_nonect.
  *   NP_ECN: marking at dequeue.  When the peer resumes a paused band
- *         holding N packets, those N leave unmarked; after them every ECT
- *         packet that leaves while the band is still backlogged is marked
- *         (threshold 0).  kmin, kmax, pmax ignored; no WRED.
+ *         holding N packets, those N leave unmarked; after them an ECT
+ *         packet is marked when the band still holds more than kmin
+ *         bytes once it has left (K, the threshold of PCN's "traditional"
+ *         marking; the paper sets it to 0, which starves paced flows:
+ *         TC_DCB_NP_ECN_K_DEFAULT is what tc sends when none is given).
+ *         K must be below the band's limit; kmax and pmax must be 0;
+ *         no WRED.
  */
 struct tc_dcb_ecn {
 	__u32	mode;		/* enum tc_dcb_ecn_mode */
-	__u32	kmin;		/* bytes (also K of STEP) */
+	__u32	kmin;		/* bytes (also K of STEP and NP_ECN) */
 	__u32	kmax;		/* bytes */
 	__u32	pmax;		/* probability, TC_DCB_PROB_ONE = 1.0 */
 };
+
+/*
+ * NP-ECN's K when the user gives none (tc): 10 KB, two packets of the
+ * largest RoCE MTU (4096 B of payload is about 4.2 KB on the wire).  A K
+ * below one packet acts as 0; one packet is not always enough when a
+ * CNP period holds few packets per flow.  See Documentation/sch_dcb.rst.
+ */
+#define TC_DCB_NP_ECN_K_DEFAULT	10240
 
 /*
  * What a RED or STEP band does with a non-ECT packet its curve selects.
@@ -198,7 +210,13 @@ struct tc_dcb_pool_stats {
 	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
-/* TCA_STATS_APP of the qdisc (tc -s qdisc show) */
+/*
+ * TCA_STATS_APP of the qdisc (tc -s qdisc show).  A new version appends
+ * its fields to struct tc_dcb_stats, which moves band[] and everything
+ * after it: a reader checks version against the one it was built for.
+ * A class's TCA_STATS_APP is one struct tc_dcb_stats, which only grows at
+ * its end: a reader takes the fields it knows of a longer one.
+ */
 struct tc_dcb_xstats {
 	__u32			version;	/* TC_DCB_XSTATS_VERSION */
 	__u32			nbands;		/* TC_DCB_NUM_BANDS */

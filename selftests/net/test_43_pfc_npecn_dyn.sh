@@ -24,6 +24,15 @@
 #    B, R, s from the pool statistics of the same dump: (B - R) / 2 with
 #    the pool empty, smaller (below 75% of that) while s2, s3 fill the
 #    pool.  sw1 (static xoff 16 KB) reports 16384 all along.
+# 3. NP-ECN's threshold K (s1's NIC, np-ecn at 50 kb/s): a non-ECT plug
+#    in band 7 holds the port for 240 ms while a burst of N = 14 ECT
+#    frames of P = 1042 bytes queues in band 3; frame i then leaves with
+#    N - i frames behind it and is marked when (N - i) P > K, so
+#    ecn_marked = N - 1 - floor(K / P) exactly: 13 with k 0 (the paper's
+#    threshold), 12 with k 2083, 11 with k 2084 = 2P (not above K: not
+#    marked), 4 with the default k 10kb.  The kernel refuses a K at or
+#    above the band's limit, and kmax or pmax with np-ecn (extack, the
+#    configuration unchanged).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 
@@ -174,4 +183,71 @@ stop_flows
 log "dynamic xoff: $x_empty empty, $x_min lowest while filling; sw1 pool used up to $sw1_used_max with static xoff 16384"
 assert_le "$x_min" $((x_empty * 3 / 4)) "dynamic xoff shrinks as the pool fills"
 assert_ge "$sw1_used_max" 1 "sw1's pool was in use while its xoff stayed 16384"
+
+# ------------------------------------------------------------ NP-ECN's K
+S1P=$(topo_port s1 sw1)
+KN=14
+KDEF=10240	# TC_DCB_NP_ECN_K_DEFAULT
+KP=1042		# 1000 bytes of UDP payload on the wire
+# np_k_burst: a plug (non-ECT, DSCP 0: band 7, 1514 bytes on the wire)
+# then KN ECT frames on DSCP 24 (band 3), from one process
+np_k_burst()
+{
+	ip netns exec "$(topo_ns s1)" /usr/bin/python3 -c '
+import socket, sys
+dst, n = sys.argv[1], int(sys.argv[2])
+plug = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+ect = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+ect.setsockopt(socket.IPPROTO_IP, socket.IP_TOS, 0x62)
+plug.sendto(b"\0" * 1472, (dst, 7001))
+for i in range(n):
+    ect.sendto(b"\0" * 1000, (dst, 7001))
+' "$RIP" "$KN"
+}
+k_drained() { [ "$(pfc_stat s1 "$S1P" deq_packets 3)" -ge "$KN" ]; }
+# np_k_case K WANT: a fresh port with np-ecn K (empty: tc's default),
+# one burst; WANT frames marked.  A burst that did not queue whole
+# behind the plug (the guest stalled) is sent again on a fresh port.
+np_k_case()
+{
+	local k=$1 want=$2 try peak mark npu
+	for try in 1 2 3; do
+		# a new qdisc (replace would change the old one): counters
+		# and backlog_peak from 0
+		topo_tc s1 qdisc del dev "$S1P" root 2>/dev/null
+		topo_qdisc s1 "$S1P" dcb rate 50kbit burst 1 dscp-map 0:7 limit 2mb \
+			ecn np-ecn ${k:+k $k} || fail "tc: np-ecn ${k:+k $k}"
+		np_k_burst || fail "np-ecn K burst"
+		wait_for --timeout 30 k_drained || fail "np-ecn K burst did not drain"
+		pfc_snap K s1
+		peak=$(sv K s1 "$S1P" backlog_peak 3)
+		mark=$(sv K s1 "$S1P" ecn_marked 3)
+		npu=$(sv K s1 "$S1P" np_unmarked 3)
+		log "np-ecn k ${k:-default}: try $try: $KN frames, band 3 peak $peak B, marked $mark (want $want), np_unmarked $npu"
+		[ "$peak" -ge $((KN * KP)) ] && break
+		[ "$try" = 3 ] && fail "np-ecn k ${k:-default}: the burst never queued whole (peak $peak B of $((KN * KP)))"
+	done
+	assert_ge "$mark" "$want" "np-ecn k ${k:-default}: frames marked"
+	assert_le "$mark" "$want" "np-ecn k ${k:-default}: frames marked"
+	assert_le "$npu" 0 "np-ecn k ${k:-default}: np_unmarked (no pause)"
+}
+np_k_case 0 $((KN - 1))
+np_k_case $((2 * KP - 1)) $((KN - 2))
+np_k_case $((2 * KP)) $((KN - 3))
+np_k_case "" $((KN - 1 - KDEF / KP))
+
+# the kernel's validation: refused with a message, nothing changed
+kref=$(topo_tc s1 -j qdisc show dev "$S1P" | jq -c '.[0].options')
+out=$(topo_tc s1 qdisc change dev "$S1P" root dcb rate 50kbit limit 4kb ecn np-ecn k 4kb 2>&1) &&
+	fail "np-ecn with K = the port limit accepted"
+grep -q "np-ecn: K must be below the band's limit" <<<"$out" || fail "np-ecn K >= limit: '$out'"
+out=$(topo_tc s1 qdisc change dev "$S1P" root dcb rate 50kbit band 3 limit 10kb 2>&1) &&
+	fail "band limit below np-ecn's K accepted"
+grep -q "np-ecn: K must be below the band's limit" <<<"$out" || fail "band limit <= K: '$out'"
+out=$(topo_exec s1 python3 "$TOP/selftests/net/dcb_nl.py" change "$S1P" '{"ecn":[3,5120,1,0]}' 2>&1) &&
+	fail "np-ecn with kmax accepted"
+grep -q "kmax and pmax must be 0" <<<"$out" || fail "np-ecn kmax: '$out'"
+[ "$(topo_tc s1 -j qdisc show dev "$S1P" | jq -c '.[0].options')" = "$kref" ] ||
+	fail "configuration changed by a refused np-ecn K"
+log "kernel refused np-ecn K >= limit and kmax != 0; configuration unchanged"
 exit 0

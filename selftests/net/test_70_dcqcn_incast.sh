@@ -1,6 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 500
+# suite: long
+#
+# In `make check-long`, not `make check`: test_85_lossless_fabric runs the
+# same 4:1 incast with the defaults a user gets (Jain, drops, dcqcn's PAUSE
+# frames against none's), test_74 the tracepoint timeline.  This one keeps
+# the hand-scaled knobs, 10 Mb/s and the 4:1 timeline plot; the dcblab
+# scenario dcqcn_incast runs it.
 #
 # The 4:1 incast (issue 5); the 2:1 is test_74_dcqcn_timeline (Jain,
 # drops, PAUSE ratio).  DCQCN70_NS="4 2" runs both here (2:1 Jain 0.954

@@ -17,10 +17,11 @@
 #  - lossless runs drop nothing at the switch (tail, WRED, headroom and
 #    ingress counters of every port and band stay 0), although perftest's
 #    TCP exchange is not ECT;
-#  - with dcqcn and ldcp, Jain's index of the four senders over the
-#    second half of the run is >= 0.9 (logged for none; logged for pcn
-#    until np-ecn marks with the paper's threshold K instead of 0, issue
-#    15: 0.853 in the first run, the starvation pcn.rst describes);
+#  - with dcqcn, pcn and ldcp, Jain's index of the four senders over the
+#    second half of the run is >= 0.9 (logged for none).  pcn's switch
+#    ports mark with np-ecn's default K (10 KB, sch_dcb.rst), or
+#    LOSSLESS_NPECN_K bytes; with K = 0, the paper's value, pcn measured
+#    0.82-0.85 here on a quiet host (the starvation pcn.rst describes);
 #  - dcqcn sends at most a quarter of none's PAUSE frames (ECN acts
 #    before PFC; test_70's 4:1 check, which this test replaced);
 #  - with dcqcn and ldcp, the bottleneck queue stays near the marking
@@ -41,6 +42,8 @@ need_cmd rdma ib_write_bw jq
 SECS=${LOSSLESS_SECS:-$(scaled_time 15)}
 LINE=${LOSSLESS_LINE:-$(scaled_mbit 40)}
 ALGOS=${LOSSLESS_ALGOS:-"none dcqcn pcn ldcp"}
+# np-ecn's K for pcn (bytes); empty: tc's default (10 KB)
+NPECN_K=${LOSSLESS_NPECN_K:-}
 # the walkthrough's switch port, RED between 5 and 20 KB
 KMAX=20480
 STEP_K=8192
@@ -63,7 +66,7 @@ sw_opts()
 	local o="rate ${LINE}mbit $CTRL_MAP"
 	case $1 in
 	none|dcqcn) echo "$o $SW_PFC $RED" ;;
-	pcn) echo "$o $SW_PFC ecn np-ecn" ;;
+	pcn) echo "$o $SW_PFC ecn np-ecn${NPECN_K:+ k $NPECN_K}" ;;
 	ldcp) echo "$o pfc off ecn step k $STEP_K" ;;
 	esac
 }
@@ -131,9 +134,7 @@ run()
 	if [ "$a" = dcqcn ] && [ -n "${PAUSE[none]:-}" ]; then
 		assert_le "${PAUSE[dcqcn]}" $((PAUSE[none] / 4)) "dcqcn: PAUSE frames against a quarter of none's"
 	fi
-	case $a in
-	none|pcn) return 0 ;;
-	esac
+	[ "$a" = none ] && return 0
 	assert_ge "${JAIN[$a]}" 0.9 "$a: Jain's index of the four senders"
 	case $a in
 	dcqcn) assert_le "${QMEAN[$a]}" $((3 * KMAX / 2048)) "dcqcn: mean queue (KB) against 1.5 Kmax" ;;

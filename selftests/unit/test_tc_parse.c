@@ -740,14 +740,33 @@ static void test_pfc_valid(void)
 	memset(&e, 0xee, sizeof(e));
 	if (a)
 		memcpy(&e, PAYLOAD(a), sizeof(e));
-	ok(a && PLEN(a) == sizeof(e) && e.mode == TC_DCB_ECN_NP_ECN && !e.kmin &&
-	   !e.kmax && !e.pmax, "ECN {NP_ECN, 0, 0, 0}");
+	ok(a && PLEN(a) == sizeof(e) && e.mode == TC_DCB_ECN_NP_ECN &&
+	   e.kmin == 10240 && e.kmin == TC_DCB_NP_ECN_K_DEFAULT &&
+	   !e.kmax && !e.pmax, "ECN {NP_ECN, K 10240 (default), 0, 0}");
 	ok(o.band[2].ecn_state == DCB_BAND_ECN_SET &&
-	   o.band[2].ecn.mode == TC_DCB_ECN_NP_ECN && !o.band[2].ecn.kmin,
-	   "band 2 ecn np-ecn");
+	   o.band[2].ecn.mode == TC_DCB_ECN_NP_ECN &&
+	   o.band[2].ecn.kmin == TC_DCB_NP_ECN_K_DEFAULT,
+	   "band 2 ecn np-ecn, default K");
 	ok(parse_class_line("ecn np-ecn limit 10k", &cb, err) == 0 &&
-	   cb.ecn.mode == TC_DCB_ECN_NP_ECN && cb.limit == 10240,
+	   cb.ecn.mode == TC_DCB_ECN_NP_ECN && cb.limit == 10240 &&
+	   cb.ecn.kmin == TC_DCB_NP_ECN_K_DEFAULT,
 	   "class ecn np-ecn (%s)", err);
+	/* K given: "k SIZE", as for step; k 0 is the paper's threshold */
+	ok(parse_line("rate 1gbit ecn np-ecn k 3kb band 2 ecn np-ecn k 0", &o, err) == 0 &&
+	   o.ecn.mode == TC_DCB_ECN_NP_ECN && o.ecn.kmin == 3072 &&
+	   !o.ecn.kmax && !o.ecn.pmax &&
+	   o.band[2].ecn.mode == TC_DCB_ECN_NP_ECN && o.band[2].ecn.kmin == 0,
+	   "ecn np-ecn k 3kb (3072), band 2 k 0 (%s)", err);
+	encode(&o, &b, mem, sizeof(mem));
+	a = find(b.data, b.len, TCA_DCB_ECN);
+	memset(&e, 0xee, sizeof(e));
+	if (a)
+		memcpy(&e, PAYLOAD(a), sizeof(e));
+	ok(a && e.mode == TC_DCB_ECN_NP_ECN && e.kmin == 3072 && !e.kmax &&
+	   !e.pmax, "ECN {NP_ECN, 3072, 0, 0} on the wire");
+	ok(parse_class_line("ecn np-ecn k 8000 limit 10k", &cb, err) == 0 &&
+	   cb.ecn.mode == TC_DCB_ECN_NP_ECN && cb.ecn.kmin == 8000 &&
+	   cb.limit == 10240, "class ecn np-ecn k 8000 (%s)", err);
 }
 
 /* ---- invalid command lines ---------------------------------------------- */
@@ -885,6 +904,11 @@ static void test_invalid(void)
 		/* np-ecn has no curve */
 		{ "rate 1gbit ecn np-ecn kmin 10k", "\"ecn np-ecn\" takes no \"kmin\"" },
 		{ "rate 1gbit band 1 ecn np-ecn pmax 1", "\"ecn np-ecn\" takes no \"pmax\"" },
+		{ "rate 1gbit ecn np-ecn k", "missing value after \"k\"" },
+		{ "rate 1gbit ecn np-ecn k 5q", "invalid k \"5q\"" },
+		{ "rate 1gbit ecn np-ecn k -1", "invalid k" },
+		{ "rate 1gbit ecn np-ecn k 5g", "invalid k" },
+		{ "rate 1gbit ecn np-ecn k 1k k 2k", "unknown" },
 		{ "rate 1gbit ecn bogus", "expected off, red, step, np-ecn)" },
 	};
 	static const struct { const char *line; const char *msg; } cbad[] = {
@@ -899,6 +923,7 @@ static void test_invalid(void)
 		{ "rate 1gbit", "unknown class option \"rate\"" },
 		{ "band 3 limit 1k", "unknown class option \"band\"" },
 		{ "ecn np-ecn kmax 1k", "\"ecn np-ecn\" takes no \"kmax\"" },
+		{ "ecn np-ecn k x", "invalid k \"x\"" },
 		{ "pfc off", "unknown class option \"pfc\"" },
 		{ "pool 1", "unknown class option \"pool\"" },
 		{ "ecn bogus", "expected off, red, step, np-ecn or default" },
@@ -1014,7 +1039,9 @@ static void test_roundtrip(void)
 			  "rate 1Gbit ecn step k 10Kb nonect drop pfc prio-pfc 3 "
 			  "xoff 16Kb band 0 nonect pass band 3 nonect default" },
 			{ "rate 1gbit ecn np-ecn band 1 ecn np-ecn",
-			  "rate 1Gbit ecn np-ecn band 1 ecn np-ecn" },
+			  "rate 1Gbit ecn np-ecn k 10Kb band 1 ecn np-ecn k 10Kb" },
+			{ "rate 1gbit ecn np-ecn k 0 band 1 ecn np-ecn k 1500",
+			  "rate 1Gbit ecn np-ecn k 0 band 1 ecn np-ecn k 1500b" },
 			/* not printed: pfc off, buffer 0 (unlimited) */
 			{ "rate 1gbit pool 2 buffer 0 pfc off", "rate 1Gbit pool 2" },
 		};
@@ -1060,7 +1087,7 @@ static void test_roundtrip(void)
 /* pool, buffer and a PFC nest as a kernel could dump them */
 static void test_decode_pfc_dump(void)
 {
-	struct tc_dcb_ecn e = { TC_DCB_ECN_NP_ECN, 1000, 2000, 3 };
+	struct tc_dcb_ecn e = { TC_DCB_ECN_NP_ECN, 1000, 0, 0 };
 	unsigned char mem[1024];
 	char err[DCB_ERRLEN], text[1024];
 	uint64_t rate = 125000000;
@@ -1071,7 +1098,7 @@ static void test_decode_pfc_dump(void)
 	struct dcb_opts o;
 	size_t pfc;
 
-	/* only some PFC members; an unknown one; np-ecn with stray values */
+	/* only some PFC members; an unknown one; np-ecn with K 1000 */
 	dcb_nl_init(&b, mem, sizeof(mem));
 	dcb_nl_put(&b, TCA_DCB_RATE64, &rate, sizeof(rate));
 	dcb_nl_put(&b, TCA_DCB_ECN, &e, sizeof(e));
@@ -1095,7 +1122,7 @@ static void test_decode_pfc_dump(void)
 	   o.pfc.beta == 8 && o.pfc.quanta == 100 && o.pfc.xon == 0 &&
 	   o.pfc.delay == 0, "absent PFC members decode as 0");
 	dcb_format_qdisc(&o, text, sizeof(text));
-	ok(!strcmp(text, "rate 1Gbit ecn np-ecn pool 7 pfc prio-pfc 3,6 beta 8 quanta 100"),
+	ok(!strcmp(text, "rate 1Gbit ecn np-ecn k 1000b pool 7 pfc prio-pfc 3,6 beta 8 quanta 100"),
 	   "pfc dump prints as \"%s\"", text);
 	{
 		struct dcb_opts r;
@@ -1260,8 +1287,8 @@ static void test_stats(void)
 	   "version 2 qdisc xstats (1664 bytes) recognised as old");
 	x.version = 4;
 	memcpy(buf, &x, 8);
-	ok(dcb_xstats_kind(buf, sizeof(buf)) == DCB_XSTATS_QDISC,
-	   "version 4 (longer) accepted");
+	ok(dcb_xstats_kind(buf, sizeof(buf)) == DCB_XSTATS_NEW,
+	   "version 4 (longer) recognised as newer, not read as 3");
 	x.version = TC_DCB_XSTATS_VERSION;
 	memcpy(buf, &x, 8);
 	ok(dcb_stats_nfields == 25, "25 statistics fields");

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 300
+# suite: long
+#
+# make install and make uninstall, in the guest (its root is a tmpfs
+# overlay: nothing reaches the host).  After `make install`:
+#  - modinfo finds our rdma_rxe (updates/dcblab and the depmod.d override)
+#    and `modprobe rdma_rxe` loads it, the one the tree built, with its
+#    dependencies;
+#  - `echo dcqcn > cc/algo` loads rxe_cc_dcqcn by its alias, then pcn the
+#    same way; an unknown name, one in upper case and a path fail with
+#    ENOENT and load nothing;
+#  - tc, without TC_LIB_DIR, finds q_dcb.so and the kernel loads the
+#    tree's sch_dcb; netem's distribution table (beside the distribution's
+#    plugins) still loads;
+#  - dcbmon runs from PREFIX/sbin.
+# After `make uninstall`: modinfo names the distribution's rdma_rxe again,
+# tc no longer knows dcb, dcbmon is gone.
+# /lib/modules/KVER is replaced (bind mount) by a tmpfs tree holding the
+# distribution's modules the test loads (rdma_rxe and what it depends on,
+# crc32, veth, sch_netem): depmod over all 4000 modules through 9p takes about
+# three minutes in a TCG guest, over these a second.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd make modprobe modinfo depmod rdma tc
+in_vm || skip "installs into /lib/modules: only in a scripts/vm-run guest"
+RXE_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rdma_rxe.ko
+kver=$(uname -r)
+[ -f "$DCB_KO" ] && [ -f "$RXE_KO" ] || fail "modules not built (run make)"
+unset TC_LIB_DIR
+MK=(make -s -C "$TOP" KVER="$kver" DCB_KO="$DCB_KO" PREFIX=/usr/local)
+NS=i88
+out=$(mktemp)
+
+# our modules out of the way (earlier tests insmod them from the tree)
+unload_all() {
+	local m
+	for m in rxe_cc_dcqcn rxe_cc_pcn rxe_cc_ldcp rdma_rxe sch_dcb; do
+		[ ! -d "/sys/module/$m" ] || rmmod "$m" || return 1
+	done
+}
+cleanup() {
+	ip netns del "$NS" 2>/dev/null
+	unload_all
+	"${MK[@]}" uninstall >/dev/null 2>&1
+	rm -f "$out"
+}
+unload_all || fail "cannot unload our modules before the test"
+at_exit cleanup
+
+src=/lib/modules/$kver
+tree=$(mktemp -d)
+mount -t tmpfs -o mode=0755 mods "$tree" || fail "tmpfs"
+at_exit "umount '$tree'; rmdir '$tree'"
+for f in modules.builtin modules.builtin.modinfo modules.order; do
+	[ ! -f "$src/$f" ] || cp "$src/$f" "$tree/"
+done
+# the distribution's modules the test loads, with what they depend on
+# (rxe asks the crypto API for crc32, which loads it by alias)
+for m in rdma_rxe veth sch_netem crypto-crc32; do
+	modprobe --show-depends "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'
+done | sort -u >"$out"
+while read -r p; do
+	d=${p#"$src"/}
+	mkdir -p "$tree/$(dirname "$d")" && cp "$p" "$tree/$d" || fail "copy $p"
+done <"$out"
+mount --bind "$tree" "$src" || fail "bind mount the module tree"
+at_exit "umount '$src'"
+log "module tree: $(find "$tree" -name '*.ko*' | wc -l) distribution modules"
+
+"${MK[@]}" install >"$out" 2>&1 || { cat "$out"; fail "make install"; }
+log "installed: $(find "/lib/modules/$kver/updates/dcblab" -name '*.ko' -printf '%f ')"
+
+# rdma_rxe: ours, found by modprobe, with its dependencies
+p=$(modinfo -n rdma_rxe)
+[ "$p" = "/lib/modules/$kver/updates/dcblab/rdma_rxe.ko" ] || fail "modinfo -n rdma_rxe: $p"
+modprobe rdma_rxe || fail "modprobe rdma_rxe"
+grep -qw rxe_cc_register /proc/kallsyms || fail "the loaded rdma_rxe is not ours"
+for m in $(modinfo -F depends rdma_rxe | tr , ' '); do
+	[ -d "/sys/module/$m" ] || fail "dependency $m not loaded"
+done
+log "ok: modprobe rdma_rxe loaded ours with $(modinfo -F depends rdma_rxe)"
+
+# a device in a namespace, then the algorithms by name
+ip netns add "$NS" || fail "netns"
+e=$(ip -n "$NS" link add v88a type veth peer name v88b 2>&1) || fail "veth: $e ($(modprobe -n -v veth 2>&1 | head -n2))"
+ip -n "$NS" link set v88a up && ip -n "$NS" link set v88b up && ip -n "$NS" addr add 10.88.0.1/24 dev v88a ||
+	fail "veth up"
+ip netns exec "$NS" rdma link add i88rxe type rxe netdev v88a || fail "rdma link add"
+algo=/sys/class/infiniband/i88rxe/cc/algo
+# (rdma's shared namespace mode: the device's files are in every one)
+setalgo() { (echo "$1" >"$algo") 2>&1; }
+for bad in nosuch Dcqcn ../dcqcn; do
+	e=$(setalgo "$bad") && fail "cc/algo accepted '$bad'"
+	grep -q 'No such file' <<<"$e" || fail "cc/algo '$bad': $e (expected ENOENT)"
+done
+[ ! -d /sys/module/rxe_cc_dcqcn ] || fail "a refused name loaded rxe_cc_dcqcn"
+log "ok: nosuch, Dcqcn, ../dcqcn refused with ENOENT, nothing loaded"
+for a in dcqcn pcn; do
+	e=$(setalgo "$a") || fail "echo $a > cc/algo: $e"
+	[ -d "/sys/module/rxe_cc_$a" ] || fail "rxe_cc_$a not loaded"
+	[ "$(cat "$algo")" = "$a" ] || fail "cc/algo is not $a"
+	log "ok: echo $a > cc/algo loaded rxe_cc_$a ($(modinfo -n "rxe_cc_$a"))"
+done
+setalgo none >/dev/null || fail "echo none > cc/algo"
+ip netns exec "$NS" rdma link del i88rxe || fail "rdma link del"
+
+# tc finds the plugin where the distribution's tc looks; the kernel
+# loads sch_dcb, the tree's
+ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit limit 100kb >"$out" 2>&1 ||
+	{ cat "$out"; fail "tc qdisc add dcb without TC_LIB_DIR"; }
+[ -d /sys/module/sch_dcb ] || fail "sch_dcb not loaded"
+s=$(ip netns exec "$NS" tc qdisc show dev v88a)
+grep -q 'dcb.*rate 10Mbit' <<<"$s" || fail "tc qdisc show: $s"
+ip netns exec "$NS" tc qdisc add dev v88b root netem delay 10ms 1ms distribution normal ||
+	fail "netem with its distribution table, without TC_LIB_DIR"
+log "ok: $(head -n1 <<<"$s" | cut -c1-80); netem distribution normal loads"
+/usr/local/sbin/dcbmon -h >"$out" 2>&1; rc=$?
+grep -qi 'usage' "$out" || fail "dcbmon -h (rc $rc): $(head -n2 "$out")"
+ip netns del "$NS"
+
+# uninstall: the distribution's rdma_rxe is back, ours is gone
+unload_all || fail "unload before uninstall"
+"${MK[@]}" uninstall >"$out" 2>&1 || { cat "$out"; fail "make uninstall"; }
+p=$(modinfo -n rdma_rxe 2>/dev/null)
+case $p in
+"/lib/modules/$kver/kernel/"*) ;;
+*) fail "after uninstall modinfo -n rdma_rxe: '$p'" ;;
+esac
+ip netns add "$NS" && ip -n "$NS" link add v88a type veth peer name v88b || fail "netns"
+ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit >/dev/null 2>&1 &&
+	fail "tc still knows dcb after uninstall"
+[ ! -e /usr/local/sbin/dcbmon ] || fail "dcbmon still installed"
+[ ! -e /etc/depmod.d/dcblab.conf ] || fail "depmod.d file still installed"
+log "ok: uninstalled; modinfo -n rdma_rxe: $p"
+exit "$ksft_pass"
