@@ -392,16 +392,25 @@ dcqcn_trace_on()
 }
 dcqcn_trace_off() { tr_mute rxe_cc_dcqcn; }
 
-# dcqcn_trace_csv FILE: the trace as CSV "t_s,qpn,rc_mbps,rt_mbps,alpha,ev"
-# (t from the first event; alpha on a 0..1 scale).
+# dcqcn_trace_csv FILE: the trace as CSV "t_s,qpn,rc_mbps,rt_mbps,alpha,ev,dev"
+# (t from the first event; alpha on a 0..1 scale).  Events of one QP come
+# from two CPUs (the CNP's softirq, the timers), and the trace orders
+# events of equal time stamps by CPU, not by when they happened: in one
+# run of test_74 an additive increase and the CNP cut taken after it
+# (R_T' = the increased R_C) carried the same microsecond and the cut
+# came first.  At equal time stamps a QP's CNP events go last: a cut
+# restarts the increase timers, so an increase at the same microsecond
+# can only have come before it.
 dcqcn_trace_csv()
 {
 	awk 'match($0, /[0-9]+\.[0-9]+: rxe_cc_dcqcn:/) {
 		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
 		if (t0 == "") t0 = ts
 		for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
-		printf "%.6f,%d,%.3f,%.3f,%.5f,%s,%s\n", ts - t0, v["qpn"], v["rc_kbps"] / 1000,
-			v["rt_kbps"] / 1000, v["alpha"] / 1048576, v["ev"], v["dev"] }' "$DCQCN_TR/trace" >"$1"
+		printf "%.6f,%d,%.3f,%.3f,%.5f,%s,%s,%d\n", ts - t0, v["qpn"], v["rc_kbps"] / 1000,
+			v["rt_kbps"] / 1000, v["alpha"] / 1048576, v["ev"], v["dev"],
+			v["ev"] ~ /cnp/ }' "$DCQCN_TR/trace" |
+		sort -s -t, -k1,1n -k8,8n | cut -d, -f1-7 >"$1"
 }
 
 # dcqcn_timeline CSV PNG TITLE SHARE HOST:QPN...: split the trace CSV per QP
