@@ -9,6 +9,9 @@
 # switch port toward r (10 Mb/s) is configured per case:
 #   drop   a 12 KB tail-drop limit, s1 sending at 20 Mb/s (none: at its
 #          line rate), IB timeout 12 (17 ms); with none, dcqcn, pcn, ldcp
+#          (ldcp's first window 32 packets, 32 KB: its derived one, a BDP
+#          of 5 KB, kept a debug kernel's slower sender under the limit,
+#          0 drops, and the case would not have happened)
 #   wred   RED between 4 and 12 KB, pmax 1, rxe's packets not ECT: WRED
 #          drops (none)
 #   pause  RoCE's band 3 lossless, r sends PAUSEs of 300 ms every
@@ -49,6 +52,8 @@ xfer()
 	for h in s1 r; do
 		rxe_algo "$h" "$algo" "$mbps"
 	done
+	[ "$algo" != ldcp ] || [ -z "${LDCP_IW:-}" ] ||
+		rxe_cc s1 ldcp/init_window_pkts "$LDCP_IW"
 	r0=$(rxe_cnt s1 completer_retry_err)
 	topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
 		"$(rxe_gid r 4)" "$d" --count "$n" --size "$size" --deadline 90 \
@@ -70,7 +75,7 @@ for algo in none dcqcn pcn ldcp; do
 	d0=$(drops)
 	mbps=20
 	[ "$algo" = none ] && mbps=0
-	xfer drop "$algo" "$mbps" 12 8 16384
+	LDCP_IW=32 xfer drop "$algo" "$mbps" 12 8 16384
 	assert_ge $(($(drops) - d0)) 1 "drop/$algo: packets dropped at the port"
 done
 
