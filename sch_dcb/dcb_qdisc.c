@@ -410,11 +410,12 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
+		const struct tc_dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
 
-		q->band[i].ecn = bc->ecn_own ? bc->ecn : cfg->ecn;
-		/* only NP-ECN counts down the paused packets */
-		if (q->band[i].ecn.mode != TC_DCB_ECN_NP_ECN)
+		/* the paused-packet count is NP-ECN's: a new mode drops it */
+		if (q->band[i].ecn.mode != ecn->mode)
 			q->band[i].np_pn = 0;
+		q->band[i].ecn = *ecn;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
 	}
@@ -771,8 +772,7 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			 * unmarked; and a pause earns no shaping credit
 			 */
 			b->held = false;
-			if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
-				b->np_pn = b->q.qlen;
+			b->np_pn = b->q.qlen;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
