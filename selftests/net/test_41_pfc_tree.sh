@@ -124,8 +124,8 @@ assert_le "$PFC_DROPS" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
 
 # precondition: the victim alone was limited by its 10 Mb/s NIC, not
 # starved (a loaded TCG guest delivered 7.5-9.97 Mb/s of the 10): 60%
-assert_ge "$alone" $(( $(rate_bps "$RATE") * 6 / 10 )) "victim alone (b/s)"
+xfail_on_slow assert_ge "$alone" $(( $(rate_bps "$RATE") * 6 / 10 )) "victim alone (b/s)"
 ratio=$(awk -v a="$alone" -v d="$during" 'BEGIN { printf "%.3f", d / a }')
 log "victim throughput during / alone = $ratio"
-assert_le "$ratio" 0.7 "victim's throughput during the incast relative to alone"
+xfail_on_slow assert_le "$ratio" 0.7 "victim's throughput during the incast relative to alone"
 exit 0

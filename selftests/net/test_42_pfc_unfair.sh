@@ -99,6 +99,6 @@ assert_ge "$tot" "$(awk -v s="$secs" -v k="$SLOW" 'BEGIN { printf "%d", s * 1000
 assert_le "$tot" "$(awk -v s="$secs" -v k="$SLOW" 'BEGIN { printf "%d", s * 1250 / k }')" "datagrams through the bottleneck in $secs s"
 for i in 2 3 4; do
 	ratio=$(awk -v a="${c[1]}" -v b="${c[$i]}" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 99 }')
-	assert_ge "$ratio" 1.5 "h1 / h$i received"
+	xfail_on_slow assert_ge "$ratio" 1.5 "h1 / h$i received"
 done
 exit 0

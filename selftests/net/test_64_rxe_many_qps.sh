@@ -40,7 +40,7 @@ rate=$(awk -v b="$(($(rxe_tx_bytes s1) - tx0))" -v a="$t0" -v c="$t1" \
 log "$NQP QPs: $delays pacer delays, $rate b/s on the wire (whole run), $(grep -E '^ *1024 ' "$TMPD/cli" | tr -s ' ')"
 assert_ge "$delays" "$NQP" "pacer delays"
 assert_le "$rate" $((NQP * 1030000)) "aggregate under $NQP x 1 Mb/s"
-assert_ge "$rate" 1000000 "aggregate above one QP's ceiling"
+xfail_on_slow assert_ge "$rate" 1000000 "aggregate above one QP's ceiling"
 
 wait_for --timeout 10 none_armed ||
 	fail "$(armed) pacer timers still armed after the QPs are gone"

@@ -131,10 +131,10 @@ for n in $NS; do
 	run "$n" none
 done
 for n in $NS; do
-	assert_ge "${JAIN[$n-dcqcn]}" 0.95 "$n:1 dcqcn: Jain's index, second half"
+	xfail_on_slow assert_ge "${JAIN[$n-dcqcn]}" 0.95 "$n:1 dcqcn: Jain's index, second half"
 	ratio=$(awk -v a="${PAUSE[$n-dcqcn]}" -v b="${PAUSE[$n-none]}" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 99 }')
 	log "$n:1: PAUSE frames dcqcn ${PAUSE[$n-dcqcn]}, none ${PAUSE[$n-none]}, ratio $ratio; Jain none ${JAIN[$n-none]}"
-	assert_ge "${PAUSE[$n-none]}" 10 "$n:1 none: PAUSE frames (PFC must be what limits the senders)"
-	assert_le "$ratio" 0.25 "$n:1: PAUSE frames dcqcn / none"
+	xfail_on_slow assert_ge "${PAUSE[$n-none]}" 10 "$n:1 none: PAUSE frames (PFC must be what limits the senders)"
+	xfail_on_slow assert_le "$ratio" 0.25 "$n:1: PAUSE frames dcqcn / none"
 done
 exit "$ksft_pass"

@@ -98,7 +98,7 @@ for h in s1 s2; do
 done
 assert_ge "$marked" 1 "packets marked by NP-ECN"
 # one CNP per period per QP while packets arrive: SECS s / 5 ms each
-assert_ge "$sent" 200 "CNPs sent by the PCN NP"
+xfail_on_slow assert_ge "$sent" 200 "CNPs sent by the PCN NP"
 assert_le "$sent" $((2 * (SECS + 2) * 1000000 / PERIOD_US + 20)) "CNPs at most one per period per QP"
 [ "$((h1 + h2 + ign))" = "$sent" ] || fail "handled $h1 + $h2 + ignored $ign != sent $sent"
 # ignored: only the last period's CNP of each QP, after its sender left

@@ -81,7 +81,7 @@ log "second half ${sh[0]}-${sh[1]} s: s1 ${sh[3]:-?} s2 ${sh[4]:-?} Mb/s (Jain $
 	"peak ${S1[sw:$PORT:backlog_peak]} B; switch drops: ${drops:-none}"
 [ -z "$drops" ] || fail "drops at the switch: $drops"
 _lib_num "${sh[2]}" || fail "the two flows did not overlap long enough"
-assert_ge "${sh[2]}" 0.95 "2:1 dcqcn: Jain's index, second half"
+xfail_on_slow assert_ge "${sh[2]}" 0.95 "2:1 dcqcn: Jain's index, second half"
 
 g=$(awk -v d="${DCQCN_KNOBS[dce_tcp_g]}" 'BEGIN { printf "%.8f", (1024 - d) / 1024 }')
 minr=$(awk -v m="${DCQCN_KNOBS[rpg_min_rate]}" 'BEGIN { print m / 1000 }')
@@ -142,6 +142,6 @@ pfc_snap S3 sw
 p_none=$(( $(pfc_sw_sum S3 pause_tx "$ROCE_BAND") - $(pfc_sw_sum S2 pause_tx "$ROCE_BAND") ))
 ratio=$(awk -v a="$p_dcqcn" -v b="$p_none" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 99) }')
 log "PAUSE frames sent by the switch: dcqcn $p_dcqcn, none $p_none, ratio $ratio"
-assert_ge "$p_none" 10 "none: PAUSE frames (PFC must be what limits the senders)"
-assert_le "$ratio" 0.25 "PAUSE frames dcqcn / none"
+xfail_on_slow assert_ge "$p_none" 10 "none: PAUSE frames (PFC must be what limits the senders)"
+xfail_on_slow assert_le "$ratio" 0.25 "PAUSE frames dcqcn / none"
 exit "$ksft_pass"

@@ -45,10 +45,10 @@ cmp_plot pfc_series "$OUTD/burst-pcn.png" "datafile='$OUTD/burst-pcn-flows.csv'"
 	log "F0 $f0_pre -> $f0_burst -> $f0_post Mb/s, F1 $f1_pre -> $f1_burst -> $f1_post Mb/s;" \
 		"burst ${burst_s} s at $burst_mbps Mb/s; PAUSE $pause_tx; recovery ${recovery_share_s} s (to the pre-burst fair share ${recovery_s} s);" \
 		"queue s1->r1 mean $queue_mean_kb KB p99 $queue_p99_kb KB; retries $retries"
-	assert_ge "$burst_s" 0.5 "the burst lasted (s)"
-	assert_ge "$f0_keep" 0.8 "F0 during the burst / before"
+	xfail_on_slow assert_ge "$burst_s" 0.5 "the burst lasted (s)"
+	xfail_on_slow assert_ge "$f0_keep" 0.8 "F0 during the burst / before"
 	_lib_num "$recovery_share_s" || fail "the long flows never came back to sharing fairly after the burst"
-	assert_le "$recovery_share_s" "$RECOVERY_S" "recovery time (s): both within 20% of half their sum, the sum >= 70% of before"
+	xfail_on_slow assert_le "$recovery_share_s" "$RECOVERY_S" "recovery time (s): both within 20% of half their sum, the sum >= 70% of before"
 	assert_le "$drops" 0 "drops at the switches"
 }
 exit "$ksft_pass"

@@ -44,8 +44,8 @@ cmp_plot pfc_series "$OUTD/conv-pcn.png" "datafile='$OUTD/conv-pcn-flows.csv'" "
 		"drain ${drain_s} s from a peak of $peak0_kb KB (1 s mean below 4 KB after $settle_s s); second half: $f1_mbps $f2_mbps $f3_mbps Mb/s, Jain $jain;" \
 		"PAUSE $pause_tx; queue mean $queue_mean_kb KB p99 $queue_p99_kb KB"
 	_lib_num "$converge_s" || fail "the aggregate rate never came down to 1.1 x line rate"
-	assert_le "$converge_periods" "$PERIODS" "periods until the aggregate is at most 1.1 C"
+	xfail_on_slow assert_le "$converge_periods" "$PERIODS" "periods until the aggregate is at most 1.1 C"
 	_lib_num "$drain_s" || fail "the queue never drained"
-	assert_le "$drain_s" "$DRAIN_S" "queue drain time (s)"
+	xfail_on_slow assert_le "$drain_s" "$DRAIN_S" "queue drain time (s)"
 }
 exit "$ksft_pass"

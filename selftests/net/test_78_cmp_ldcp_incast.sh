@@ -49,9 +49,9 @@ log "PAUSE frames $pause_tx; FCT max $fct_max_s s; flows Mb/s $flows_mbps; Jain 
 [ "$bw_rc" = 0 ] || fail "an ib_write_bw failed"
 [ "$writes_done" = "$writes_want" ] || fail "writes completed $writes_done, want $writes_want"
 assert_ge "$qh_n" 20 "dcbmon samples in the second half"
-assert_le "$qh_mean_kb" "$(awk -v k="$K" -v m="$MTU" 'BEGIN { print (k + 4 * m) / 1024 }')" \
+xfail_on_slow assert_le "$qh_mean_kb" "$(awk -v k="$K" -v m="$MTU" 'BEGIN { print (k + 4 * m) / 1024 }')" \
 	"second-half mean queue (KB) <= K + 4 MTU"
-assert_le "$qh_p99_kb" "$(awk -v k="$K" 'BEGIN { print 4 * k / 1024 }')" \
+xfail_on_slow assert_le "$qh_p99_kb" "$(awk -v k="$K" 'BEGIN { print 4 * k / 1024 }')" \
 	"second-half p99 queue (KB) <= 4 K"
 [ "$pause_tx" = 0 ] || fail "$pause_tx PAUSE frames with PFC off"
 exit "$ksft_pass"

@@ -74,6 +74,14 @@ same "$(SLOW=5 scaled_time 0.0042)" 0.021 "scaled_time decimal"
 same "$(SLOW=5 scaled_time 100ms)" 500ms "scaled_time ms"
 same "$(rate_bps 1gbit)" 1000000000 "rate_bps"
 expect 1 rate_bps 10mbps
+# xfail_on_slow: a plain assertion elsewhere, an XFAIL line on a slow kernel
+expect 1 xfail_on_slow assert_ge 1 2 xfail-fast
+expect 0 xfail_on_slow assert_ge 2 1 xfail-pass
+out=$(DCBLAB_MACHINE_SLOW=yes xfail_on_slow assert_ge 1 2 "one vs two" 2>&1) ||
+	fail "xfail_on_slow failed on a slow kernel"
+same "$out" "XFAIL: one vs two: 1 < 2" "xfail_on_slow's line"
+out=$(DCBLAB_MACHINE_SLOW=yes xfail_on_slow assert_ge 2 1 "two vs one" 2>&1)
+[[ $out == *"ok: two vs one"* ]] || fail "xfail_on_slow's passing line '$out'"
 line=$(log hello)
 [[ $line =~ ^\[\ *[0-9]+\.[0-9][0-9]\]\ hello$ ]] || fail "log line '$line'"
 
