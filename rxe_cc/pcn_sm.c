@@ -113,24 +113,31 @@ bool pcn_np_period_end(struct pcn_np *s, const struct pcn_np_params *p,
 	if (!s->pkts) {
 		/*
 		 * No packets, no CNP; the periods stop until the next
-		 * packet, which then has no predecessor to measure from.
+		 * packet.  The last arrival is kept: a flow slower than one
+		 * packet per period sends a packet every few periods, and
+		 * its rate is that packet over the whole gap, not over T.
 		 */
 		s->running = false;
-		s->last_rx = 0;
 		s->gap = 0;
 		return false;
 	}
 	/* congested: more than ecn_threshold_pct % of the packets CE */
 	cnp->ecn = (u64)s->ce * 100 > (u64)s->pkts * p->ecn_threshold_pct;
 	/*
-	 * One packet: its size over its inter-arrival time.  Otherwise the
+	 * One packet: its size over its inter-arrival time, at most
+	 * PCN_NP_GAP_PERIODS periods (a flow idle for longer reports one
+	 * packet per that many periods, not the rate of a packet arrival
+	 * seconds ago, which is no rate of the current flow).  Otherwise the
 	 * bytes over the period; the first period of a run started with
 	 * its opening packet, which was sent before the period began: a
 	 * window of T opened by a packet holds one packet more than the
 	 * rate carries, so that packet is left out (pcn.rst).
 	 */
 	if (s->pkts == 1 && s->gap)
-		cnp->rec_rate = pcn_rate_kbps(s->last_bytes, s->gap);
+		cnp->rec_rate = pcn_rate_kbps(s->last_bytes,
+					      min_t(u64, s->gap,
+						    (u64)p->period_ns *
+						    PCN_NP_GAP_PERIODS));
 	else if (s->pkts > 1 && s->open_bytes)
 		cnp->rec_rate = pcn_rate_kbps(s->bytes - s->open_bytes,
 					      elapsed);

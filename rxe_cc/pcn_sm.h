@@ -74,6 +74,14 @@ struct pcn_auto {
 void pcn_sm_auto(struct pcn_auto *a, u32 line_kbps, u32 rtt_us, u32 mtu);
 
 /* Notification-point parameters. */
+/*
+ * A lone packet's recRate is its size over the time since the previous
+ * one, counted across empty periods up to this many periods: at T = 50 us
+ * and 1500 B, down to 3.75 Mb/s; at the guest's T of 13 ms and 4 KB, to
+ * 39 kb/s.
+ */
+#define PCN_NP_GAP_PERIODS	64U
+
 struct pcn_np_params {
 	u32 period_ns;		/* T (> 0) */
 	u32 ecn_threshold_pct;	/* congested when CE/packets > this % */
@@ -81,7 +89,7 @@ struct pcn_np_params {
 
 struct pcn_np {
 	u64 start;		/* start of the current period, ns */
-	u64 last_rx;		/* arrival of the previous packet, 0 = none */
+	u64 last_rx;		/* previous arrival, 0 = none; kept idle */
 	u64 gap;		/* inter-arrival time of the last packet, ns */
 	u64 bytes;		/* in the current period */
 	u32 pkts;

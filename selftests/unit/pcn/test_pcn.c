@@ -288,13 +288,82 @@ static void test_no_packets(void)
 	sent = pcn_np_period_end(&s, &np_default, t + 100 * US, &c);
 	CHECK(!sent && !s.running && c.rec_rate == 7,
 	      "empty period: sent %d running %d", sent, s.running);
-	/* a packet long after: opens a new period, measured over T */
-	opened = pcn_np_on_rx(&s, 1000, false, t + 10000 * US);
-	CHECK(opened && s.gap == 0, "reopen: opened %d gap %llu", opened,
-	      (unsigned long long)s.gap);
-	sent = pcn_np_period_end(&s, &np_default, t + 10050 * US, &c);
-	CHECK(sent && c.rec_rate == 160000,
-	      "packet after idle: recRate %u, want 160000", c.rec_rate);
+	/*
+	 * a packet 150 us after the previous, two empty periods between:
+	 * it opens a new period and its rate is over the whole gap,
+	 * 1000 B / 150 us = 53.3 Mb/s (not 160 Mb/s over T)
+	 */
+	opened = pcn_np_on_rx(&s, 1000, false, t + 150 * US);
+	CHECK(opened && s.gap == 150 * US, "reopen: opened %d gap %llu",
+	      opened, (unsigned long long)s.gap);
+	sent = pcn_np_period_end(&s, &np_default, t + 200 * US, &c);
+	CHECK(sent && c.rec_rate == 53333,
+	      "packet after two empty periods: recRate %u, want 53333",
+	      c.rec_rate);
+	/* long idle: the gap counts up to PCN_NP_GAP_PERIODS periods */
+	sent = pcn_np_period_end(&s, &np_default, t + 250 * US, &c);
+	CHECK(!sent && !s.running, "empty period after the lone packet");
+	pcn_np_on_rx(&s, 1000, false, t + 1000000 * US);
+	sent = pcn_np_period_end(&s, &np_default, t + 1000050 * US, &c);
+	CHECK(sent && c.rec_rate == 1000 * 8 * 1000 /
+	      (PCN_NP_GAP_PERIODS * 50),
+	      "packet after 1 s idle: recRate %u, want %u", c.rec_rate,
+	      1000 * 8 * 1000 / (PCN_NP_GAP_PERIODS * 50));
+}
+
+/*
+ * Flows slower than one packet per period, at the paper's scale (40 Gb/s,
+ * T = 50 us, 1500 B) and the guest's (40 Mb/s, T = 13.1 ms, 4096 B): each
+ * lone packet reports its size over the real inter-arrival time, within
+ * 1 %, for gaps of 2 to PCN_NP_GAP_PERIODS periods.
+ */
+static void test_slow_flows(void)
+{
+	static const struct {
+		u32 period_us, bytes;
+	} sc[] = { { 50, 1500 }, { 13107, 4096 } };
+	static const u32 gaps[] = { 2, 3, 6, 24, PCN_NP_GAP_PERIODS };
+	unsigned int i, j, k;
+
+	for (i = 0; i < ARRAY_SIZE(sc); i++) {
+		struct pcn_np_params p = np_default;
+		u64 period = (u64)sc[i].period_us * US;
+
+		p.period_ns = sc[i].period_us * 1000;
+		for (j = 0; j < ARRAY_SIZE(gaps); j++) {
+			u64 gap = gaps[j] * period + period / 3;
+			u64 want, t = 1000 * US;
+			struct pcn_cnp c;
+			struct pcn_np s;
+			u32 rates = 0;
+
+			if (gaps[j] == PCN_NP_GAP_PERIODS)
+				gap = gaps[j] * period;
+			want = (u64)sc[i].bytes * 8 * 1000000 / gap;
+			pcn_np_init(&s);
+			pcn_np_on_rx(&s, sc[i].bytes, true, t);
+			for (k = 0; k < 8; k++) {
+				u64 at = t + (k + 1) * gap, pe;
+
+				/* the periods until the gap ran out */
+				for (pe = t + k * gap + period; pe < at;
+				     pe += period)
+					pcn_np_period_end(&s, &p, pe, &c);
+				CHECK(!s.running, "idle before packet %u", k);
+				pcn_np_on_rx(&s, sc[i].bytes, true, at);
+				if (!pcn_np_period_end(&s, &p, at + period, &c))
+					continue;
+				rates++;
+				CHECK(c.rec_rate * 100ULL >= want * 99 &&
+				      c.rec_rate * 100ULL <= want * 101,
+				      "T %u us, gap %u and 1/3 T: recRate %u, want %llu",
+				      sc[i].period_us, gaps[j], c.rec_rate,
+				      (unsigned long long)want);
+			}
+			CHECK(rates == 8, "T %u us gap %u: %u CNPs",
+			      sc[i].period_us, gaps[j], rates);
+		}
+	}
 }
 
 static void test_cnp_codec(void)
@@ -413,6 +482,7 @@ int main(int argc, char **argv)
 	test_ecn_rule();
 	test_rate_estimate();
 	test_no_packets();
+	test_slow_flows();
 	test_cnp_codec();
 	test_rate_kbps();
 	test_auto();
