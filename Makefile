@@ -14,7 +14,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CC ?= gcc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 
-DEPS_STAMP := /var/lib/dcblab/deps-v1
+DEPS_STAMP := /var/lib/dcblab/deps-v2
 
 # rdma_rxe with the rxe_cc engine: upstream rxe of KDIR's kernel (from
 # linux-source-X.Y) + rxe_cc/patches + rxe_cc/*.[ch], built in its own
@@ -24,10 +24,13 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools deps check check-debug check-long check-unit check-vm demo bench bench-rxe \
-	clean sparse checkpatch install uninstall
+.PHONY: all modules rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
+	demo bench bench-rxe clean sparse checkpatch install uninstall
 
-all: $(DEPS_STAMP) modules user
+# Plain `make` installs nothing: depcheck names the missing packages.  The
+# targets that run the suite or the demo (check, demo, ...) install every
+# dependency first (scripts/deps.sh, once: $(DEPS_STAMP)).
+all: depcheck modules user man
 
 $(DEPS_STAMP):
 	bash $(TOP)/scripts/deps.sh
@@ -35,7 +38,10 @@ $(DEPS_STAMP):
 deps:
 	bash $(TOP)/scripts/deps.sh
 
-modules: $(DEPS_STAMP)
+depcheck:
+	@bash $(TOP)/scripts/deps.sh --check
+
+modules:
 	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
 	  echo "error: no kernel build dir (KDIR='$(KDIR)'); install linux-headers-amd64 or run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
@@ -50,7 +56,7 @@ $(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc
 rxe: $(RXE_STAMP)
 	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 modules
 
-sparse: $(DEPS_STAMP) $(RXE_STAMP)
+sparse: $(RXE_STAMP)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
 	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
 
@@ -65,7 +71,20 @@ tc:
 tools:
 	$(MAKE) -C $(TOP)/tools
 
-check: all
+# Man pages from Documentation/man/*.rst (rst2man, python3-docutils).
+MAN_SRC := $(wildcard $(TOP)/Documentation/man/*.rst)
+MAN_OUT := $(patsubst $(TOP)/Documentation/man/%.rst,$(BUILD_DIR)/man/%,$(MAN_SRC))
+
+man: $(MAN_OUT)
+
+$(BUILD_DIR)/man/%: $(TOP)/Documentation/man/%.rst
+	@command -v rst2man >/dev/null || { \
+	  echo "man: rst2man not found: install python3-docutils (or run make deps)" >&2; exit 1; }
+	@mkdir -p $(dir $@)
+	rst2man --halt=warning $< $@
+
+check: $(DEPS_STAMP)
+	$(MAKE) all
 	bash $(TOP)/selftests/run.sh
 
 # The suite on a KASAN/lockdep/kmemleak guest kernel (built once, cached in
@@ -74,19 +93,23 @@ check-debug: deps
 	bash $(TOP)/scripts/check-debug.sh
 
 # make check plus the long experiments (tests marked `# suite: long`).
-check-long: all
+check-long: $(DEPS_STAMP)
+	$(MAKE) all
 	DCBLAB_CHECK_LONG=1 bash $(TOP)/selftests/run.sh
 
 check-unit: user
 	bash $(TOP)/selftests/run.sh --unit-only
 
-demo: all
+demo: $(DEPS_STAMP)
+	$(MAKE) all
 	bash $(TOP)/scripts/dcblab run compare --duration 900
 
-bench: all
+bench: $(DEPS_STAMP)
+	$(MAKE) all
 	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
-bench-rxe: all
+bench-rxe: $(DEPS_STAMP)
+	$(MAKE) all
 	bash $(TOP)/scripts/vm-run --timeout 1800 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
 
 # make install [DESTDIR=...] [KVER=...] [PREFIX=/usr/local]: what `make`
@@ -96,8 +119,10 @@ bench-rxe: all
 # algorithms load on `echo NAME > cc/algo` (module alias rxe-cc-NAME) and
 # sch_dcb on `tc qdisc add ... dcb`.  q_dcb.so goes where the
 # distribution's tc looks for plugins (TC_LIBDIR, from iproute2's file
-# list), dcbmon to PREFIX/sbin.  depmod runs unless DESTDIR is set (a
-# staging tree for a package).  make uninstall removes it all again.
+# list), dcbmon to PREFIX/sbin, the man pages to PREFIX/share/man, and
+# PREFIX/bin/dcblab is a link to this checkout's scripts/dcblab (it runs
+# from the checkout, where its results go).  depmod runs unless DESTDIR is
+# set (a staging tree for a package).  make uninstall removes it all again.
 KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 PREFIX ?= /usr/local
 TC_LIBDIR ?= $(or $(shell dpkg -L iproute2 2>/dev/null | sed -n 's|/normal\.dist$$||p' | head -n1),/usr/lib/tc)
@@ -106,22 +131,28 @@ DCB_KO ?= $(TOP)/sch_dcb/sch_dcb.ko
 INST_MODS := $(DCB_KO) $(RXE_BUILD)/rdma_rxe.ko \
 	$(RXE_BUILD)/rxe_cc_dcqcn.ko $(RXE_BUILD)/rxe_cc_pcn.ko $(RXE_BUILD)/rxe_cc_ldcp.ko
 INST_DEPMOD = $(DESTDIR)/etc/depmod.d/dcblab.conf
+INST_MANDIR = $(DESTDIR)$(PREFIX)/share/man
 
 install:
 	@test -n "$(KVER)" || { echo "install: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
-	@for f in $(INST_MODS) $(TOP)/tc/q_dcb.so $(TOP)/tools/dcbmon; do \
+	@for f in $(INST_MODS) $(TOP)/tc/q_dcb.so $(TOP)/tools/dcbmon $(MAN_OUT); do \
 	  test -f $$f || { echo "install: $$f is missing: run make first" >&2; exit 1; }; done
-	install -d $(INST_MODDIR) $(dir $(INST_DEPMOD)) $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(PREFIX)/sbin
+	install -d $(INST_MODDIR) $(dir $(INST_DEPMOD)) $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(PREFIX)/sbin \
+		$(DESTDIR)$(PREFIX)/bin $(INST_MANDIR)/man1 $(INST_MANDIR)/man8
 	install -m 0644 $(INST_MODS) $(INST_MODDIR)/
 	printf '# DCB lab: our rdma_rxe (rxe_cc) over the distribution'"'"'s\noverride rdma_rxe * updates/dcblab\n' >$(INST_DEPMOD)
 	install -m 0644 $(TOP)/tc/q_dcb.so $(DESTDIR)$(TC_LIBDIR)/
 	install -m 0755 $(TOP)/tools/dcbmon $(DESTDIR)$(PREFIX)/sbin/
+	ln -sfn $(TOP)/scripts/dcblab $(DESTDIR)$(PREFIX)/bin/dcblab
+	for m in $(MAN_OUT); do install -m 0644 $$m $(INST_MANDIR)/man$${m##*.}/; done
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 uninstall:
 	@test -n "$(KVER)" || { echo "uninstall: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
 	rm -f $(addprefix $(INST_MODDIR)/,$(notdir $(INST_MODS))) $(INST_DEPMOD) \
-		$(DESTDIR)$(TC_LIBDIR)/q_dcb.so $(DESTDIR)$(PREFIX)/sbin/dcbmon
+		$(DESTDIR)$(TC_LIBDIR)/q_dcb.so $(DESTDIR)$(PREFIX)/sbin/dcbmon \
+		$(DESTDIR)$(PREFIX)/bin/dcblab \
+		$(foreach m,$(notdir $(MAN_OUT)),$(INST_MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 	-rmdir $(INST_MODDIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 

@@ -42,7 +42,7 @@ for f in "$TOP"/sch_dcb/*.[ch] "$TOP/sch_dcb/Kbuild" "$TOP/sch_dcb/uapi"; do
 	ln -s "$f" "$sch/"
 done
 make -C "$kdir" M="$sch" W=1 modules
-make -C "$TOP" KDIR="$kdir" rxe user
+make -C "$TOP" KDIR="$kdir" rxe user man
 
 export DCBLAB_DCB_KO=$sch/sch_dcb.ko DCBLAB_GUEST_KERNEL=$kdir
 echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)"

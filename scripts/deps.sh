@@ -3,6 +3,11 @@
 #
 # scripts/deps.sh - install everything DCB lab needs on a Debian 12 machine.
 #
+#   scripts/deps.sh            install what is missing (make deps, make check,
+#                              make demo, .ci/run)
+#   scripts/deps.sh --check    only report the packages plain `make` needs
+#                              that are missing (exit 1 if any); no apt-get
+#
 # Idempotent: when every package is already installed this only runs one
 # dpkg-query and (re)writes the stamp file the Makefile depends on.
 # Otherwise it runs `apt-get update` once and installs the missing packages.
@@ -14,7 +19,7 @@
 set -euo pipefail
 
 STAMP_DIR=/var/lib/dcblab
-STAMP=$STAMP_DIR/deps-v1
+STAMP=$STAMP_DIR/deps-v2
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
@@ -22,6 +27,15 @@ PKGS=(
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
 	libnl-3-dev libnl-route-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
+	python3-docutils
+)
+# What plain `make` needs: the compiler and kernel build tools, headers
+# and source of the 6.1 kernel (rdma_rxe is built from linux-source-6.1),
+# libnl for dcbmon, rst2man for the man pages.
+BUILD_PKGS=(
+	gcc make bc flex bison libelf-dev libssl-dev linux-headers-amd64
+	linux-source-6.1 libnl-3-dev libnl-route-3-dev pkg-config xz-utils
+	python3-docutils
 )
 
 die() { echo "deps.sh: error: $*" >&2; exit 1; }
@@ -87,6 +101,16 @@ as_root() {
 		die "need root to run: $*"
 	fi
 }
+
+if [ "${1:-}" = --check ]; then
+	PKGS=("${BUILD_PKGS[@]}")
+	mapfile -t MISSING < <(missing_pkgs)
+	[ ${#MISSING[@]} -eq 0 ] && exit 0
+	echo "deps.sh: missing packages for the build: ${MISSING[*]}" >&2
+	echo "  install them with: apt-get install ${MISSING[*]}   (or: make deps, which installs everything)" >&2
+	exit 1
+fi
+[ $# -eq 0 ] || die "unknown argument $1 (usage: deps.sh [--check])"
 
 mapfile -t MISSING < <(missing_pkgs)
 

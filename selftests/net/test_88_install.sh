@@ -14,9 +14,10 @@
 #  - tc, without TC_LIB_DIR, finds q_dcb.so and the kernel loads the
 #    tree's sch_dcb; netem's distribution table (beside the distribution's
 #    plugins) still loads;
-#  - dcbmon runs from PREFIX/sbin.
+#  - dcbmon runs from PREFIX/sbin, PREFIX/bin/dcblab links to the
+#    checkout's, tc-dcb(8), dcbmon(8) and dcblab(1) are in PREFIX/share/man.
 # After `make uninstall`: modinfo names the distribution's rdma_rxe again,
-# tc no longer knows dcb, dcbmon is gone.
+# tc no longer knows dcb, dcbmon, dcblab and the man pages are gone.
 # /lib/modules/KVER is replaced (bind mount) by a tmpfs tree holding the
 # distribution's modules the test loads (rdma_rxe and what it depends on,
 # crc32, veth, sch_netem): depmod over all 4000 modules through 9p takes about
@@ -118,6 +119,12 @@ ip netns exec "$NS" tc qdisc add dev v88b root netem delay 10ms 1ms distribution
 log "ok: $(head -n1 <<<"$s" | cut -c1-80); netem distribution normal loads"
 /usr/local/sbin/dcbmon -h >"$out" 2>&1; rc=$?
 grep -qi 'usage' "$out" || fail "dcbmon -h (rc $rc): $(head -n2 "$out")"
+[ "$(readlink /usr/local/bin/dcblab)" = "$TOP/scripts/dcblab" ] ||
+	fail "/usr/local/bin/dcblab is not a link to the checkout's"
+for m in man8/tc-dcb.8 man8/dcbmon.8 man1/dcblab.1; do
+	grep -q '^\.TH' "/usr/local/share/man/$m" || fail "man page $m not installed"
+done
+log "ok: dcbmon, dcblab and the man pages tc-dcb(8), dcbmon(8), dcblab(1) installed"
 ip netns del "$NS"
 
 # uninstall: the distribution's rdma_rxe is back, ours is gone
@@ -132,6 +139,8 @@ ip netns add "$NS" && ip -n "$NS" link add v88a type veth peer name v88b || fail
 ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit >/dev/null 2>&1 &&
 	fail "tc still knows dcb after uninstall"
 [ ! -e /usr/local/sbin/dcbmon ] || fail "dcbmon still installed"
+[ ! -L /usr/local/bin/dcblab ] || fail "dcblab still installed"
+[ ! -e /usr/local/share/man/man8/tc-dcb.8 ] || fail "tc-dcb.8 still installed"
 [ ! -e /etc/depmod.d/dcblab.conf ] || fail "depmod.d file still installed"
 log "ok: uninstalled; modinfo -n rdma_rxe: $p"
 exit "$ksft_pass"
