@@ -25,7 +25,8 @@ params()
 duration        48        ib_write_bw -D seconds of the dcqcn incast run
 none            12        ib_write_bw -D seconds of the PFC-only incast run
 alone           6         ib_write_bw -D seconds of v alone
-t_us            30000     DCQCN T and K (rpg_time_reset, dce_tcp_rtt), us
+t_us            30000     DCQCN T (rpg_time_reset), us
+k_us            55000     DCQCN K (dce_tcp_rtt), us; above the CNP interval N (50 ms)
 xoff            96kb      PFC XOFF of every switch port (above RED's kmax 20 KB)
 timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
@@ -37,7 +38,7 @@ run()
 	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
 	log "running $t (${P[none]} s PFC-only and ${P[duration]} s dcqcn incast runs, xoff ${P[xoff]})"
 	DCQCN71_SECS=${P[duration]} DCQCN71_NONE_SECS=${P[none]} DCQCN71_ALONE_SECS=${P[alone]} \
-		DCQCN71_KNOBS="rpg_time_reset=${P[t_us]} dce_tcp_rtt=${P[t_us]}" DCQCN71_XOFF=${P[xoff]} \
+		DCQCN71_KNOBS="rpg_time_reset=${P[t_us]} dce_tcp_rtt=${P[k_us]}" DCQCN71_XOFF=${P[xoff]} \
 		DCQCN_U=${P[timeout_exp]} bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
 	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
 	dcqcn_fig8_table >"$OUT/summary.txt"

@@ -178,18 +178,20 @@ load_algo()
 load_dcqcn() { load_algo dcqcn; }
 
 # DCQCN at a 10-20 Mb/s line rate (Documentation/dcqcn.rst, "Guest-speed
-# settings"): the paper's N = 50 us scaled by 1000, T = K = 30 ms (the
-# paper's 55 us scaled by 1000 until 2026-11-22; both exceed the loop
-# delay of a TCG guest plus the queueing delay, 16 ms at Kmax 20 KB and
-# 10 Mb/s, and 30 ms gives more recovery steps per CNP, so the shares
-# even out within a test's run: "Fig. 8 at guest scale"), R_AI 50 kb/s
+# settings"): the paper's N = 50 us and K = 55 us scaled by 1000 (K > N,
+# as the paper requires: with K <= N alpha decays between the CNPs of a
+# flow that is still marked), T = 30 ms (the paper's 55 us scaled by 1000
+# until 2026-11-22; it exceeds the loop delay of a TCG guest plus the
+# queueing delay, 16 ms at Kmax 20 KB and 10 Mb/s, and gives more
+# recovery steps per CNP, so the shares even out within a test's run:
+# "Fig. 8 at guest scale"; K was 30 ms as well until 2026-11-24), R_AI 50 kb/s
 # and R_HAI 100 kb/s per T (0.25 % and 0.5 % of the line rate, the
 # paper's 0.1 % recovers too slowly for runs of seconds), a 500 kb/s
 # floor, the byte counter as in the paper (10 MB: seconds at these
 # rates, so the timer drives recovery).  The comparison (cmp_lib.sh)
 # keeps 55 ms.
 declare -gA DCQCN_KNOBS=(
-	[rpg_time_reset]=30000 [dce_tcp_rtt]=30000
+	[rpg_time_reset]=30000 [dce_tcp_rtt]=55000
 	[rpg_ai_rate]=50 [rpg_hai_rate]=100 [rpg_min_rate]=500
 	[rpg_byte_reset]=10485760 [rpg_threshold]=5 [dce_tcp_g]=1020
 	[initial_alpha_value]=1024 [clamp_tgt_rate]=1

@@ -19,12 +19,14 @@
  *
  *   model [-v]          run the built-in scenarios, exit 1 on a failure
  *   model -x C_MBPS N KMIN_KB KMAX_KB PMAX LOOP_MS CNP_MS T_MS AI_KBPS
- *            HAI_KBPS RUN_S SEEDS
+ *            HAI_KBPS RUN_S SEEDS [K_MS]
  *                       one guest-style setting over SEEDS seeds (flows
  *                       staggered by 200 ms, rpg_min_rate 500 kb/s): per
  *                       seed the shares over the second half, the largest
  *                       deviation from their mean (as test_71 measures it)
- *                       and the utilisation; then the mean and worst case
+ *                       and the utilisation, and alpha after the cuts;
+ *                       then the mean and worst case.  The alpha timer K
+ *                       is T unless K_MS is given
  */
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +56,8 @@ struct result {
 	double jain, util, qmean, qmean_kb, worst;
 	double share[MAXN];
 	u64 cnps, marks, pkts;
+	double alpha_sum, alpha_max;	/* alpha after each cut, 2nd half */
+	u64 cuts;
 };
 
 #define SEED0 0x9e3779b97f4a7c15ULL
@@ -148,8 +152,18 @@ static void run(const struct scenario *sc, struct result *res)
 		}
 		/* CNPs reaching the RPs */
 		while (ch != ct && cnp_at[ch % QCAP] <= now) {
-			dcqcn_sm_on_cnp(&sm[cnp_flow[ch % QCAP]], &sc->p, now);
+			struct dcqcn_sm *c = &sm[cnp_flow[ch % QCAP]];
+
+			dcqcn_sm_on_cnp(c, &sc->p, now);
 			res->cnps++;
+			if (now > half) {
+				double a = (double)c->alpha / DCQCN_ALPHA_ONE;
+
+				res->alpha_sum += a;
+				res->cuts++;
+				if (a > res->alpha_max)
+					res->alpha_max = a;
+			}
 			ch++;
 		}
 		/* RP timers */
@@ -266,7 +280,7 @@ static struct scenario guest_scale(int n, int k)
 }
 
 /* model -x ...: see the header */
-static int sweep(char **a)
+static int sweep(char **a, const char *k_ms)
 {
 	struct scenario sc = {
 		.name = "x",
@@ -289,14 +303,15 @@ static int sweep(char **a)
 			.threshold = 5,
 			.byte_reset = 10 * 1024 * 1024,
 			.time_reset_ns = atof(a[7]) * 1e6,
-			.alpha_period_ns = atof(a[7]) * 1e6,
+			.alpha_period_ns = (k_ms ? atof(k_ms) : atof(a[7])) * 1e6,
 			.g = 1020,
 			.initial_alpha = 1024,
 			.clamp_tgt_rate = 1,
 		},
 	};
 	int seeds = atoi(a[11]), k, i, over = 0;
-	double dsum = 0, dmax = 0, usum = 0;
+	double dsum = 0, dmax = 0, usum = 0, asum = 0, amax = 0;
+	u64 acuts = 0;
 
 	if (sc.n < 1 || sc.n > MAXN || seeds < 1 || sc.c_bps <= 0 ||
 	    sc.run_ns <= 0 || sc.kmax <= sc.kmin) {
@@ -314,8 +329,13 @@ static int sweep(char **a)
 		for (i = 0; i < sc.n; i++)
 			if (fabs(r.share[i] / m - 1) > d)
 				d = fabs(r.share[i] / m - 1);
-		printf("seed %2d util %.3f dev %5.1f%% shares", k, r.util,
-		       100 * d);
+		printf("seed %2d util %.3f dev %5.1f%% alpha at cuts mean %.3f max %.3f shares",
+		       k, r.util, 100 * d, r.cuts ? r.alpha_sum / r.cuts : 0,
+		       r.alpha_max);
+		asum += r.alpha_sum;
+		acuts += r.cuts;
+		if (r.alpha_max > amax)
+			amax = r.alpha_max;
 		for (i = 0; i < sc.n; i++)
 			printf(" %.2f", r.share[i]);
 		printf("\n");
@@ -325,6 +345,8 @@ static int sweep(char **a)
 		if (d > dmax)
 			dmax = d;
 	}
+	printf("alpha at cuts mean %.3f max %.3f\n", acuts ? asum / acuts : 0,
+	       amax);
 	printf("util %.3f deviation mean %.1f%% max %.1f%% above 20%%: %d of %d\n",
 	       usum / seeds, 100 * dsum / seeds, 100 * dmax, over, seeds);
 	return 0;
@@ -336,11 +358,11 @@ int main(int argc, char **argv)
 	int fails = 0, s, k, i;
 
 	if (argc > 1 && !strcmp(argv[1], "-x")) {
-		if (argc != 14) {
-			fprintf(stderr, "usage: model -x C_MBPS N KMIN_KB KMAX_KB PMAX LOOP_MS CNP_MS T_MS AI_KBPS HAI_KBPS RUN_S SEEDS\n");
+		if (argc != 14 && argc != 15) {
+			fprintf(stderr, "usage: model -x C_MBPS N KMIN_KB KMAX_KB PMAX LOOP_MS CNP_MS T_MS AI_KBPS HAI_KBPS RUN_S SEEDS [K_MS]\n");
 			return 2;
 		}
-		return sweep(argv + 2);
+		return sweep(argv + 2, argc == 15 ? argv[14] : NULL);
 	}
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	printf("%-11s %2s %6s %6s %7s %9s %8s %8s  shares of C/N\n",
