@@ -743,6 +743,7 @@ RXE_CC_DEV_KNOB(cnp_dscp, 63);
 RXE_CC_DEV_KNOB(cnp_802p_prio, 7);
 RXE_CC_DEV_KNOB(ecn, 1);
 RXE_CC_DEV_KNOB(paced_ack, 1);
+RXE_CC_DEV_KNOB(np_cnp_window_end, 1);
 
 /*
  * Device knobs the defaults derive from: a write derives them again.
@@ -812,6 +813,7 @@ static struct attribute *rxe_cc_attrs[] = {
 	&cnp_802p_prio_attr.attr,
 	&ecn_attr.attr,
 	&paced_ack_attr.attr,
+	&np_cnp_window_end_attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(rxe_cc);
@@ -849,6 +851,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.cnp_802p_prio = 6;
 	rxe->cc.ecn = 1;
 	rxe->cc.paced_ack = 1;
+	rxe->cc.np_cnp_window_end = 1;
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -967,10 +970,42 @@ static void rxe_cc_timer_stop(struct rxe_qp *qp, bool destroy)
 {
 	rxe_cc_lock(qp);
 	qp->cc.timer_ns = 0;
+	qp->cc.np_ce_pending = false;
 	if (destroy)
 		WRITE_ONCE(qp->cc.stopped, true);
 	rxe_cc_unlock(qp);
 	hrtimer_cancel(&qp->cc.timer);
+	hrtimer_cancel(&qp->cc.np_timer);
+}
+
+/*
+ * The notification point's window ended with a CE packet inside it that
+ * got no CNP (rxe_cc_np_rcv()): send it now, and the next window starts.
+ * np_ce_pending is cleared under the lock wherever the QP stops or
+ * resets, so an expiry after that sends nothing.
+ */
+static enum hrtimer_restart rxe_cc_np_timer_fire(struct hrtimer *t)
+{
+	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.np_timer);
+	u64 gap, now;
+
+	rxe_cc_lock(qp);
+	now = ktime_get_ns();
+	gap = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.min_time_between_cnps) *
+	      NSEC_PER_USEC;
+	/*
+	 * An expiry that waited for the lock while a CE after the window
+	 * sent a CNP and another CE re-armed the timer for the new window
+	 * finds that window still open: its own expiry sends then.
+	 */
+	if (qp->cc.np_ce_pending && !qp->cc.stopped &&
+	    now - qp->cc.last_cnp_ns >= gap) {
+		qp->cc.np_ce_pending = false;
+		qp->cc.last_cnp_ns = now;
+		rxe_cc_send_cnp(qp, NULL);
+	}
+	rxe_cc_unlock(qp);
+	return HRTIMER_NORESTART;
 }
 
 static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
@@ -1006,6 +1041,8 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 	qp->cc.pacer.function = rxe_cc_pacer_fire;
 	hrtimer_init(&qp->cc.timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	qp->cc.timer.function = rxe_cc_timer_fire;
+	hrtimer_init(&qp->cc.np_timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
+	qp->cc.np_timer.function = rxe_cc_np_timer_fire;
 	spin_lock_init(&qp->cc.lock);
 	/* RC only: QP1 is created while the device registers */
 	if (qp->ibqp.qp_type == IB_QPT_RC)
@@ -1127,6 +1164,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	qp->cc.snd_max = 0;
 	qp->cc.ce_unacked = false;
 	qp->cc.last_cnp_ns = 0;
+	qp->cc.np_ce_pending = false;
 	qp->cc.cnp_pending = false;
 	qp->cc.next_send_ns = 0;
 	qp->cc.behind = false;
@@ -1608,7 +1646,11 @@ EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
 
 /*
  * Notification point, for every valid packet of a QP: on CE send a CNP
- * to the QP's peer unless one went less than min_time_between_cnps ago.
+ * to the QP's peer unless one went less than min_time_between_cnps (N)
+ * ago.  Inside that window, the DCQCN paper's NP (its Fig. 6: at most
+ * one CNP every N for a flow, if any packet of the window was marked)
+ * sends one when the window ends (np_timer); with cc/np_cnp_window_end
+ * 0 such a CE is forgotten, as mlx5 does, until a CE after the window.
  */
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 {
@@ -1634,7 +1676,14 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 		last = qp->cc.last_cnp_ns;
 		if (!last || now - last >= gap) {
 			qp->cc.last_cnp_ns = now;
+			qp->cc.np_ce_pending = false;
 			rxe_cc_send_cnp(qp, NULL);
+		} else if (!qp->cc.np_ce_pending && !qp->cc.stopped &&
+			   READ_ONCE(pkt->rxe->cc.np_cnp_window_end)) {
+			qp->cc.np_ce_pending = true;
+			hrtimer_start(&qp->cc.np_timer,
+				      ns_to_ktime(last + gap),
+				      HRTIMER_MODE_ABS_SOFT);
 		}
 	}
 	rxe_cc_unlock(qp);

@@ -41,6 +41,7 @@ struct rxe_cc_qp {
 	spinlock_t		lock;		/* BH: every ops callback */
 	struct hrtimer		pacer;		/* re-schedules the requester */
 	struct hrtimer		timer;		/* ops->on_timer (soft) */
+	struct hrtimer		np_timer;	/* NP: CNP at the window's end */
 	u64			timer_ns;	/* (L) its expiry, 0: none */
 	u64			next_send_ns;	/* pacer: earliest next packet */
 	bool			behind;		/* pacer: catching up a late timer */
@@ -56,6 +57,7 @@ struct rxe_cc_qp {
 	bool			cnp_pending;	/* (L) send cnp_rsvd on unlock */
 	u8			cnp_rsvd[16];	/* (L) RXE_CC_CNP_RSVD_BYTES */
 	u64			last_cnp_ns;	/* (L) NP: last CNP for this QP */
+	bool			np_ce_pending;	/* (L) NP: CE inside the window */
 	bool			initialized;
 	bool			stopped;	/* (L) destroy: no timer re-arms */
 	/* RP: the last packet built, until sent (rxe_cc_req_unsent) */
@@ -93,6 +95,7 @@ struct rxe_cc_dev {
 	u8			cnp_802p_prio;
 	u8			ecn;		/* ECT(0) on data with an algo */
 	u8			paced_ack;	/* paced QPs acked in time */
+	u8			np_cnp_window_end; /* NP: DCQCN paper's rule */
 };
 
 #endif /* RXE_CC_TYPES_H */

@@ -5,6 +5,7 @@
   rc_verbs.py resp DEV GIDX DIR [--count N] [--size BYTES] [--deadline S]
   rc_verbs.py req  DEV GIDX DIR [--count N] [--size BYTES] [--timeout T]
                    [--retry R] [--mtu 256|512|1024|2048|4096] [--deadline S]
+                   [--gate]
 
 The two ends meet through files in DIR (a directory both namespaces see):
 each writes DIR/<role>.json (QP number, GID, PSN, and for the responder
@@ -15,7 +16,9 @@ the k-th to offset k*SIZE of the responder's buffer, all at once.  It
 prints one line per completion ("wc WR_ID STATUS_NAME"), then "completed
 N success M of COUNT in T s" (T from posting to the last completion), and
 exits 0 only when all COUNT completed with IBV_WC_SUCCESS within DEADLINE
-seconds; then it writes DIR/req.done.  The responder waits for that file (or DEADLINE), compares
+seconds; then it writes DIR/req.done.  With --gate the k-th WRITE (k >= 1)
+is posted only once DIR/go.k exists and the one before it completed, so
+the test decides when each leaves (it prints "posted k" for each).  The responder waits for that file (or DEADLINE), compares
 its buffer with the pattern, prints "verify ok BYTES" or "verify bad
 OFFSET" and exits 0 or 1.
 """
@@ -138,17 +141,32 @@ def requester(args):
     mr.write(pattern(n), n, 0)
     qp, cq, peer = connect(args, ctx, pd, "req", {},
                            e.IBV_ACCESS_LOCAL_WRITE)
-    for k in range(args.count):
+    start = time.monotonic()
+    deadline = start + args.deadline
+
+    def post(k):
         wr = SendWR(wr_id=k, opcode=e.IBV_WR_RDMA_WRITE, num_sge=1,
                     sg=[SGE(mr.buf + k * args.size, args.size, mr.lkey)],
                     send_flags=e.IBV_SEND_SIGNALED)
         wr.set_wr_rdma(peer["rkey"], peer["addr"] + k * args.size)
         qp.post_send(wr)
-    print(f"posted {args.count}", flush=True)
-    start = time.monotonic()
-    deadline = start + args.deadline
+
+    if args.gate:
+        post(0)
+        print("posted 0", flush=True)
+        posted = 1
+    else:
+        for k in range(args.count):
+            post(k)
+        print(f"posted {args.count}", flush=True)
+        posted = args.count
     ok = seen = 0
     while seen < args.count and time.monotonic() < deadline:
+        if posted < args.count and seen == posted and \
+                os.path.exists(os.path.join(args.dir, f"go.{posted}")):
+            post(posted)
+            print(f"posted {posted}", flush=True)
+            posted += 1
         npolled, wcs = cq.poll(num_entries=args.count)
         for wc in wcs[:npolled]:
             seen += 1
@@ -175,6 +193,7 @@ def main():
     p.add_argument("--retry", type=int, default=7)
     p.add_argument("--mtu", type=int, choices=sorted(MTUS), default=1024)
     p.add_argument("--deadline", type=float, default=60)
+    p.add_argument("--gate", action="store_true")
     args = p.parse_args()
     return responder(args) if args.role == "resp" else requester(args)
 
