@@ -25,7 +25,8 @@ RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
 .PHONY: all modules rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
-	demo bench bench-rxe clean sparse checkpatch install uninstall
+	demo bench bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
+	dkms-uninstall
 
 # Plain `make` installs nothing: depcheck names the missing packages.  The
 # targets that run the suite or the demo (check, demo, ...) install every
@@ -155,6 +156,33 @@ uninstall:
 		$(foreach m,$(notdir $(MAN_OUT)),$(INST_MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 	-rmdir $(INST_MODDIR) 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
+
+# DKMS (dkms.conf): make dkms-install copies the sources DKMS builds from to
+# DKMS_SRC/dcblab-VERSION (/usr/src) and runs dkms add, build and install
+# for KVER; from then on dkms rebuilds them for every kernel installed.
+# make dkms-uninstall removes them from every kernel and the sources.
+DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.conf)
+DKMS_SRC ?= /usr/src
+DKMS_DIR = $(DKMS_SRC)/dcblab-$(DKMS_VERSION)
+
+dkms-source:
+	rm -rf $(DKMS_DIR)
+	mkdir -p $(DKMS_DIR)
+	cd $(TOP) && cp --parents Kbuild Makefile dkms.conf scripts/rxe_prepare.sh \
+		$$(find sch_dcb rxe_cc \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild \
+		-o -name '*.patch') $(DKMS_DIR)/
+
+dkms-install: dkms-source
+	@command -v dkms >/dev/null || { echo "dkms-install: dkms not found: apt-get install dkms" >&2; exit 1; }
+	@test -n "$(KVER)" || { echo "dkms-install: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	-dkms remove -m dcblab -v $(DKMS_VERSION) --all >/dev/null 2>&1
+	dkms add -m dcblab -v $(DKMS_VERSION)
+	dkms build -m dcblab -v $(DKMS_VERSION) -k $(KVER)
+	dkms install -m dcblab -v $(DKMS_VERSION) -k $(KVER)
+
+dkms-uninstall:
+	-dkms remove -m dcblab -v $(DKMS_VERSION) --all
+	rm -rf $(DKMS_DIR)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

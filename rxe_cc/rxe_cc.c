@@ -17,6 +17,7 @@
 #include <linux/kobject.h>
 #include <linux/ethtool.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
@@ -1774,3 +1775,10 @@ void rxe_cc_exit(void)
 {
 	rxe_cc_fixed_exit();
 }
+
+/*
+ * The distribution's rdma_rxe has no version; DKMS installs a module over
+ * an original of the same (empty) version only with --force.  This one
+ * names the DCB lab release (dkms.conf's PACKAGE_VERSION).
+ */
+MODULE_VERSION("0.1");

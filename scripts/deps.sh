@@ -27,7 +27,7 @@ PKGS=(
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
 	libnl-3-dev libnl-route-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
-	python3-docutils
+	python3-docutils dkms
 )
 # What plain `make` needs: the compiler and kernel build tools, headers
 # and source of the 6.1 kernel (rdma_rxe is built from linux-source-6.1),

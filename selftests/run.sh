@@ -10,7 +10,7 @@
 # Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
 # runs every selftests/net/test_*.sh (see there).
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
-# extended regex.  Tests marked `# suite: debug` run only under
+# extended regex.  Tests (unit or guest) marked `# suite: debug` run only under
 # DCBLAB_CHECK_DEBUG=1 (make check-debug), `# suite: long` ones only under
 # DCBLAB_CHECK_LONG=1 (make check-long), or when --filter selects them.
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
@@ -71,7 +71,7 @@ UNIT=()
 if [ $DO_UNIT = 1 ]; then
 	for t in "$TOP"/selftests/unit/test_*.sh; do
 		[ -f "$t" ] || continue
-		selected "unit/$(basename "$t" .sh)" && UNIT+=("$t")
+		selected "unit/$(basename "$t" .sh)" && in_suite "$t" && UNIT+=("$t")
 	done
 fi
 GUEST=()
