@@ -18,7 +18,8 @@ N success M of COUNT in T s" (T from posting to the last completion), and
 exits 0 only when all COUNT completed with IBV_WC_SUCCESS within DEADLINE
 seconds; then it writes DIR/req.done.  With --gate the k-th WRITE (k >= 1)
 is posted only once DIR/go.k exists and the one before it completed, so
-the test decides when each leaves (it prints "posted k" for each).  The responder waits for that file (or DEADLINE), compares
+the test decides when each leaves (it prints "posted k" for each, and the
+CLOCK_MONOTONIC time of each completion: "wc K STATUS t=SECONDS").  The responder waits for that file (or DEADLINE), compares
 its buffer with the pattern, prints "verify ok BYTES" or "verify bad
 OFFSET" and exits 0 or 1.
 """
@@ -171,7 +172,9 @@ def requester(args):
         for wc in wcs[:npolled]:
             seen += 1
             ok += wc.status == e.IBV_WC_SUCCESS
-            print(f"wc {wc.wr_id} {STATUS.get(wc.status, wc.status)}",
+            # with --gate also when (CLOCK_MONOTONIC, as ftrace's "mono")
+            when = f" t={time.monotonic():.6f}" if args.gate else ""
+            print(f"wc {wc.wr_id} {STATUS.get(wc.status, wc.status)}{when}",
                   flush=True)
         if not npolled:
             time.sleep(0.005)

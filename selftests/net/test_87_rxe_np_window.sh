@@ -7,13 +7,16 @@
 # window earns a CNP when the window ends (cc/np_cnp_window_end 1, the
 # default); with np_cnp_window_end 0 (mlx5's behaviour) it is forgotten.
 # s1 writes single packets to r (rc_verbs.py --gate: the test releases
-# each one), ECT(0) with algo fixed, CE-marked by every packet at the
-# switch port (ecn step k 0); r's N is 1 s.
-#  - paper rule: the first CE packet gets a CNP at once; a second one
-#    inside the window does not, but a CNP follows when the window ends,
-#    1.0-1.3 s after the first (tracepoint time stamps);
-#  - mlx5 rule: after the window a CE packet gets a CNP at once, a second
-#    one inside the window gets none, also 2.5 s later.
+# them), ECT(0) with algo fixed, every one CE-marked at the switch port
+# (ecn step k 0); r's N is 1 s.  Times are CLOCK_MONOTONIC on both sides
+# (ftrace's "mono" clock, rc_verbs.py's completion times), since a TCG
+# guest's shell sees events hundreds of ms late.
+#  - paper rule: two writes back to back; the first CE gets a CNP at
+#    once, the second (its write completed inside the window) gets one
+#    when the window ends: 0.95-1.3 s after the first CNP (both times at
+#    transmission);
+#  - mlx5 rule: two more writes back to back after the window: the first
+#    gets a CNP at once, the second none, also 2.5 s later.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -31,19 +34,29 @@ rxe_cc r min_time_between_cnps "$N_US"
 [ "$(rxe_cc r np_cnp_window_end)" = 1 ] || fail "np_cnp_window_end is not 1 by default"
 dcb_set rate 10mbit ecn step k 0
 tr_on rxe_cc/rxe_cc_cnp_sent || fail "no rxe_cc_cnp_sent tracepoint"
+clk=$(sed 's/.*\[\(.*\)\].*/\1/' "$TR/trace_clock")
+echo mono >"$TR/trace_clock" || fail "no mono trace clock"
 echo >"$TR/trace"
-at_exit 'tr_mute rxe_cc/rxe_cc_cnp_sent'
+at_exit "tr_mute rxe_cc/rxe_cc_cnp_sent; echo '$clk' >'$TR/trace_clock'"
 
 D=$(mktemp -d /var/tmp/rxe87.XXXXXX)
 at_exit "rm -rf '$D'"
 cnp() { rxe_cnt r np_cnp_sent; }
 ce() { rxe_cnt r np_ecn_marked_roce_packets; }
-cnp_is() { [ "$(cnp)" = "$1" ]; }
 ce_is() { [ "$(ce)" = "$1" ]; }
+cnp_is() { [ "$(cnp)" = "$1" ]; }
+# CNP times (s, CLOCK_MONOTONIC) from the tracepoint
+cnp_times() {
+	grep 'rxe_cc_cnp_sent:' "$TR/trace" | awk '{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i; break } }'
+}
+# completion time of write K
+wc_time() { sed -n "s/^wc $1 SUCCESS t=//p" "$D/req.out"; }
 c0=$(cnp)
 e0=$(ce)
 
-# four one-packet WRITEs, each released by go.K
+: >"$D/go.1"	# write 1 right after write 0
 topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
 	"$(rxe_gid r 4)" "$D" --count 4 --size 512 --deadline 120 \
 	>"$D/resp.out" 2>&1 &
@@ -53,36 +66,34 @@ topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
 	>"$D/req.out" 2>&1 &
 REQ=$!
 
-# 1. paper rule: write 0 -> CE -> CNP at once
-wait_for --timeout 60 ce_is $((e0 + 1)) || fail "no CE packet at r ($(cat "$D/req.out"))"
-wait_for --timeout 5 cnp_is $((c0 + 1)) || fail "no CNP for the first CE packet"
-t1=${EPOCHREALTIME/[.,]/}
-# write 1 inside the window: CE, no CNP yet
-: >"$D/go.1"
-wait_for --timeout 10 ce_is $((e0 + 2)) || fail "write 1 not CE-marked at r"
-t2=${EPOCHREALTIME/[.,]/}
-n=$(cnp)
-log "second CE packet $(( (t2 - t1) / 1000 )) ms after the first CNP was seen: CNPs $((n - c0))"
-[ $((t2 - t1)) -lt 800000 ] || fail "the second CE packet came $(( (t2 - t1) / 1000 )) ms late; the window is 1 s"
-assert_le "$n" $((c0 + 1)) "paper rule: no CNP for a CE packet inside the window, at once"
-# ... but one when the window ends
-wait_for --timeout 5 cnp_is $((c0 + 2)) || fail "paper rule: no CNP at the window's end"
-ts=($(grep 'rxe_cc_cnp_sent:' "$TR/trace" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { sub(/:$/, "", $i); print $i; break } }'))
+# 1. paper rule
+wait_for --timeout 60 ce_is $((e0 + 2)) || fail "writes 0 and 1 not both CE-marked at r ($(cat "$D/req.out"))"
+wait_for --timeout 10 cnp_is $((c0 + 2)) || fail "paper rule: $(($(cnp) - c0)) CNPs for two CE packets, want 2"
+ts=($(cnp_times))
 [ ${#ts[@]} = 2 ] || fail "rxe_cc_cnp_sent fired ${#ts[@]} times, want 2"
+w1=$(wc_time 1)
+_lib_num "$w1" || fail "no completion time of write 1: $(grep '^wc 1' "$D/req.out")"
+inwin=$(awk -v a="${ts[0]}" -v w="$w1" 'BEGIN { printf "%.3f", w - a }')
 gap=$(awk -v a="${ts[0]}" -v b="${ts[1]}" 'BEGIN { printf "%.3f", b - a }')
-log "paper rule: the deferred CNP went ${gap} s after the first (N = 1 s)"
-assert_ge "$gap" 0.999 "paper rule: the deferred CNP is not early (s)"
-assert_le "$gap" 1.3 "paper rule: the deferred CNP comes at the window's end (s)"
+log "paper rule: CNP at ${ts[0]}, write 1 completed ${inwin} s later, second CNP ${gap} s after the first (N = 1 s)"
+assert_le "$inwin" 0.9 "write 1 (its CE) inside the window (s after the first CNP)"
+# (the window opens when the first CE is handled; the tracepoint fires
+# when its CNP is transmitted, a few ms later in TCG: 0.95, not 1.0; a
+# CNP at once would come milliseconds after the first)
+assert_ge "$gap" 0.95 "paper rule: the second CE's CNP waits for the window's end (s)"
+xfail_on_slow assert_le "$gap" 1.3 "paper rule: the second CE's CNP comes at the window's end (s)"
 
-# 2. mlx5 rule: a CE packet after the window gets a CNP at once, one
-# inside the window never gets one
+# 2. mlx5 rule
 rxe_cc r np_cnp_window_end 0
-sleep 1.1	# the window (N = 1 s from the deferred CNP) must have ended
-: >"$D/go.2"
-wait_for --timeout 10 ce_is $((e0 + 3)) || fail "write 2 not CE-marked at r"
-wait_for --timeout 5 cnp_is $((c0 + 3)) || fail "mlx5 rule: no CNP for a CE packet after the window"
+sleep 1.1	# the window (N = 1 s from the second CNP) must end first
 : >"$D/go.3"
-wait_for --timeout 10 ce_is $((e0 + 4)) || fail "write 3 not CE-marked at r"
+: >"$D/go.2"
+wait_for --timeout 30 ce_is $((e0 + 4)) || fail "writes 2 and 3 not both CE-marked at r"
+wait_for --timeout 5 cnp_is $((c0 + 3)) || fail "mlx5 rule: no CNP for a CE packet after the window"
+ts=($(cnp_times))
+w3=$(wc_time 3)
+inwin=$(awk -v a="${ts[2]}" -v w="$w3" 'BEGIN { printf "%.3f", w - a }')
+assert_le "$inwin" 0.9 "write 3 (its CE) inside the window (s after the third CNP)"
 wait_for --timeout 2.5 cnp_is $((c0 + 4)) &&
 	fail "mlx5 rule: a CE packet inside the window got a CNP"
 assert_le "$(cnp)" $((c0 + 3)) "mlx5 rule: CNPs 2.5 s after a CE packet inside the window"
