@@ -26,7 +26,7 @@ duration        48        ib_write_bw -D seconds of the dcqcn incast run
 none            12        ib_write_bw -D seconds of the PFC-only incast run
 alone           6         ib_write_bw -D seconds of v alone
 t_us            30000     DCQCN T (rpg_time_reset), us
-k_us            55000     DCQCN K (dce_tcp_rtt), us; above the CNP interval N (50 ms)
+k_us            30000     DCQCN K (dce_tcp_rtt), us; above the CNP interval N (27 ms)
 xoff            96kb      PFC XOFF of every switch port (above RED's kmax 20 KB)
 timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2

@@ -23,6 +23,8 @@ CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"}
 CMP_RED=${CMP_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 CMP_STEP=${CMP_STEP:-"ecn step k 8kb"}
 CMP_DCQCN_T_US=${CMP_DCQCN_T_US:-55000}	# DCQCN T = K (cmp_algo)
+# and its CNP interval N, 50 ms as measured (K = 55 ms > N)
+DCQCN_CNP_US=${CMP_DCQCN_CNP_US:-50000}
 CMP_IV=${CMP_IV:-0.25}		# sent_pkts sampling interval (s)
 CMP_MON_MS=${CMP_MON_MS:-50}	# dcbmon interval (ms)
 CMP_KO_DIR=${DCBLAB_BUILD:-$TOP/build}/rxe_cc

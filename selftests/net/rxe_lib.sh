@@ -178,25 +178,21 @@ load_algo()
 load_dcqcn() { load_algo dcqcn; }
 
 # DCQCN at a 10-20 Mb/s line rate (Documentation/dcqcn.rst, "Guest-speed
-# settings"): the paper's N = 50 us and K = 55 us scaled by 1000 (K > N,
-# as the paper requires: with K <= N alpha decays between the CNPs of a
-# flow that is still marked), T = 30 ms (the paper's 55 us scaled by 1000
-# until 2026-11-22; it exceeds the loop delay of a TCG guest plus the
-# queueing delay, 16 ms at Kmax 20 KB and 10 Mb/s, and gives more
-# recovery steps per CNP, so the shares even out within a test's run:
-# "Fig. 8 at guest scale"; K was 30 ms as well until 2026-11-24), R_AI 50 kb/s
-# and R_HAI 100 kb/s per T (0.25 % and 0.5 % of the line rate, the
-# paper's 0.1 % recovers too slowly for runs of seconds), a 500 kb/s
-# floor, the byte counter as in the paper (10 MB: seconds at these
-# rates, so the timer drives recovery).  The comparison (cmp_lib.sh)
-# keeps 55 ms.
+# settings"): the paper's N = 50 us, K = T = 55 us scaled by 545: N = 27
+# ms, T = K = 30 ms, so K > N as the paper requires (with K <= N alpha
+# decays between the CNPs of a flow that is still marked) and T = K as in
+# the paper.  T = K = 55 ms (x1000) until 2026-11-22; then 30 ms, which
+# exceeds the loop delay of a TCG guest plus the queueing delay (16 ms at
+# Kmax 20 KB and 10 Mb/s) and gives more recovery steps per CNP, so the
+# shares even out within a test's run ("Fig. 8 at guest scale"), with N
+# still 50 ms (K < N) until 2026-11-24.  R_AI 50 kb/s
 declare -gA DCQCN_KNOBS=(
-	[rpg_time_reset]=30000 [dce_tcp_rtt]=55000
+	[rpg_time_reset]=30000 [dce_tcp_rtt]=30000
 	[rpg_ai_rate]=50 [rpg_hai_rate]=100 [rpg_min_rate]=500
 	[rpg_byte_reset]=10485760 [rpg_threshold]=5 [dce_tcp_g]=1020
 	[initial_alpha_value]=1024 [clamp_tgt_rate]=1
 )
-DCQCN_CNP_US=${DCQCN_CNP_US:-50000}
+DCQCN_CNP_US=${DCQCN_CNP_US:-27000}
 
 rxe_algo()
 {

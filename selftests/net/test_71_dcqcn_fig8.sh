@@ -32,8 +32,8 @@
 # 40 s runs (a 20 s window) it was 3.5, 8.5, 7.4 and 12.3 %; the dcqcn
 # run is 48 s for more margin.  The userspace model (selftests/unit/dcqcn)
 # shows the same: see "Fig. 8 at guest scale" in Documentation/dcqcn.rst.
-# K (the alpha timer) is 55 ms, above the CNP interval N = 50 ms as the
-# paper requires (it was 30 ms = T until 2026-11-24).
+# The CNP interval N is 27 ms, below K = 30 ms as the paper requires (it
+# was 50 ms until 2026-11-24).
 # PFC's unfairness needs no long run: the none run is 12 s, v alone 6 s.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"

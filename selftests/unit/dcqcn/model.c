@@ -58,6 +58,7 @@ struct result {
 	u64 cnps, marks, pkts;
 	double alpha_sum, alpha_max;	/* alpha after each cut, 2nd half */
 	u64 cuts;
+	u64 early_decays;	/* alpha decays less than N after a CNP */
 };
 
 #define SEED0 0x9e3779b97f4a7c15ULL
@@ -82,7 +83,7 @@ static void run(const struct scenario *sc, struct result *res)
 	static u8 cnp_flow[QCAP];
 	struct dcqcn_sm sm[MAXN];
 	double credit[MAXN], pkt_bits = sc->pkt * 8.0;
-	u64 np_last[MAXN], start[MAXN], got[MAXN];
+	u64 np_last[MAXN], start[MAXN], got[MAXN], rp_cnp[MAXN];
 	u64 dt = (u64)llround(pkt_bits / sc->c_bps * 1e9);
 	u64 now, end = (u64)sc->run_ns, half = end / 2;
 	u32 qh = 0, qt = 0, ch = 0, ct = 0;
@@ -96,6 +97,7 @@ static void run(const struct scenario *sc, struct result *res)
 		dcqcn_sm_init(&sm[i], &sc->p);
 		credit[i] = 0;
 		np_last[i] = 0;
+		rp_cnp[i] = 0;
 		got[i] = 0;
 		start[i] = (u64)(i * sc->stagger_ns);
 	}
@@ -155,6 +157,7 @@ static void run(const struct scenario *sc, struct result *res)
 			struct dcqcn_sm *c = &sm[cnp_flow[ch % QCAP]];
 
 			dcqcn_sm_on_cnp(c, &sc->p, now);
+			rp_cnp[cnp_flow[ch % QCAP]] = now;
 			res->cnps++;
 			if (now > half) {
 				double a = (double)c->alpha / DCQCN_ALPHA_ONE;
@@ -170,8 +173,15 @@ static void run(const struct scenario *sc, struct result *res)
 		for (i = 0; i < sc->n; i++) {
 			u64 t = dcqcn_sm_next_event(&sm[i]);
 
-			if (t && t <= now)
+			if (t && t <= now) {
+				u32 a0 = sm[i].alpha;
+
 				dcqcn_sm_on_timer(&sm[i], &sc->p, now);
+				/* K <= N: alpha decays before the next CNP */
+				if (sm[i].alpha < a0 && now > half &&
+				    rp_cnp[i] && now - rp_cnp[i] < sc->cnp_ns)
+					res->early_decays++;
+			}
 		}
 		if (now > half) {
 			qsum += (double)(qt - qh) * sc->pkt;
@@ -311,7 +321,7 @@ static int sweep(char **a, const char *k_ms)
 	};
 	int seeds = atoi(a[11]), k, i, over = 0;
 	double dsum = 0, dmax = 0, usum = 0, asum = 0, amax = 0;
-	u64 acuts = 0;
+	u64 acuts = 0, early = 0;
 
 	if (sc.n < 1 || sc.n > MAXN || seeds < 1 || sc.c_bps <= 0 ||
 	    sc.run_ns <= 0 || sc.kmax <= sc.kmin) {
@@ -333,6 +343,7 @@ static int sweep(char **a, const char *k_ms)
 		       k, r.util, 100 * d, r.cuts ? r.alpha_sum / r.cuts : 0,
 		       r.alpha_max);
 		asum += r.alpha_sum;
+		early += r.early_decays;
 		acuts += r.cuts;
 		if (r.alpha_max > amax)
 			amax = r.alpha_max;
@@ -347,6 +358,8 @@ static int sweep(char **a, const char *k_ms)
 	}
 	printf("alpha at cuts mean %.3f max %.3f\n", acuts ? asum / acuts : 0,
 	       amax);
+	printf("alpha decays less than N after a CNP: %llu\n",
+	       (unsigned long long)early);
 	printf("util %.3f deviation mean %.1f%% max %.1f%% above 20%%: %d of %d\n",
 	       usum / seeds, 100 * dsum / seeds, 100 * dmax, over, seeds);
 	return 0;
