@@ -7,6 +7,19 @@
 # installed Debian 6.1 headers (the ones the VM guest boots).
 DEB_KDIR := $(lastword $(sort $(wildcard /usr/src/linux-headers-6.1.*-amd64)))
 RUN_KDIR := $(wildcard /lib/modules/$(shell uname -r)/build)
+
+# Another kernel: `make modules KVER=6.12` (a series: the newest installed
+# linux-headers-6.12.*-amd64, or a full release such as 6.12.117+deb12-amd64)
+# builds sch_dcb only, for that kernel, in $(BUILD_DIR)/<series>/sch_dcb
+# (links to sch_dcb/), so the tree's own build stays the default kernel's.
+# rdma_rxe (rxe_cc) is built for 6.1 only.  KDIR=... given as well wins;
+# `make sch_dcb-kernel KDIR=...` does the same for any kernel build dir.
+ifeq ($(origin KVER),command line)
+KVER_KDIR := $(shell ls -d /usr/src/linux-headers-$(KVER) /usr/src/linux-headers-$(KVER).*-amd64 \
+	2>/dev/null | grep -Ev -- '-(cloud|rt)-amd64$$' | sort -V | tail -n1)
+KVER_PKG := $(if $(findstring -,$(KVER)),linux-headers-$(KVER),linux-headers-$(KVER)-amd64)
+KDIR ?= $(KVER_KDIR)
+endif
 KDIR ?= $(if $(RUN_KDIR),$(RUN_KDIR),$(DEB_KDIR))
 export KDIR
 
@@ -24,7 +37,7 @@ RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
 
-.PHONY: all modules rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
+.PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
 	demo bench bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
 	dkms-uninstall
 
@@ -42,11 +55,34 @@ deps:
 depcheck:
 	@bash $(TOP)/scripts/deps.sh --check
 
+ifeq ($(origin KVER),command line)
+modules: sch_dcb-kernel
+else
 modules:
 	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
 	  echo "error: no kernel build dir (KDIR='$(KDIR)'); install linux-headers-amd64 or run 'make deps'" >&2; exit 1; }
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
 	$(MAKE) rxe
+endif
+
+# sch_dcb alone for KDIR (or KVER), in $(BUILD_DIR)/<major.minor>/sch_dcb;
+# with C=2 (make sch_dcb-kernel KVER=6.12 C=2) sparse checks it too.
+KSERIES = $(shell sed -n 's/^\#define LINUX_VERSION_\(MAJOR\|PATCHLEVEL\) //p' \
+	$(KDIR)/include/generated/uapi/linux/version.h 2>/dev/null | paste -sd.)
+DCB_KDIR_OUT = $(BUILD_DIR)/$(KSERIES)/sch_dcb
+
+sch_dcb-kernel:
+	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
+	  echo "error: no headers for kernel '$(KVER)' (KDIR='$(KDIR)'): apt-get install $(or $(KVER_PKG),linux-headers-amd64)" >&2; \
+	  exit 1; }
+	@test -n "$(KSERIES)" || { echo "error: $(KDIR): no include/generated/uapi/linux/version.h" >&2; exit 1; }
+	@mkdir -p $(DCB_KDIR_OUT)
+	@find $(DCB_KDIR_OUT) -maxdepth 1 -type l -delete
+	@ln -s $(filter-out %.mod.c,$(wildcard $(TOP)/sch_dcb/*.[ch])) $(TOP)/sch_dcb/Kbuild \
+		$(TOP)/sch_dcb/uapi $(DCB_KDIR_OUT)/
+	$(MAKE) -C $(KDIR) M=$(DCB_KDIR_OUT) W=1 $(if $(C),C=$(C)) modules
+	@echo "sch_dcb for $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h): $(DCB_KDIR_OUT)/sch_dcb.ko"
 
 # The directory as prerequisite: adding or removing one of our files
 # re-links them; edits need no preparation.

@@ -12,6 +12,7 @@
 #include <linux/skbuff.h>
 #include <net/sch_generic.h>
 
+#include "dcb_compat.h"
 #include "uapi/pkt_sched_dcb.h"
 
 struct dcb_pool;

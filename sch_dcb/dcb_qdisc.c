@@ -1319,4 +1319,4 @@ module_init(dcb_module_init);
 module_exit(dcb_module_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("DCB lab switch port: strict priority, shaping, ECN/WRED, PFC");
-MODULE_ALIAS("sch_dcb");
+DCB_MODULE_ALIAS_SCH("dcb");

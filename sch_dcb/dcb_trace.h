@@ -13,6 +13,8 @@
 #include <linux/netdevice.h>
 #include <linux/tracepoint.h>
 
+#include "dcb_compat.h"
+
 /* A PFC frame sent out of, or a valid one received by, @dev: the bands
  * paused (for @quanta; received: the lowest band's) and resumed.
  */
@@ -27,7 +29,7 @@ DECLARE_EVENT_CLASS(dcb_pfc,
 		__field(u16, quanta)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev->name);
+		dcb_assign_str(dev, dev->name);
 		__entry->pause_mask = pause_mask;
 		__entry->resume_mask = resume_mask;
 		__entry->quanta = quanta;
@@ -60,7 +62,7 @@ TRACE_EVENT(dcb_mark,
 		__field(bool, np)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev->name);
+		dcb_assign_str(dev, dev->name);
 		__entry->band = band;
 		__entry->backlog = backlog;
 		__entry->np = np;
