@@ -149,6 +149,20 @@ pgset $PGD "tos 60"		# DSCP 24: band 3, the PFC band
 fwd_sent() { swx tc -s qdisc show dev pfb1 | awk '/^ *Sent/ { print $4; exit }'; }
 rx_pkts() { ip netns exec $RX awk '$1 == "pfb0:" { print $3 }' /proc/net/dev; }
 
+# pg_wait_running DEV PID: wait until a kpktgend thread lists DEV as
+# running.  "echo start" blocks until the run ends, so it is backgrounded;
+# a "stop" written before the start reached pktgen is lost, and the start
+# with count 0 would then never return.
+pg_wait_running() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		swx grep -qs "^Running:.* $1 " $PG/kpktgend_* && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
 # measure MODE SECS: PPS (pktgen), FWD (% of pktgen's packets that left
 # pfb1's sch_dcb), RXP (% that reached pfb0)
 measure() {
@@ -157,6 +171,7 @@ measure() {
 	f0=$(fwd_sent); r0=$(rx_pkts)
 	swx sh -c "echo start >$PG/pgctrl" &
 	pid=$!
+	pg_wait_running pfa1 "$pid" || die "pktgen did not start on pfa1"
 	sleep "$secs"
 	swx sh -c "echo stop >$PG/pgctrl"
 	wait "$pid"

@@ -136,6 +136,20 @@ qdisc_sent() {
 	tc -s qdisc show dev $TX | awk '/^ *Sent/ { print $4; exit }'
 }
 
+# pg_wait_running DEV PID: wait until a kpktgend thread lists DEV as
+# running.  "echo start" blocks until the run ends, so it is backgrounded;
+# a "stop" written before the start reached pktgen is lost, and the start
+# with count 0 would then never return.
+pg_wait_running() {
+	local i
+	for ((i = 0; i < 1000; i++)); do
+		grep -qs "^Running:.* $1 " $PG/kpktgend_* && return 0
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
 # measure QDISC SECS: sets PPS (pktgen's own rate), SENT (pktgen's count),
 # ERRS (pktgen's transmit errors), RXPCT (share of SENT the receiver saw)
 # and QPKTS (packets the qdisc sent).
@@ -146,6 +160,7 @@ measure() {
 	r0=$(rx_packets); s0=$(qdisc_sent)
 	echo start >$PG/pgctrl &
 	pid=$!
+	pg_wait_running $TX "$pid" || die "pktgen did not start on $TX"
 	sleep "$secs"
 	echo stop >$PG/pgctrl
 	wait "$pid" || true
