@@ -46,4 +46,12 @@ make -C "$TOP" KDIR="$kdir" rxe user man
 
 export DCBLAB_DCB_KO=$sch/sch_dcb.ko DCBLAB_GUEST_KERNEL=$kdir
 echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)"
+# What ran: a suite run in parts (--shard) covers one code base when these
+# match across the parts.
+if git -C "$TOP" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	echo "check-debug: commit $(git -C "$TOP" rev-parse --short HEAD)," \
+		"kernel code sch_dcb $(git -C "$TOP" rev-parse --short HEAD:sch_dcb)" \
+		"rxe_cc $(git -C "$TOP" rev-parse --short HEAD:rxe_cc)" \
+		"$(git -C "$TOP" diff --quiet HEAD -- sch_dcb rxe_cc || echo '(modified)')"
+fi
 exec bash "$TOP/selftests/run.sh" "$@"

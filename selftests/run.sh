@@ -3,7 +3,8 @@
 #
 # selftests/run.sh - the DCB lab test suite (`make check`).
 #
-#   selftests/run.sh [--unit-only | --guest-only] [--filter REGEX] [-v]
+#   selftests/run.sh [--unit-only | --guest-only] [--filter REGEX]
+#                    [--shard K/N] [-v]
 #
 # Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
 # 4 skip; per-test timeout 120 s or a `# timeout: N` line).
@@ -13,6 +14,9 @@
 # extended regex.  Tests (unit or guest) marked `# suite: debug` run only under
 # DCBLAB_CHECK_DEBUG=1 (make check-debug), `# suite: long` ones only under
 # DCBLAB_CHECK_LONG=1 (make check-long), or when --filter selects them.
+# --shard K/N runs the K-th of N parts of the selected guest tests (every
+# N-th, starting with the K-th; unit tests only in part 1), so that a suite
+# too long for one sitting (make check-debug) runs in parts on one commit.
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped, ", N with XFAIL (slow kernel)" when
 # passed tests had performance assertions fail as expected under
@@ -29,9 +33,11 @@ GUEST_DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
 DO_UNIT=1
 DO_GUEST=1
 FILTER=
+SHARD_K=1
+SHARD_N=1
 VERBOSE=0
 
-usage() { sed -n '4,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -39,11 +45,23 @@ while [ $# -gt 0 ]; do
 	--guest-only) DO_UNIT=0; shift ;;
 	--filter) FILTER=${2:?--filter needs a pattern}; shift 2 ;;
 	--filter=*) FILTER=${1#*=}; shift ;;
+	--shard) SHARD=${2:?--shard needs K/N}; shift 2 ;;
+	--shard=*) SHARD=${1#*=}; shift ;;
 	-v|--verbose) VERBOSE=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument $1" >&2; usage ;;
 	esac
 done
+
+if [ -n "${SHARD:-}" ]; then
+	if ! [[ $SHARD =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] ||
+	   [ "${BASH_REMATCH[1]}" -gt "${BASH_REMATCH[2]}" ]; then
+		echo "run.sh: --shard wants K/N with 1 <= K <= N, not '$SHARD'" >&2
+		exit 2
+	fi
+	SHARD_K=${BASH_REMATCH[1]} SHARD_N=${BASH_REMATCH[2]}
+	[ "$SHARD_K" = 1 ] || DO_UNIT=0
+fi
 
 selected() {
 	[ -z "$FILTER" ] || grep -qE -- "$FILTER" <<<"$1"
@@ -76,9 +94,11 @@ if [ $DO_UNIT = 1 ]; then
 fi
 GUEST=()
 if [ $DO_GUEST = 1 ]; then
+	i=0
 	for t in "$TOP"/selftests/net/test_*.sh; do
 		[ -f "$t" ] || continue
-		selected "net/$(basename "$t" .sh)" && in_suite "$t" &&
+		selected "net/$(basename "$t" .sh)" && in_suite "$t" || continue
+		[ $((i++ % SHARD_N + 1)) = "$SHARD_K" ] &&
 			GUEST+=("$(basename "$t" .sh)")
 	done
 fi
