@@ -4,7 +4,7 @@
 # selftests/run.sh - the DCB lab test suite (`make check`).
 #
 #   selftests/run.sh [--unit-only | --guest-only] [--filter REGEX]
-#                    [--shard K/N] [-v]
+#                    [--shard K/N] [--list] [-v]
 #
 # Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
 # 4 skip; per-test timeout 120 s or a `# timeout: N` line).
@@ -17,6 +17,7 @@
 # --shard K/N runs the K-th of N parts of the selected guest tests (every
 # N-th, starting with the K-th; unit tests only in part 1), so that a suite
 # too long for one sitting (make check-debug) runs in parts on one commit.
+# --list prints the tests that would run, one per line, and runs none.
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped, ", N with XFAIL (slow kernel)" when
 # passed tests had performance assertions fail as expected under
@@ -36,8 +37,9 @@ FILTER=
 SHARD_K=1
 SHARD_N=1
 VERBOSE=0
+LIST=0
 
-usage() { sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -47,6 +49,7 @@ while [ $# -gt 0 ]; do
 	--filter=*) FILTER=${1#*=}; shift ;;
 	--shard) SHARD=${2:?--shard needs K/N}; shift 2 ;;
 	--shard=*) SHARD=${1#*=}; shift ;;
+	--list) LIST=1; shift ;;
 	-v|--verbose) VERBOSE=1; shift ;;
 	-h|--help) usage ;;
 	*) echo "run.sh: unknown argument $1" >&2; usage ;;
@@ -101,6 +104,12 @@ if [ $DO_GUEST = 1 ]; then
 		[ $((i++ % SHARD_N + 1)) = "$SHARD_K" ] &&
 			GUEST+=("$(basename "$t" .sh)")
 	done
+fi
+
+if [ $LIST = 1 ]; then
+	for t in "${UNIT[@]}"; do echo "unit/$(basename "$t" .sh)"; done
+	for g in "${GUEST[@]}"; do echo "net/$g"; done
+	exit 0
 fi
 
 mkdir -p "$RESULTS/unit" "$RESULTS/net"

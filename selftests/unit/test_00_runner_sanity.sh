@@ -84,6 +84,18 @@ out=$(DCBLAB_MACHINE_SLOW=yes xfail_on_slow assert_ge 2 1 "two vs one" 2>&1)
 [[ $out == *"ok: two vs one"* ]] || fail "xfail_on_slow's passing line '$out'"
 line=$(log hello)
 [[ $line =~ ^\[\ *[0-9]+\.[0-9][0-9]\]\ hello$ ]] || fail "log line '$line'"
+# run.sh --shard: the parts of the debug suite run each guest test once
+all=$(DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" --guest-only --list) ||
+	fail "run.sh --list failed"
+[ "$(wc -l <<<"$all")" -ge 10 ] || fail "run.sh --list: only '$all'"
+parts=$(for k in 1 2 3; do
+	DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" --guest-only --list --shard $k/3
+done | sort)
+same "$parts" "$(sort <<<"$all")" "shards 1/3..3/3 against the whole list"
+expect 2 bash "$TOP/selftests/run.sh" --list --shard 3/2
+expect 2 bash "$TOP/selftests/run.sh" --list --shard 1
+[ -z "$(bash "$TOP/selftests/run.sh" --list --shard 2/2 | grep '^unit/')" ] ||
+	fail "unit tests in shard 2/2"
 
 log "toolchain and lib.sh OK"
 exit "$ksft_pass"
