@@ -27,7 +27,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CC ?= gcc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 
-DEPS_STAMP := /var/lib/dcblab/deps-v2
+DEPS_STAMP := /var/lib/dcblab/deps-v3
 
 # rdma_rxe with the rxe_cc engine: upstream rxe of KDIR's kernel (from
 # linux-source-X.Y) + rxe_cc/patches + rxe_cc/*.[ch], built in its own

@@ -19,7 +19,7 @@
 set -euo pipefail
 
 STAMP_DIR=/var/lib/dcblab
-STAMP=$STAMP_DIR/deps-v2
+STAMP=$STAMP_DIR/deps-v3
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
@@ -27,7 +27,7 @@ PKGS=(
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
 	libnl-3-dev libnl-route-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
-	python3-docutils dkms
+	python3-docutils dkms python3-pandas python3-matplotlib
 )
 # What plain `make` needs: the compiler and kernel build tools, headers
 # and source of the 6.1 kernel (rdma_rxe is built from linux-source-6.1),

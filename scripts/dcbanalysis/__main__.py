@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: GPL-2.0
+"""python3 -m dcbanalysis COMMAND ... (see __init__.py)."""
+
+import argparse
+import os
+import sys
+
+from . import analyze, metadata, summary, tidy
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="dcbanalysis",
+                                 description="DCB lab results")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("summary", help="median (min-max) table of folders")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p = sub.add_parser("analyze", help="(re)build folders' results.csv")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p = sub.add_parser("check", help="check folders' results.csv")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
+    p = sub.add_parser("metadata", help="write OUT/metadata.json")
+    p.add_argument("out", metavar="OUT")
+    p.add_argument("raw", metavar="RAW", help="dcblab's raw facts")
+    a = ap.parse_args(argv)
+
+    try:
+        if a.cmd == "summary":
+            sys.stdout.write(summary.table(a.dirs))
+        elif a.cmd == "analyze":
+            for d in a.dirs:
+                print("%s: %d rows" % (d, analyze.analyze(d)))
+        elif a.cmd == "check":
+            for f in tidy.find(a.dirs):
+                print("%s: %d rows" % (f, tidy.check_file(f)))
+        elif a.cmd == "metadata":
+            repo = os.path.dirname(os.path.dirname(
+                os.path.dirname(os.path.abspath(__file__))))
+            print(metadata.write(a.out, a.raw, repo))
+    except (tidy.SchemaError, OSError) as e:
+        print("dcbanalysis: error: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Build a results folder's results.csv from what its runs left.
+
+results.csv = the rows dcblab's dl_metric wrote in the guest
+(guest-metrics.csv) + what the scenario's analyser (scenarios/) computes
+from each run's files.  Rebuilt from scratch every time, so analysing a
+folder twice gives the same file.
+"""
+
+import csv
+import os
+import re
+
+from . import tidy
+from .scenarios import analyzer
+
+
+def params(d):
+    """(scenario, {knob: value}) from @d/params.txt."""
+    scn, knobs = None, {}
+    with open(os.path.join(d, "params.txt")) as f:
+        for ln in f:
+            ln = ln.rstrip("\n")
+            m = re.match(r"# dcblab run (\S+)", ln)
+            if m:
+                scn = m.group(1)
+            elif ln and not ln.startswith("#") and "=" in ln:
+                k, v = ln.split("=", 1)
+                knobs[k] = v
+    if not scn:
+        raise tidy.SchemaError("%s/params.txt names no scenario" % d)
+    return scn, knobs
+
+
+def runs(d):
+    """[(run, directory)] of the results folder @d."""
+    out = []
+    for e in os.listdir(d):
+        m = re.fullmatch(r"run-([0-9]+)", e)
+        if m and os.path.isdir(os.path.join(d, e)):
+            out.append((int(m.group(1)), os.path.join(d, e)))
+    return sorted(out) or [(1, d)]
+
+
+def analyze(d):
+    """Write @d/results.csv; return its number of rows (0: the scenario
+    reports no metrics, and no file is written)."""
+    scn, knobs = params(d)
+    rows = []
+    guest = os.path.join(d, "guest-metrics.csv")
+    if os.path.exists(guest):
+        with open(guest, newline="") as f:
+            rows += list(csv.DictReader(f))
+    fn = analyzer(scn)
+    if fn:
+        algo = knobs.get("algo") or "line-rate"
+        for run, rd in runs(d):
+            for t in fn(rd, knobs):
+                rows.append({"scenario": scn,
+                             "algo": t[3] if len(t) > 3 else algo,
+                             "run": run, "metric": t[0],
+                             "value": t[1], "unit": t[2]})
+    out = os.path.join(d, "results.csv")
+    if os.path.exists(out):
+        os.remove(out)
+    if rows:
+        tidy.append(out, rows)
+    return len(rows)
