@@ -36,7 +36,7 @@ def main(argv=None):
             repo = os.path.dirname(os.path.dirname(
                 os.path.dirname(os.path.abspath(__file__))))
             print(metadata.write(a.out, a.raw, repo))
-    except (tidy.SchemaError, OSError) as e:
+    except (ValueError, OSError) as e:
         print("dcbanalysis: error: %s" % e, file=sys.stderr)
         return 1
     return 0

@@ -56,7 +56,7 @@ def analyze(d):
         algo = knobs.get("algo") or "line-rate"
         for run, rd in runs(d):
             for t in fn(rd, knobs):
-                rows.append({"scenario": scn,
+                rows.append({"scenario": t[4] if len(t) > 4 else scn,
                              "algo": t[3] if len(t) > 3 else algo,
                              "run": run, "metric": t[0],
                              "value": t[1], "unit": t[2]})

@@ -31,22 +31,64 @@ COLUMNS = ("scenario", "algo", "run", "metric", "value", "unit")
 # name: (unit, meaning).  One meaning per name: a new quantity gets a new
 # name, never a second meaning for an old one.
 METRICS = {
+    # throughput
     "goodput": ("Mbit/s", "payload rate received, over the whole run"),
+    "flow_rate": ("Mbit/s", "a flow's payload rate from its first to its "
+                  "last packet"),
+    "rate_late": ("Mbit/s", "a flow's payload rate over the second half "
+                  "of the run"),
+    "rate_pre": ("Mbit/s", "a long flow's payload rate before the burst"),
+    "rate_burst": ("Mbit/s", "a long flow's payload rate during the burst"),
+    "rate_post": ("Mbit/s", "a long flow's payload rate after the burst"),
+    "burst_rate": ("Mbit/s", "the burst's payload rate while it lasted"),
+    "total_rate": ("Mbit/s", "all flows' payload over the time any sent"),
     "share": ("1", "a sender's goodput over the sum of all senders'"),
-    "jain": ("1", "Jain's fairness index of the senders' goodputs"),
-    "fct": ("s", "flow completion time: first byte sent to last byte acked"),
-    "fct_p99": ("s", "99th percentile of the flow completion times"),
+    "victim_keep": ("1", "the victim flow's rate during the burst over "
+                    "its rate before"),
+    "jain": ("1", "Jain's index of the per-flow rates of the run"),
+    "jain_post": ("1", "Jain's index of the long flows after the burst"),
+    # time
+    "fct": ("s", "flow completion time: first to last packet of a flow"),
+    "fct_max": ("s", "the longest flow completion time of the run"),
+    "active": ("s", "from the first to the last packet of any flow"),
+    "burst_time": ("s", "from the burst's first to its last packet"),
+    "recovery": ("s", "burst end until both long flows are within 20 % "
+                 "of half the pre-burst aggregate for 1 s"),
+    "recovery_share": ("s", "burst end until both long flows are within "
+                       "20 % of half their current sum for 1 s"),
+    "converge": ("s", "until the sum of the senders' rates is at most "
+                 "1.1 x the line rate (from the rate tracepoints)"),
+    "converge_periods": ("periods", "converge in the algorithm's periods"),
+    "drain": ("s", "from the queue passing the drain level to falling "
+              "back to it after its first peak"),
+    "settle": ("s", "until the queue's 1 s mean stays below the drain "
+               "level"),
+    "duration": ("s", "seconds of traffic the run was asked for"),
+    # queues
     "queue_mean": ("KB", "mean backlog of a port, sampled by dcbmon"),
+    "queue_p99": ("KB", "99th percentile of a port's sampled backlog"),
+    "queue_mean_late": ("KB", "mean backlog over the second half"),
+    "queue_p99_late": ("KB", "99th percentile over the second half"),
+    "queue_peak0": ("KB", "the first peak of the bottleneck's backlog"),
     "queue_max": ("KB", "largest backlog of a port, sampled by dcbmon"),
     "above_kmax": ("1", "fraction of samples with the backlog above Kmax"),
-    "ecn_marked": ("packets", "packets CE-marked by a port"),
-    "drops": ("packets", "packets a port dropped (tail, WRED, headroom)"),
+    # counters
+    "ecn_marked": ("packets", "packets CE-marked by the switches"),
+    "drops": ("packets", "packets the switches dropped (tail, WRED and "
+              "headroom)"),
+    "drops_tail": ("packets", "tail drops of the switches"),
+    "drops_wred": ("packets", "WRED drops of the switches"),
     "headroom_drops": ("packets", "packets dropped at full headroom"),
-    "pause_tx": ("frames", "PFC PAUSE frames a port sent"),
+    "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
     "pause_rate": ("1/s", "PFC PAUSE frames sent per second of traffic"),
+    "gbn_retries": ("retries", "go-back-N retries of the senders "
+                    "(completer_retry_err)"),
+    "oos_requests": ("packets", "out-of-sequence requests at the "
+                     "receiver (out_of_seq_request)"),
     "cnp_rx": ("packets", "CNPs a sender's rxe received"),
-    "completed": ("1", "1 when the transfer completed, 0 when it did not"),
-    "duration": ("s", "seconds of traffic the run was asked for"),
+    "flows_failed": ("flows", "flows that ended with an error"),
+    "completed": ("1", "the fraction of the requested transfers that "
+                  "completed"),
 }
 
 

@@ -130,6 +130,69 @@ class Analyze(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
 
+INCAST_TSV = (
+    "algo\tflows_mbps\tjain\tqueue_mean_kb\tqueue_p99_kb\tq2_mean_kb\t"
+    "q2_p99_kb\tpause_tx\tdrops\tdrops_tail\tdrops_wred\tgbn_retry\t"
+    "oos_req\tfct_max_s\tfct_s\twrites\tecn_marked\n"
+    "ldcp\t4.96/4.64/5.30/4.80\t0.9975\t9.26\t19.02\t9.59\t19.04\t0\t5\t"
+    "0\t5\t2\t2\t3.39\t3.17/3.39/2.97/3.28\t120/120\t4828\n"
+    "none\t4.87/4.71/NaN/4.54\t0.9994\t63.69\t146.89\t60.1\t140.2\t489\t"
+    "0\t0\t0\t0\t0\t3.47\t3.1/3.2/NaN/3.47\t90/120\t0\n")
+CONVERGE_TSV = (
+    "algo\tf1_mbps\tf2_mbps\tf3_mbps\ttotal_mbps\tactive_s\tjain\t"
+    "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tconverge_s\t"
+    "converge_periods\tpeak0_kb\tdrain_s\tsettle_s\tfailed\n"
+    "pcn\t6.354\t5.727\t5.930\t17.96\t10.61\t0.9981\t18.0\t47.5\t231\t"
+    "0\t0\t0.028\t1.4\t51.8\t0.35\tNaN\t0\n")
+
+
+class Compare(unittest.TestCase):
+    def folder(self, t, incast=INCAST_TSV, runs=1):
+        with open(os.path.join(t, "params.txt"), "w") as f:
+            f.write("# dcblab run compare 2026\n"
+                    "scenarios=cmp_incast,cmp_burst,cmp_converge\n"
+                    "algos=none,pcn,ldcp\n")
+        for k in range(1, runs + 1):
+            d = os.path.join(t, "run-%d" % k) if runs > 1 else t
+            for name, tsv in (("cmp_incast", incast),
+                              ("cmp_converge", CONVERGE_TSV)):
+                os.makedirs(os.path.join(d, name))
+                with open(os.path.join(d, name, "summary.tsv"), "w") as f:
+                    f.write(tsv)
+
+    def test_compare(self):
+        with tempfile.TemporaryDirectory() as t:
+            self.folder(t, runs=2)
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            self.assertEqual(set(df.scenario), {"cmp_incast", "cmp_converge"})
+            inc = df[(df.scenario == "cmp_incast") & (df.run == 1)]
+            ldcp = inc[inc.algo == "ldcp"].set_index("metric")["value"]
+            none = inc[inc.algo == "none"].set_index("metric")["value"]
+            self.assertEqual(ldcp["flow_rate.f3"], 5.30)
+            self.assertEqual(ldcp["fct.f4"], 3.28)
+            self.assertEqual(ldcp["completed"], 1.0)
+            self.assertEqual(none["completed"], 0.75)
+            self.assertEqual(ldcp["gbn_retries"], 2)
+            # NaN is left out, not written
+            self.assertNotIn("flow_rate.f3", none.index)
+            self.assertNotIn("fct.f3", none.index)
+            conv = df[df.scenario == "cmp_converge"].set_index(
+                ["run", "metric"])["value"]
+            self.assertEqual(conv[(2, "rate_late.f2")], 5.727)
+            self.assertNotIn((1, "settle"), conv.index)
+            self.assertFalse(df["value"].isna().any())
+            txt = summary.table([t])
+            self.assertRegex(txt, r"cmp_incast: .*\n")
+            self.assertRegex(txt, r"\ncompleted +1 +1 +0\.7500\n")
+
+    def test_unknown_column(self):
+        with tempfile.TemporaryDirectory() as t:
+            self.folder(t, INCAST_TSV.replace("ecn_marked", "marks_new"))
+            with self.assertRaises(ValueError):
+                analyze.analyze(t)
+
+
 class Metadata(unittest.TestCase):
     def test_build_id(self):
         import struct

@@ -2,8 +2,8 @@
 """Per-scenario analysers: the files a run left -> tidy rows.
 
 A module here named after a scenario defines analyze(run_dir, params),
-returning (metric, value, unit[, algo]) tuples for one run; params are
-the knobs in force (params.txt).  Scenarios without a module report no
+returning (metric, value, unit[, algo[, scenario]]) tuples for one run;
+params are the knobs in force (params.txt).  Scenarios without a module report no
 metrics (yet).
 """
 
