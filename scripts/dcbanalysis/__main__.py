@@ -16,6 +16,8 @@ def main(argv=None):
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p = sub.add_parser("analyze", help="(re)build folders' results.csv")
     p.add_argument("dirs", nargs="+", metavar="DIR")
+    p = sub.add_parser("plot", help="the scenario's plots of each run")
+    p.add_argument("dirs", nargs="+", metavar="DIR")
     p = sub.add_parser("check", help="check folders' results.csv")
     p.add_argument("dirs", nargs="+", metavar="DIR")
     p = sub.add_parser("metadata", help="write OUT/metadata.json")
@@ -29,6 +31,10 @@ def main(argv=None):
         elif a.cmd == "analyze":
             for d in a.dirs:
                 print("%s: %d rows" % (d, analyze.analyze(d)))
+        elif a.cmd == "plot":
+            for d in a.dirs:
+                for f in analyze.plot(d):
+                    print(f)
         elif a.cmd == "check":
             for f in tidy.find(a.dirs):
                 print("%s: %d rows" % (f, tidy.check_file(f)))

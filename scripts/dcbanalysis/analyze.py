@@ -12,7 +12,7 @@ import os
 import re
 
 from . import tidy
-from .scenarios import analyzer
+from .scenarios import analyzer, plotter
 
 
 def params(d):
@@ -66,3 +66,14 @@ def analyze(d):
     if rows:
         tidy.append(out, rows)
     return len(rows)
+
+
+def plot(d):
+    """The scenario's plots of every run of @d; the files written."""
+    scn, knobs = params(d)
+    fn = plotter(scn)
+    out = []
+    if fn:
+        for _, rd in runs(d):
+            out += fn(rd, knobs)
+    return out

@@ -73,13 +73,10 @@ run()
 	echo "$hr" >"$OUT/headroom_drops.txt"
 	pfc_unfair_table >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	dl_plot throughput "$OUT/throughput.png" "prefix='$OUT/throughput-h'" "n=4" \
-		"plottitle='pfc_unfair: h1 alone on its port vs h2..h4 behind sw2'"
+	# throughput.png and ingress.png are drawn on the host from these
+	# files (scripts/dcbanalysis/scenarios/pfc_unfair.py)
 	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 "$(topo_ns sw1):$p1=from h1" \
 		"$(topo_ns sw1):$p2=from sw2"
-	dl_plot pfc_series "$OUT/ingress.png" "datafile='$OUT/ingress.csv'" "ncols=2" \
-		"ylab='bytes charged (KB)'" "scale=1024" "hline=$(dl_size_bytes "${P[xoff]}")" \
-		"plottitle='pfc_unfair: ingress counters of sw1 (band 3), XOFF dashed'"
 	return 0
 }
 

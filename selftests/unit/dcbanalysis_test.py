@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 
 import pandas as pd  # noqa: E402
 
-from dcbanalysis import analyze, fairness, metadata, summary, tidy  # noqa
+from dcbanalysis import analyze, fairness, metadata, plots, summary  # noqa
+from dcbanalysis import tidy, units  # noqa
 
 
 def row(**kw):
@@ -191,6 +192,41 @@ class Compare(unittest.TestCase):
             self.folder(t, INCAST_TSV.replace("ecn_marked", "marks_new"))
             with self.assertRaises(ValueError):
                 analyze.analyze(t)
+
+
+class Units(unittest.TestCase):
+    def test_units(self):
+        self.assertEqual(units.rate_bps("40mbit"), 40e6)
+        self.assertEqual(units.rate_bps("10mbps"), 80e6)
+        self.assertEqual(units.rate_bps("1000"), 1000)
+        self.assertEqual(units.size_bytes("16kb"), 16384)
+        self.assertEqual(units.size_bytes("8kbit"), 1024)
+        for bad in ("", "mbit", "10 furlongs", "-1mbit"):
+            with self.assertRaises(ValueError):
+                units.rate_bps(bad)
+
+
+class Plots(unittest.TestCase):
+    def test_pfc_unfair_plots(self):
+        from dcbanalysis.scenarios import plotter
+        with tempfile.TemporaryDirectory() as t:
+            for i in range(1, 5):
+                with open(os.path.join(t, "throughput-h%d.csv" % i), "w") as f:
+                    f.write("t_s,rx_mbps\n0.5,%d\n1.0,%d\n" % (i, i + 1))
+            with open(os.path.join(t, "ingress.csv"), "w") as f:
+                f.write("t_s,from h1,from sw2\n0.1,1024,2048\n0.2,0,4096\n")
+            files = plotter("pfc_unfair")(t, {"rate": "10mbit", "xoff": "16kb",
+                                              "pfc": "on"})
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["ingress.png", "throughput.png"])
+            for f in files:
+                with open(f, "rb") as fh:
+                    self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
+
+    def test_title(self):
+        t = plots.title("s", "what", {"rate": "10mbit", "pfc": "", "x": 1},
+                        ("rate", "pfc", "burst"))
+        self.assertEqual(t, "s: what\nrate=10mbit")
 
 
 class Metadata(unittest.TestCase):

@@ -3,19 +3,31 @@
 
 A module here named after a scenario defines analyze(run_dir, params),
 returning (metric, value, unit[, algo[, scenario]]) tuples for one run;
-params are the knobs in force (params.txt).  Scenarios without a module report no
-metrics (yet).
+params are the knobs in force (params.txt).  A module may also define
+plot(run_dir, params), drawing the run's figures on the host
+(plots.py).  Scenarios without a module report no metrics (yet).
 """
 
 import importlib
 
 
-def analyzer(scenario):
-    """The analyze() of @scenario, or None."""
+def _module(scenario):
     try:
-        mod = importlib.import_module("." + scenario, __name__)
+        return importlib.import_module("." + scenario, __name__)
     except ModuleNotFoundError as e:
         if e.name and e.name.endswith("." + scenario):
             return None
         raise
-    return mod.analyze
+
+
+def analyzer(scenario):
+    """The analyze() of @scenario, or None."""
+    mod = _module(scenario)
+    return getattr(mod, "analyze", None)
+
+
+def plotter(scenario):
+    """The plot(run_dir, params) of @scenario (returning the files it
+    wrote), or None: its plots are still drawn by gnuplot in the run."""
+    mod = _module(scenario)
+    return getattr(mod, "plot", None)

@@ -39,3 +39,52 @@ def analyze(d, params):
         rows.append(("headroom_drops", int(f.read().strip() or 0),
                      "packets"))
     return rows
+
+
+def _csv_cols(path):
+    """{column: [floats]} of a CSV with a header."""
+    with open(path, newline="") as f:
+        rd = csv.reader(f)
+        head = next(rd)
+        cols = {h: [] for h in head}
+        for r in rd:
+            for h, v in zip(head, r):
+                cols[h].append(float(v))
+    return cols
+
+
+def plot(d, params):
+    """throughput.png (each sender's received rate, the fair share of the
+    bottleneck dashed) and ingress.png (band 3 bytes charged to sw1's two
+    ingress ports, XOFF dashed).  Returns the files written."""
+    from .. import plots, units
+
+    out = []
+    keys = ("rate", "pfc", "xoff", "delay", "duration")
+    rate = units.rate_mbps(params.get("rate", "0"))
+    lines = []
+    for i in range(1, 5):
+        p = os.path.join(d, "throughput-h%d.csv" % i)
+        if os.path.exists(p):
+            c = _csv_cols(p)
+            lines.append(("h%d" % i, c["t_s"], c["rx_mbps"]))
+    if lines:
+        f = os.path.join(d, "throughput.png")
+        plots.series(f, lines, plots.title(
+            "pfc_unfair", "h1 alone on its port vs h2..h4 behind sw2",
+            params, keys), "received (Mbit/s)",
+            hline=rate / 4 if rate else None, hline_label="fair share")
+        out.append(f)
+    p = os.path.join(d, "ingress.csv")
+    if os.path.exists(p):
+        c = _csv_cols(p)
+        t = c.pop("t_s")
+        lines = [(k, t, [v / 1024 for v in vs]) for k, vs in c.items()]
+        f = os.path.join(d, "ingress.png")
+        xoff = units.size_bytes(params.get("xoff", "0"))
+        plots.series(f, lines, plots.title(
+            "pfc_unfair", "band 3 bytes charged to sw1's ingress ports",
+            params, keys), "charged (KB)",
+            hline=xoff / 1024 if xoff else None, hline_label="XOFF")
+        out.append(f)
+    return out
