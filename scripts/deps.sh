@@ -25,7 +25,7 @@ PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq gnuplot-nox
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
-	libnl-3-dev libnl-route-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
+	libnl-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
 	python3-docutils dkms python3-pandas python3-matplotlib
 )
@@ -34,7 +34,7 @@ PKGS=(
 # libnl for dcbmon, rst2man for the man pages.
 BUILD_PKGS=(
 	gcc make bc flex bison libelf-dev libssl-dev linux-headers-amd64
-	linux-source-6.1 libnl-3-dev libnl-route-3-dev pkg-config xz-utils
+	linux-source-6.1 libnl-3-dev pkg-config xz-utils
 	python3-docutils
 )
 

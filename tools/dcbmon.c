@@ -2,14 +2,17 @@
 /*
  * dcbmon - sample the statistics of sch_dcb qdiscs into a CSV file.
  *
- *   dcbmon [-i MS] [-d SECONDS] [-o FILE.csv] [-a] NETNS:DEV [NETNS:DEV ...]
+ *   dcbmon [-i MS] [-d SECONDS] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]
  *
  * Every interval the root qdiscs of each network namespace are dumped
  * (RTM_GETQDISC) over one rtnetlink socket per namespace.  For each
  * requested device the root qdisc must be of kind "dcb"; its TCA_STATS2 ->
  * TCA_STATS_APP payload is a struct tc_dcb_xstats (pkt_sched_dcb.h).  One
  * CSV row is written for the port totals (band "all") and one per band
- * that has seen traffic (or every band with -a).
+ * that has seen traffic (or every band with -a); with -j, one JSON object
+ * per line instead, with the same names.  t_ms counts from dcbmon's start
+ * (CLOCK_MONOTONIC); t_unix_ms is the wall clock of the same sample, so
+ * the samples line up with other tools' timestamps.
  *
  * Deadlines are absolute on CLOCK_MONOTONIC, so the sampling does not
  * drift; a sample that overruns skips the missed ticks.
@@ -37,7 +40,6 @@
 #include <netlink/netlink.h>
 #include <netlink/msg.h>
 #include <netlink/attr.h>
-#include <netlink/route/link.h>
 
 #include "pkt_sched_dcb.h"
 
@@ -46,7 +48,8 @@
  * the totals), or of struct tc_dcb_xstats (port-wide: the same value on
  * every row of a sample).  Adding a counter to the output is one line
  * here (the header and every row follow this table).  Scripts read the
- * columns by header name: new ones go at the end.
+ * columns by header name: new ones go at the end (after them only
+ * t_unix_ms, which write_row() adds).
  */
 struct column {
 	const char *name;
@@ -104,9 +107,11 @@ static int ntargets;
 
 static FILE *out;
 static int all_bands;
+static int json;		/* -j: JSON lines instead of CSV */
 static volatile sig_atomic_t stop;
 static struct timespec t0;
 static uint64_t now_ms;		/* time of the sample being written */
+static uint64_t now_unix_ms;	/* the same on the wall clock */
 
 static void on_signal(int sig)
 {
@@ -117,11 +122,12 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dcbmon [-i MS] [-d SECONDS] [-o FILE.csv] [-a] NETNS:DEV [NETNS:DEV ...]\n"
+		"usage: dcbmon [-i MS] [-d SECONDS] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]\n"
 		"  -i MS       sampling interval in milliseconds (default 10)\n"
 		"  -d SECONDS  stop after this many seconds (default: until SIGINT/SIGTERM)\n"
-		"  -o FILE     write CSV to FILE (default: standard output)\n"
+		"  -o FILE     write to FILE (default: standard output)\n"
 		"  -a          write all 8 bands every sample (default: bands with traffic)\n"
+		"  -j          JSON lines (one object per row) instead of CSV\n"
 		"  NETNS:DEV   device DEV in network namespace NETNS (/run/netns/NETNS);\n"
 		"              NETNS '-' or empty (or no ':') = current namespace\n");
 }
@@ -219,6 +225,58 @@ static void netns_leave(const char *name, int saved)
 	close(saved);
 }
 
+static int link_cb(struct nl_msg *msg, void *arg)
+{
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	int *ifindex = arg;
+
+	if (hdr->nlmsg_type == RTM_NEWLINK &&
+	    nlmsg_datalen(hdr) >= (int)sizeof(struct ifinfomsg))
+		*ifindex = ((struct ifinfomsg *)nlmsg_data(hdr))->ifi_index;
+	return NL_OK;
+}
+
+/*
+ * The ifindex of device @dev, asked over @sk (RTM_GETLINK by name), or a
+ * negative libnl error.  Asking over the socket the dumps use matters:
+ * the kernel sizes a dump's first buffer by the largest recvmsg() the
+ * socket has made, at least NLMSG_GOODSIZE (a page less overhead), and a
+ * dcb qdisc's dump (its xstats twice, as TCA_STATS_APP and the legacy
+ * TCA_XSTATS: about 4.1 KB) does not fit in that.  A fresh socket whose
+ * first dump met it would end the dump there; receiving this reply into
+ * libnl's 16 KB buffer first raises the size for every later dump.
+ */
+static int link_ifindex(struct nl_sock *sk, const char *dev)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct nl_cb *cb;
+	struct nl_msg *msg;
+	int err, ifindex = -1;
+
+	msg = nlmsg_alloc_simple(RTM_GETLINK, 0);
+	if (!msg)
+		return -NLE_NOMEM;
+	err = nlmsg_append(msg, &ifi, sizeof(ifi), NLMSG_ALIGNTO);
+	if (!err)
+		err = nla_put_string(msg, IFLA_IFNAME, dev);
+	if (!err)
+		err = nl_send_auto(sk, msg);
+	nlmsg_free(msg);
+	if (err < 0)
+		return err;
+	cb = nl_cb_clone(nl_socket_get_cb(sk));
+	if (!cb)
+		return -NLE_NOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, link_cb, &ifindex);
+	err = nl_recvmsgs(sk, cb);	/* the RTM_NEWLINK, or the error */
+	nl_cb_put(cb);
+	if (err >= 0)
+		err = nl_wait_for_ack(sk);	/* so no ACK is left for a dump */
+	if (err < 0)
+		return err;
+	return ifindex >= 0 ? ifindex : -NLE_OBJ_NOTFOUND;
+}
+
 /* Open the namespace's socket and resolve the ifindex of its targets. */
 static int netns_open(struct netns *n)
 {
@@ -244,11 +302,9 @@ static int netns_open(struct netns *n)
 	nl_socket_set_buffer_size(n->sk, 1 << 20, 0);
 
 	for (i = 0; i < ntargets; i++) {
-		struct rtnl_link *link = NULL;
-
 		if (targets[i].ns != n)
 			continue;
-		err = rtnl_link_get_kernel(n->sk, 0, targets[i].dev, &link);
+		err = link_ifindex(n->sk, targets[i].dev);
 		if (err < 0) {
 			fprintf(stderr, "dcbmon: device %s not found in netns %s: %s\n",
 				targets[i].dev, *n->name ? n->name : "-",
@@ -256,8 +312,7 @@ static int netns_open(struct netns *n)
 			ret = -1;
 			continue;
 		}
-		targets[i].ifindex = rtnl_link_get_ifindex(link);
-		rtnl_link_put(link);
+		targets[i].ifindex = err;
 	}
 out:
 	netns_leave(n->name, saved);
@@ -268,33 +323,70 @@ static void write_header(void)
 {
 	size_t c;
 
+	if (json)
+		return;
 	fputs("t_ms,netns,dev,band", out);
 	for (c = 0; c < NCOLUMNS; c++)
 		fprintf(out, ",%s", columns[c].name);
-	fputc('\n', out);
+	fputs(",t_unix_ms\n", out);
+}
+
+/* A namespace or device name as a JSON string (they hold no '"' or '\\'
+ * in practice; escape them and control characters anyway).
+ */
+static void json_str(const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(out, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(out, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
 }
 
 static void write_row(const struct target *t, int band,
 		      const struct tc_dcb_xstats *xs,
 		      const struct tc_dcb_stats *st)
 {
+	const char *ns = *t->ns->name ? t->ns->name : "-";
 	size_t c;
 
-	fprintf(out, "%" PRIu64 ",%s,%s,", now_ms,
-		*t->ns->name ? t->ns->name : "-", t->dev);
-	if (band < 0)
-		fputs("all", out);
-	else
-		fprintf(out, "%d", band);
+	if (json) {
+		fprintf(out, "{\"t_ms\":%" PRIu64 ",\"t_unix_ms\":%" PRIu64
+			",\"netns\":", now_ms, now_unix_ms);
+		json_str(ns);
+		fputs(",\"dev\":", out);
+		json_str(t->dev);
+		if (band < 0)
+			fputs(",\"band\":\"all\"", out);
+		else
+			fprintf(out, ",\"band\":%d", band);
+	} else {
+		fprintf(out, "%" PRIu64 ",%s,%s,", now_ms, ns, t->dev);
+		if (band < 0)
+			fputs("all", out);
+		else
+			fprintf(out, "%d", band);
+	}
 	for (c = 0; c < NCOLUMNS; c++) {
 		const char *base = columns[c].port ? (const char *)xs :
 						     (const char *)st;
 		uint64_t v;
 
 		memcpy(&v, base + columns[c].off, sizeof(v));
-		fprintf(out, ",%" PRIu64, v);
+		if (json)
+			fprintf(out, ",\"%s\":%" PRIu64, columns[c].name, v);
+		else
+			fprintf(out, ",%" PRIu64, v);
 	}
-	fputc('\n', out);
+	if (json)
+		fputs("}\n", out);
+	else
+		fprintf(out, ",%" PRIu64 "\n", now_unix_ms);
 }
 
 static int band_has_traffic(const struct tc_dcb_stats *st)
@@ -416,11 +508,13 @@ static int sample_netns(struct netns *n)
 
 static void sample(void)
 {
-	struct timespec now;
+	struct timespec now, wall;
 	int i, err;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	now_ms = ts_ms(&now, &t0);
+	clock_gettime(CLOCK_REALTIME, &wall);
+	now_unix_ms = (uint64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	for (i = 0; i < ntargets; i++)
 		targets[i].found = 0;
 	for (i = 0; i < nnss; i++) {
@@ -446,7 +540,7 @@ int main(int argc, char **argv)
 	char *endp;
 	int opt, i, ret = 0, first = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:o:ah")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:o:ajh")) != -1) {
 		switch (opt) {
 		case 'i':
 			interval_ms = strtol(optarg, &endp, 10);
@@ -467,6 +561,9 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			all_bands = 1;
+			break;
+		case 'j':
+			json = 1;
 			break;
 		case 'h':
 			usage(stdout);

@@ -112,4 +112,27 @@ assert_ge "$b1" 1400 "band 1 still backlogged while band 7 ran"
 assert_within_pct "$hi" "$(scaled_mbit 3)" 5 "band 7 throughput under a band 1 flood"
 assert_le "$lost" 1 "band 7 loss percent"
 [ "$drops7" -eq 0 ] || fail "band 7 dropped $drops7 packets"
+
+# dcbmon's wall clock (t_unix_ms, the last CSV column) and JSON lines: the
+# same rows as the CSV, keyed by its header, a sample's wall clock within
+# a few seconds of date's (the guest's clock, read before and after).
+kill "$bulk_server" "$hi_server" 2>/dev/null
+w0=$(date +%s%3N)
+"$TOP/tools/dcbmon" -i 100 -d 0.5 "$SWNS:$PORT" >"$TMPD/mon.csv" || fail "dcbmon (CSV) failed"
+"$TOP/tools/dcbmon" -j -i 100 -d 0.5 "$SWNS:$PORT" >"$TMPD/mon.json" || fail "dcbmon -j failed"
+w1=$(date +%s%3N)
+hdr=$(head -n1 "$TMPD/mon.csv")
+[[ $hdr == t_ms,*,t_unix_ms ]] || fail "dcbmon CSV header: $hdr"
+jkeys=$(head -n1 "$TMPD/mon.json" | jq -r 'keys_unsorted | join(",")') ||
+	fail "dcbmon -j: not JSON: $(head -c 200 "$TMPD/mon.json")"
+[ "$(tr , '\n' <<<"$jkeys" | sort)" = "$(tr , '\n' <<<"$hdr" | sort)" ] ||
+	fail "dcbmon -j keys '$jkeys' differ from the CSV header '$hdr'"
+n=$(jq -s --argjson a "$w0" --argjson b "$w1" 'map(select(.t_unix_ms >= $a - 2000 and
+	.t_unix_ms <= $b + 2000 and (.band == "all" or (.band | type) == "number"))) | length' \
+	"$TMPD/mon.json")
+assert_ge "$n" 4 "dcbmon -j rows with a wall clock between $w0 and $w1 ms"
+[ "$n" = "$(wc -l <"$TMPD/mon.json")" ] || fail "dcbmon -j: $n good rows of $(wc -l <"$TMPD/mon.json")"
+awk -F, -v a="$w0" -v b="$w1" 'NR > 1 && ($NF < a - 2000 || $NF > b + 2000) { bad++ }
+	END { exit bad > 0 || NR < 3 }' "$TMPD/mon.csv" || fail "dcbmon t_unix_ms outside [$w0, $w1]"
+log "ok: dcbmon t_unix_ms and JSON lines ($n rows)"
 exit 0
