@@ -1,27 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * CHECK() for the userspace unit tests of the rxe_cc state machines:
- * counts checks and failures, prints each failure (and each success when
- * `verbose` is set) with the function and line.
+ * The userspace unit tests of the rxe_cc state machines run on the
+ * kernel's selftest harness (kselftest_harness.h: TEST(), EXPECT_*,
+ * TH_LOG, TEST_HARNESS_MAIN, TAP output, one forked child per test).  It
+ * is not in this repository: sm_lib.sh extracts it from Debian's
+ * linux-source-6.1 package into the build directory.
+ *
+ * CHECK(cond, fmt, ...) is EXPECT_TRUE(cond) with a message saying what
+ * was measured: a failure marks the test failed and it goes on.
  */
 #ifndef DCBLAB_UNIT_CHECK_H
 #define DCBLAB_UNIT_CHECK_H
 
-#include <stdio.h>
+#include "kselftest_harness.h"
 
-static int fails, checks, verbose;
+/*
+ * Each test runs in a forked child that leaves with _exit(): with stdout
+ * a pipe or a file, what a test printf()s would stay in its buffer, and
+ * the parent's unflushed lines would be printed again by every child.
+ * Line-buffer stdout from the start.
+ */
+static void __attribute__((constructor)) check_line_buffered(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
 
 #define CHECK(cond, ...) do {						\
-	int ok_ = !!(cond);						\
-	checks++;							\
-	if (!ok_)							\
-		fails++;						\
-	if (!ok_ || verbose) {						\
-		printf("%s: %s:%d: ", ok_ ? "ok" : "not ok",		\
-		       __func__, __LINE__);				\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
+	EXPECT_TRUE(cond)						\
+		TH_LOG(__VA_ARGS__);					\
 } while (0)
 
 #endif /* DCBLAB_UNIT_CHECK_H */

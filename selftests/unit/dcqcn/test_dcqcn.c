@@ -98,7 +98,7 @@ static void ref_increase(struct ref *r)
 	r->rc = (r->rt + r->rc) / 2;
 }
 
-static void test_init(void)
+TEST(test_init)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -111,7 +111,7 @@ static void test_init(void)
 }
 
 /* Eq. (1): R_T = R_C, R_C *= 1 - alpha/2, alpha = (1-g) alpha + g. */
-static void test_cnp_decrease_alpha(void)
+TEST(test_cnp_decrease_alpha)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -149,7 +149,7 @@ static void test_cnp_decrease_alpha(void)
 }
 
 /* Eq. (2): alpha = (1-g) alpha every K without CNP; a CNP restarts K. */
-static void test_alpha_decay(void)
+TEST(test_alpha_decay)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -182,7 +182,7 @@ static void test_alpha_decay(void)
 }
 
 /* Eq. (3): five fast-recovery steps halve the distance to R_T. */
-static void test_fast_recovery(void)
+TEST(test_fast_recovery)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -211,7 +211,7 @@ static void test_fast_recovery(void)
 }
 
 /* Eq. (4) and hyper increase, event by event against the reference. */
-static void test_additive_hyper(void)
+TEST(test_additive_hyper)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -285,7 +285,7 @@ static void test_additive_hyper(void)
 }
 
 /* Recovery from the timer alone and from the byte counter alone. */
-static void test_single_source_recovery(void)
+TEST(test_single_source_recovery)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -341,7 +341,7 @@ static void test_single_source_recovery(void)
 	CHECK(s.bc == (u32)n / 64, "BC = bytes / B (%u, %d packets)", s.bc, n);
 }
 
-static void test_min_rate_floor(void)
+TEST(test_min_rate_floor)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -367,7 +367,7 @@ static void test_min_rate_floor(void)
 	CHECK_RATE(s.rc, LINE * 0.8, "min_dec_fac 100: no cut");
 }
 
-static void test_line_rate_ceiling(void)
+TEST(test_line_rate_ceiling)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -391,7 +391,7 @@ static void test_line_rate_ceiling(void)
 	CHECK(!dcqcn_sm_on_sent(&s, &p, 100000), "no increase past line rate");
 }
 
-static void test_first_cnp_and_clamp(void)
+TEST(test_first_cnp_and_clamp)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -429,7 +429,7 @@ static void test_first_cnp_and_clamp(void)
  * make one BC event (a u32 sum of the two would wrap and lose it), and
  * the packet's remainder counts toward the next.
  */
-static void test_byte_reset_near_max(void)
+TEST(test_byte_reset_near_max)
 {
 	struct dcqcn_params p = paper();
 	struct dcqcn_sm s;
@@ -459,7 +459,8 @@ static void test_byte_reset_near_max(void)
  * (rates proportional to the line rate, times to the RTT, B to the BDP)
  * computed here in double precision at guest rates.
  */
-static void check_auto(u32 line, u32 rtt, u32 cnp)
+static void check_auto(struct __test_metadata *_metadata, u32 line, u32 rtt,
+		       u32 cnp)
 {
 	struct dcqcn_auto a;
 	double l = line, r = rtt, bdp = l * r / 40e6 / 50;
@@ -493,7 +494,7 @@ static void check_auto(u32 line, u32 rtt, u32 cnp)
 	      1024.0 * 8 * 1000 / a.min_rate);
 }
 
-static void test_auto(void)
+TEST(test_auto)
 {
 	struct dcqcn_auto a;
 	struct dcqcn_params p = paper();
@@ -520,17 +521,17 @@ static void test_auto(void)
 	      "40 Mb/s 2 ms: T %u K %u B %u R_AI %u R_HAI %u min %u",
 	      a.time_reset_us, a.alpha_period_us, a.byte_reset, a.ai_rate,
 	      a.hai_rate, a.min_rate);
-	check_auto(40000, 50, 50);
-	check_auto(40000, 1000, 1000);
-	check_auto(10000, 50, 50);
-	check_auto(10000, 1000, 1000);
-	check_auto(10000000, 50, 50);
+	check_auto(_metadata, 40000, 50, 50);
+	check_auto(_metadata, 40000, 1000, 1000);
+	check_auto(_metadata, 10000, 50, 50);
+	check_auto(_metadata, 10000, 1000, 1000);
+	check_auto(_metadata, 10000000, 50, 50);
 	/* K > N whatever N is: a user's N above 1.1 RTT moves K up */
-	check_auto(40000, 1000, 5000);
-	check_auto(40000, 1000, 1100);
-	check_auto(40000, 10, 10);
-	check_auto(40000, 1, 1);
-	check_auto(40000, 1000, 0);
+	check_auto(_metadata, 40000, 1000, 5000);
+	check_auto(_metadata, 40000, 1000, 1100);
+	check_auto(_metadata, 40000, 10, 10);
+	check_auto(_metadata, 40000, 1, 1);
+	check_auto(_metadata, 40000, 1000, 0);
 	/* the largest inputs: B saturates, nothing wraps */
 	dcqcn_sm_auto(&a, U32_MAX, 1000000, 1000000, 65536);
 	CHECK(a.byte_reset == U32_MAX && a.alpha_period_us > 1000000 &&
@@ -542,19 +543,4 @@ static void test_auto(void)
 	      a.min_rate >= 1, "min inputs: a zero default");
 }
 
-int main(void)
-{
-	test_init();
-	test_cnp_decrease_alpha();
-	test_alpha_decay();
-	test_fast_recovery();
-	test_additive_hyper();
-	test_single_source_recovery();
-	test_min_rate_floor();
-	test_line_rate_ceiling();
-	test_first_cnp_and_clamp();
-	test_byte_reset_near_max();
-	test_auto();
-	printf("dcqcn_sm: %d checks, %d failed\n", checks, fails);
-	return fails ? 1 : 0;
-}
+TEST_HARNESS_MAIN

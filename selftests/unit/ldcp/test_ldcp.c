@@ -43,7 +43,7 @@ static void at(struct ldcp_sm *s, const struct ldcp_params *p, u32 fp)
 }
 
 /* One ACK of one packet without ECE: cwnd += alpha / cwnd. */
-static void test_increase_one(void)
+TEST(test_increase_one)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -69,7 +69,7 @@ static void test_increase_one(void)
 }
 
 /* One RTT of per-packet ACKs adds about alpha (the AI factor). */
-static void test_increase_rtt(void)
+TEST(test_increase_rtt)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -91,7 +91,7 @@ static void test_increase_rtt(void)
 }
 
 /* An ACK of n packets: cwnd += n * alpha / cwnd (old cwnd). */
-static void test_increase_n(void)
+TEST(test_increase_n)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -114,7 +114,7 @@ static void test_increase_n(void)
 }
 
 /* ECE: cwnd -= beta per ACK, n * beta for n packets. */
-static void test_decrease(void)
+TEST(test_decrease)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -144,7 +144,7 @@ static void test_decrease(void)
 }
 
 /* cwnd stays within [min_cwnd, max_cwnd], and the window with it. */
-static void test_floor_ceiling(void)
+TEST(test_floor_ceiling)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -208,7 +208,7 @@ static void send_msg(struct ldcp_sm *s, const struct ldcp_params *p,
 }
 
 /* AckReq on every k-th packet and on rxe's own requests. */
-static void test_ack_every(void)
+TEST(test_ack_every)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -251,7 +251,7 @@ static void test_ack_every(void)
 }
 
 /* Fast start: non-ECT except the last of the initial window. */
-static void test_fast_start(void)
+TEST(test_fast_start)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
@@ -342,7 +342,7 @@ static void test_fast_start(void)
  * ldcp_sm_pkt_unsent() the state is as if it had never been prepared, so
  * it is not counted in flight twice and its fast-start slot is reused.
  */
-static void test_unsent(void)
+TEST(test_unsent)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s, before;
@@ -385,7 +385,7 @@ static void test_unsent(void)
  * packets, rounded up, 1 .. 128 (rxe's window).  At 40 Gb/s and 50 us the
  * slides' BDP is 244 packets of 1 KB, above rxe's 128.
  */
-static void test_auto(void)
+TEST(test_auto)
 {
 	static const struct { u32 line, rtt, mtu, want; } c[] = {
 		{ 40000000, 50, 1024, 128 },	/* BDP 244 */
@@ -414,17 +414,4 @@ static void test_auto(void)
 	}
 }
 
-int main(void)
-{
-	test_increase_one();
-	test_increase_rtt();
-	test_increase_n();
-	test_decrease();
-	test_floor_ceiling();
-	test_ack_every();
-	test_fast_start();
-	test_unsent();
-	test_auto();
-	printf("test_ldcp: %d of %d checks failed\n", fails, checks);
-	return fails ? 1 : 0;
-}
+TEST_HARNESS_MAIN

@@ -40,7 +40,7 @@ static const struct pcn_np_params np_default = {
  * the line rate for the first 5, above 95% after 15; each step within
  * 1e-4 of the line rate of a double-precision reference.
  */
-static void test_fig10(u32 line)
+static void fig10(struct __test_metadata *_metadata, u32 line)
 {
 	struct pcn_rp_params p = rp_params(line);
 	struct pcn_rp s;
@@ -83,8 +83,19 @@ static void test_fig10(u32 line)
 	CHECK(s.rate == line, "ceiling: rate %u, line %u", s.rate, line);
 }
 
+TEST(test_fig10_40g)
+{
+	fig10(_metadata, LINE);
+}
+
+/* 100 Mb/s, the guest scale */
+TEST(test_fig10_100m)
+{
+	fig10(_metadata, 100000);
+}
+
 /* Line 6-7: sendRate = min(sendRate, recRate*(1-w_min)), w = w_min. */
-static void test_decrease(void)
+TEST(test_decrease)
 {
 	struct pcn_rp_params p = rp_params(LINE);
 	struct pcn_rp s;
@@ -131,7 +142,7 @@ static void test_decrease(void)
  * clamped and counted: 0 or 2^32 - 1 never takes a flow to its floor,
  * a sane recRate is not counted.
  */
-static void test_clamp(void)
+TEST(test_clamp)
 {
 	struct pcn_rp_params p = rp_params(LINE);
 	u32 ok = LINE / 2, r;
@@ -184,7 +195,7 @@ static bool np_period(struct pcn_np *s, u64 t0, u32 n, u32 nce, u32 bytes,
 }
 
 /* Figure 8's 95% rule: ECN only when strictly more than 95% are CE. */
-static void test_ecn_rule(void)
+TEST(test_ecn_rule)
 {
 	struct pcn_np_params p = np_default;
 	struct pcn_cnp c;
@@ -223,7 +234,7 @@ static void test_ecn_rule(void)
 }
 
 /* recRate: bytes over the period, or one packet over its gap. */
-static void test_rate_estimate(void)
+TEST(test_rate_estimate)
 {
 	struct pcn_cnp c;
 	struct pcn_np s;
@@ -268,7 +279,7 @@ static void test_rate_estimate(void)
 }
 
 /* No packets in a period: no CNP, the periods stop, restart on a packet. */
-static void test_no_packets(void)
+TEST(test_no_packets)
 {
 	struct pcn_cnp c = { .ecn = true, .rec_rate = 7 };
 	struct pcn_np s;
@@ -317,7 +328,7 @@ static void test_no_packets(void)
  * lone packet reports its size over the real inter-arrival time, within
  * 1 %, for gaps of 2 to PCN_NP_GAP_PERIODS periods.
  */
-static void test_slow_flows(void)
+TEST(test_slow_flows)
 {
 	static const struct {
 		u32 period_us, bytes;
@@ -366,7 +377,7 @@ static void test_slow_flows(void)
 	}
 }
 
-static void test_cnp_codec(void)
+TEST(test_cnp_codec)
 {
 	static const u32 rates[] = { 1, 1000, 100000, 40000000, 0xdeadbeef,
 				     0xffffffff };
@@ -419,7 +430,7 @@ static void test_cnp_codec(void)
 	      "increase with recRate 0 is valid");
 }
 
-static void test_rate_kbps(void)
+TEST(test_rate_kbps)
 {
 	CHECK(pcn_rate_kbps(1000, 50 * US) == 160000, "1000 B / 50 us");
 	CHECK(pcn_rate_kbps(1, 1000000000ULL) == 1, "tiny rate floors at 1");
@@ -433,7 +444,7 @@ static void test_rate_kbps(void)
  * and a 1 Mb/s floor at 40 Gb/s with a 50 us RTT (the paper's), T at least
  * 16 packets at line rate at guest rates.
  */
-static void test_auto(void)
+TEST(test_auto)
 {
 	static const struct { u32 line, rtt, mtu, period, min; } c[] = {
 		/* the floor: one packet per 10 RTT, 16384 kb/s at 50 us */
@@ -472,21 +483,4 @@ static void test_auto(void)
 	}
 }
 
-int main(int argc, char **argv)
-{
-	verbose = argc > 1 && !strcmp(argv[1], "-v");
-	test_fig10(LINE);
-	test_fig10(100000);	/* 100 Mb/s, the guest scale */
-	test_decrease();
-	test_clamp();
-	test_ecn_rule();
-	test_rate_estimate();
-	test_no_packets();
-	test_slow_flows();
-	test_cnp_codec();
-	test_rate_kbps();
-	test_auto();
-	printf("%s: %d checks, %d failed\n", fails ? "FAIL" : "PASS", checks,
-	       fails);
-	return fails ? 1 : 0;
-}
+TEST_HARNESS_MAIN
