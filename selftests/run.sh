@@ -7,7 +7,8 @@
 #                    [--shard K/N] [--list] [-v]
 #
 # Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
-# 4 skip; per-test timeout 120 s or a `# timeout: N` line).
+# 4 skip; per-test timeout from selftests/unit/settings, 120 s, or a
+# `# timeout: N` line).
 # Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
 # runs every selftests/net/test_*.sh (see there).
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
@@ -28,8 +29,15 @@ set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOP=$(cd "$HERE/.." && pwd -P)
 RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
-UNIT_TIMEOUT=${SELFTESTS_UNIT_TIMEOUT:-120}
-GUEST_DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
+# settings_timeout DIR: timeout= of DIR/settings (as kselftest's settings
+# files), else 300
+settings_timeout() {
+	local t
+	t=$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' "$1/settings" 2>/dev/null | tail -n1)
+	echo "${t:-300}"
+}
+UNIT_TIMEOUT=${SELFTESTS_UNIT_TIMEOUT:-$(settings_timeout "$TOP/selftests/unit")}
+GUEST_DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-$(settings_timeout "$TOP/selftests/net")}
 
 DO_UNIT=1
 DO_GUEST=1

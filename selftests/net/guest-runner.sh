@@ -7,8 +7,9 @@
 #   guest-runner.sh [--start N] [--results DIR] [TEST...]
 #
 # TEST is a name (test_00_guest_smoke), a file name or a path; default: every
-# selftests/net/test_*.sh in order.  For each test: per-test timeout (300 s,
-# or a `# timeout: N` line in the test), output to DIR/net/<name>.log,
+# selftests/net/test_*.sh in order.  For each test: per-test timeout (the
+# timeout= of selftests/net/settings, 300 s, or a `# timeout: N` line in
+# the test), output to DIR/net/<name>.log,
 # namespaces and links the test leaves behind are removed, and kernel log
 # lines matching $DMESG_RE since the test started fail it, and so does a
 # kmemleak report (debug kernel) that names our modules.  Prints TAP lines
@@ -23,7 +24,9 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOP=$(cd "$HERE/../.." && pwd -P)
 RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
 START=1
-DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-300}
+DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p' \
+	"$HERE/settings" 2>/dev/null | tail -n1)}
+DEFAULT_TIMEOUT=${DEFAULT_TIMEOUT:-300}
 # Kernel reports that fail a test: oopses and warnings (lockdep splats, debug
 # objects and suspicious RCU usage print "WARNING:"; KASAN, KFENCE and
 # sleeping-in-atomic print "BUG:"), UBSAN, hung tasks and RCU stalls.

@@ -209,6 +209,69 @@ trap _lib_exit EXIT
 trap 'exit 143' TERM
 trap 'exit 130' INT
 
+# Sub-tests, in the shape of the kernel's net/forwarding/lib.sh: a test
+# file runs named steps; a failed check records the step's first failure
+# in RET/RETMSG instead of ending the test, log_test NAME reports the step
+# ("TEST: NAME  [ OK ]", or "[FAIL]" and the message) and starts the next,
+# and tests_exit ends the test: 1 (naming the failed steps) if any failed.
+# fail and the assert_* helpers still end the whole test at once: use
+# them where nothing after the failure could mean anything.
+RET=0
+RETMSG=
+_LIB_TESTS=0
+_LIB_FAILED=()
+
+# check_err RC MSG: the step fails with MSG unless RC is 0.
+check_err() {
+	[ "$1" = 0 ] && return 0
+	log "  FAIL: $2"
+	[ "$RET" = 0 ] && RETMSG=$2
+	RET=1
+	return 0
+}
+
+# check_fail RC MSG: the step fails with MSG if RC is 0 (something that
+# must have been refused was not).
+check_fail() {
+	if [ "$1" = 0 ]; then check_err 1 "$2"; fi
+	return 0
+}
+
+# check_cmd MSG CMD...: the step fails with MSG unless CMD succeeds.
+check_cmd() {
+	local msg=$1
+	shift
+	"$@"
+	check_err $? "$msg"
+}
+
+# log_test NAME: report the step and reset RET for the next one.
+log_test() {
+	_LIB_TESTS=$((_LIB_TESTS + 1))
+	if [ "$RET" = 0 ]; then
+		printf 'TEST: %-40s [ OK ]\n' "$1"
+	else
+		printf 'TEST: %-40s [FAIL]\n\t%s\n' "$1" "$RETMSG"
+		_LIB_FAILED+=("$1")
+	fi
+	RET=0
+	RETMSG=
+}
+
+# tests_passed: no step has failed so far.
+tests_passed() {
+	[ ${#_LIB_FAILED[@]} = 0 ]
+}
+
+# tests_exit: end a test made of steps.
+tests_exit() {
+	if [ ${#_LIB_FAILED[@]} -gt 0 ]; then
+		fail "${#_LIB_FAILED[@]} of $_LIB_TESTS steps failed: ${_LIB_FAILED[*]}"
+	fi
+	log "all $_LIB_TESTS steps passed"
+	exit "$ksft_pass"
+}
+
 # wait_for [--timeout S] [--interval S] CMD... [--timeout S]
 # Poll CMD until it succeeds.  Returns 0 when it did, 1 after S seconds
 # (default 10; times SLOW on a slow kernel: a timeout only bounds a wait).

@@ -42,22 +42,6 @@ need_cmd tcpdump
 load_dcb
 
 FRAMES=$TOP/selftests/net/pfc_frames.py
-RET=0
-FAILED=()
-# check RC MSG: a failed step of the current sub-test.
-check() { [ "$1" = 0 ] && return 0; RET=1; log "  FAIL: $2"; }
-# t_end NAME: report the sub-test.
-t_end()
-{
-	if [ "$RET" = 0 ]; then
-		log "ok: $1"
-	else
-		log "not ok: $1"
-		FAILED+=("$1")
-	fi
-	RET=0
-}
-
 topo_init "p46$$" || fail "topo_init"
 at_exit topo_cleanup
 topo_switch sw >/dev/null || fail "switch"
@@ -95,10 +79,10 @@ refused()
 		out=$(nl change "$dev" "$@" 2>&1)
 	fi
 	rc=$?
-	check $((rc == 0)) "accepted: $*"
-	[ -n "$out" ] || check 1 "refused without a message: $*"
+	check_err $((rc == 0)) "accepted: $*"
+	[ -n "$out" ] || check_err 1 "refused without a message: $*"
 	after=$(state "$dev")
-	[ "$after" = "$before" ] || check 1 "state changed by refused $*: $before -> $after"
+	[ "$after" = "$before" ] || check_err 1 "state changed by refused $*: $before -> $after"
 	log "  refused ($*): $(head -n1 <<<"$out")"
 }
 
@@ -111,11 +95,11 @@ fresh()
 		topo_tc sw qdisc del dev "$d" root 2>/dev/null
 	done
 	# shellcheck disable=SC2086
-	topo_qdisc sw "$P1" dcb $1 || check 1 "P1: $1"
+	topo_qdisc sw "$P1" dcb $1 || check_err 1 "P1: $1"
 	# shellcheck disable=SC2086
-	topo_qdisc sw "$P2" dcb $2 || check 1 "P2: $2"
+	topo_qdisc sw "$P2" dcb $2 || check_err 1 "P2: $2"
 	# shellcheck disable=SC2086
-	topo_qdisc sw "$OUT" dcb $3 || check 1 "OUT: $3"
+	topo_qdisc sw "$OUT" dcb $3 || check_err 1 "OUT: $3"
 }
 
 # delay 1ms: the small pools below hold two ports' headroom
@@ -129,54 +113,54 @@ before=$(state "$P1")
 out=$(nl replace "$P1" '{"handle": "2:", "rate": 1250000, "pool": 1,
 	"buffer": 131072, "pfc": {"mask": 24, "xoff": 16384, "delay": 1000},
 	"bad_stab": true}')
-check $(($? == 0)) "replace with an empty size table accepted: $out"
+check_err $(($? == 0)) "replace with an empty size table accepted: $out"
 log "  replace refused by the core after init: $out"
 after=$(state "$P1")
-[ "$after" = "$before" ] || check 1 "failed replace changed the port: $before -> $after"
+[ "$after" = "$before" ] || check_err 1 "failed replace changed the port: $before -> $after"
 # the old port must still be the pool's port of P1: its packets charge it
 peak0=$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)
 topo_exec s1 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" "$RIP" 9 \
 	--count 30 --interval 0 --tos 0x60 --len 1000 >/dev/null 2>&1
 charged() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
 wait_for --timeout 10 charged
-check $? "P1 no longer charged for its packets after a failed replace (in_peak $peak0 -> $(pfc_get "$(pfc_json sw "$P1")" in_peak 3))"
-t_end lifecycle
+check_err $? "P1 no longer charged for its packets after a failed replace (in_peak $peak0 -> $(pfc_get "$(pfc_json sw "$P1")" in_peak 3))"
+log_test lifecycle
 
 # ---------------------------------------------------------------------
 # class_change: P2 grows the pool and reserves more than P1's old 64 KB
 fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit buffer 512kb \
 	pfc prio-pfc 3 xoff 16kb headroom 80kb
-check $? "P2: buffer 512kb headroom 80kb"
+check_err $? "P2: buffer 512kb headroom 80kb"
 size0=$(pool_get "$P1" size)
 res0=$(pool_get "$P1" reserved)
 topo_tc sw class change dev "$P1" classid 1:4 dcb limit 100kb
-check $? "class change on P1"
+check_err $? "class change on P1"
 size1=$(pool_get "$P1" size)
 log "  pool size $size0 -> $size1 after a class change (reserved $res0)"
-[ "$size1" = "$size0" ] || check 1 "class change re-applied P1's buffer: pool $size0 -> $size1, reserved $res0"
-t_end class_change
+[ "$size1" = "$size0" ] || check_err 1 "class change re-applied P1's buffer: pool $size0 -> $size1, reserved $res0"
+log_test class_change
 
 # ---------------------------------------------------------------------
 # child: sch_dcb under prio's class 1:1 on the egress port
 fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 topo_tc sw qdisc del dev "$OUT" root
 topo_tc sw qdisc add dev "$OUT" root handle 1: prio
-check $? "prio root on OUT"
+check_err $? "prio root on OUT"
 size0=$(pool_get "$P1" size)
 out=$(topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1 buffer 1mb 2>&1)
-check $((! $?)) "child with buffer 1mb accepted"
+check_err $((! $?)) "child with buffer 1mb accepted"
 log "  child with buffer refused: $(head -n1 <<<"$out")"
-[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "refused child resized the pool: $size0 -> $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check_err 1 "refused child resized the pool: $size0 -> $(pool_get "$P1" size)"
 topo_tc sw qdisc add dev "$OUT" parent 1:1 handle 10: dcb rate 0 pool 1
-check $? "child without buffer"
-[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child resized the pool: $size0 -> $(pool_get "$P1" size)"
-[ "$(pool_get "$P1" ports)" = 2 ] || check 1 "pool 1 has $(pool_get "$P1" ports) ports with a child, expected 2"
+check_err $? "child without buffer"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check_err 1 "child resized the pool: $size0 -> $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" ports)" = 2 ] || check_err 1 "pool 1 has $(pool_get "$P1" ports) ports with a child, expected 2"
 out=$(topo_tc sw qdisc change dev "$OUT" parent 1:1 handle 10: dcb buffer 2mb 2>&1)
-check $((! $?)) "child change to buffer 2mb accepted"
-[ "$(pool_get "$P1" size)" = "$size0" ] || check 1 "child change resized the pool: $size0 -> $(pool_get "$P1" size)"
+check_err $((! $?)) "child change to buffer 2mb accepted"
+[ "$(pool_get "$P1" size)" = "$size0" ] || check_err 1 "child change resized the pool: $size0 -> $(pool_get "$P1" size)"
 topo_tc sw qdisc del dev "$OUT" root
-t_end child
+log_test child
 
 # ---------------------------------------------------------------------
 # pair NSA NSB DEVA DEVB NET: new namespaces NSA and NSB joined by a veth
@@ -196,39 +180,39 @@ NS2="$(topo_ns sw)-b"
 tc2() { ip netns exec "$NS2" tc "$@"; }
 pair "$NS2" "$NS2-peer" a b 10.77.0 && ip -n "$NS2" link add name b type veth peer name b2 &&
 	ip -n "$NS2" link set dev b up
-check $? "veth to $NS2-peer and a second pair in $NS2"
+check_err $? "veth to $NS2-peer and a second pair in $NS2"
 fresh "$SW buffer 64kb $PFC" "$SW $PFC" "rate 1mbit dscp-map 0:7 pool 1"
 tc2 qdisc add dev a root dcb rate 100kbit dscp-map 0:3 pool 1 buffer 1mb $PFC
-check $? "$NS2: port a in pool 1 with buffer 1mb"
+check_err $? "$NS2: port a in pool 1 with buffer 1mb"
 tc2 qdisc add dev b root dcb rate 0 pool 1
-check $? "$NS2: port b in pool 1"
+check_err $? "$NS2: port b in pool 1"
 size2() { tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.size'; }
 ports2() { tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.ports'; }
 log "  pool 1: switch size $(pool_get "$P1" size) ports $(pool_get "$P1" ports); $NS2 size $(size2) ports $(ports2)"
-[ "$(pool_get "$P1" size)" = 65536 ] || check 1 "switch pool 1 resized by $NS2's port: $(pool_get "$P1" size)"
-[ "$(pool_get "$P1" ports)" = 3 ] || check 1 "switch pool 1 has $(pool_get "$P1" ports) ports, expected 3"
+[ "$(pool_get "$P1" size)" = 65536 ] || check_err 1 "switch pool 1 resized by $NS2's port: $(pool_get "$P1" size)"
+[ "$(pool_get "$P1" ports)" = 3 ] || check_err 1 "switch pool 1 has $(pool_get "$P1" ports) ports, expected 3"
 [ "$(size2)" = 1048576 ] && [ "$(ports2)" = 2 ] ||
-	check 1 "$NS2 pool 1: size $(size2) ports $(ports2), expected 1048576 and 2"
+	check_err 1 "$NS2 pool 1: size $(size2) ports $(ports2), expected 1048576 and 2"
 tc2 qdisc change dev a root dcb rate 100kbit buffer 2mb
-check $? "$NS2: buffer 2mb"
-[ "$(pool_get "$P1" size)" = 65536 ] || check 1 "$NS2's buffer 2mb resized the switch's pool 1: $(pool_get "$P1" size)"
+check_err $? "$NS2: buffer 2mb"
+[ "$(pool_get "$P1" size)" = 65536 ] || check_err 1 "$NS2's buffer 2mb resized the switch's pool 1: $(pool_get "$P1" size)"
 topo_tc sw qdisc change dev "$P1" root dcb rate 10mbit buffer 128kb
-check $? "switch: buffer 128kb"
-[ "$(size2)" = 2097152 ] || check 1 "the switch's buffer 128kb resized $NS2's pool 1: $(size2)"
+check_err $? "switch: buffer 128kb"
+[ "$(size2)" = 2097152 ] || check_err 1 "the switch's buffer 128kb resized $NS2's pool 1: $(size2)"
 # queue packets behind the 100 kbit/s port, then delete the namespace
 ip netns exec "$NS2" ping -q -i 0.002 -c 100 -s 1000 -Q 0x60 10.77.0.2 >/dev/null 2>&1 &
 PING=$!
 backlog2() { [ "$(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .backlog_bytes')" -gt 0 ]; }
 wait_for --timeout 10 backlog2
-check $? "no backlog on $NS2's port a"
+check_err $? "no backlog on $NS2's port a"
 log "  deleting $NS2 with $(tc2 -j -s qdisc show dev a | jq -r '.[] | select(.kind == "dcb") | .pool.used') bytes in its pool"
 ip netns del "$NS2"
-check $? "ip netns del $NS2"
+check_err $? "ip netns del $NS2"
 kill $PING 2>/dev/null
 wait $PING 2>/dev/null
 sleep 1
-[ "$(pool_get "$P1" ports)" = 3 ] || check 1 "switch pool 1 has $(pool_get "$P1" ports) ports after $NS2 went"
-t_end netns
+[ "$(pool_get "$P1" ports)" = 3 ] || check_err 1 "switch pool 1 has $(pool_get "$P1" ports) ports after $NS2 went"
+log_test netns
 
 # ---------------------------------------------------------------------
 # validation (a pool large enough for every headroom asked below)
@@ -245,16 +229,16 @@ refused "$P1" nl '{"limit": 0}'
 refused "$P1" nl '{"classify": 2}'
 # buffer 0 = unlimited: refused while P2 uses beta, then taken
 topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit pfc prio-pfc 3 beta 4
-check $? "P2: beta 4"
+check_err $? "P2: beta 4"
 refused "$P1" tc rate 10mbit buffer 0
 topo_tc sw qdisc change dev "$P2" root dcb rate 10mbit $PFC
-check $? "P2: back to xoff"
+check_err $? "P2: back to xoff"
 topo_tc sw qdisc change dev "$P1" root dcb rate 10mbit buffer 0
-check $? "buffer 0 refused without a beta port"
+check_err $? "buffer 0 refused without a beta port"
 size=$(pool_get "$P1" size)
 log "  pool size after buffer 0: $size"
-[ "$size" = 0 ] || check 1 "buffer 0 did not make the pool unlimited (size $size)"
-t_end validation
+[ "$size" = 0 ] || check_err 1 "buffer 0 did not make the pool unlimited (size $size)"
+log_test validation
 
 # ---------------------------------------------------------------------
 # carrier: P1 pauses s1, then P1's link goes down
@@ -267,31 +251,31 @@ if pfc_trace_on; then
 	FLOOD=$!
 	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
 	wait_for --timeout 30 p1_paused
-	check $? "P1 never paused s1"
+	check_err $? "P1 never paused s1"
 	j=$(pfc_json sw "$P1")
 	[ "$(pfc_get "$j" pause_tx 3)" -gt "$(pfc_get "$j" resume_tx 3)" ] ||
-		check 1 "P1 no longer holding s1 when its link goes down"
+		check_err 1 "P1 no longer holding s1 when its link goes down"
 	ip -n "$(topo_ns s1)" link set eth0 down
 	kill $FLOOD 2>/dev/null
 	wait $FLOOD 2>/dev/null
 	# the band drains below XON with the link down: a RESUME to send
 	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
 	wait_for --timeout 60 drained
-	check $? "P1's band 3 did not drain"
+	check_err $? "P1's band 3 did not drain"
 	r0=$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)
 	echo >"$TRACEFS/trace"
 	sleep 2		# the measurement window: attempts per 2 s
 	tries=$(grep -c "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace")
 	log "  carrier down: $tries PFC transmit attempts on $P1 in 2 s"
-	[ "$tries" -le 3 ] || check 1 "$tries PFC transmit attempts in 2 s with the carrier down"
+	[ "$tries" -le 3 ] || check_err 1 "$tries PFC transmit attempts in 2 s with the carrier down"
 	ip -n "$(topo_ns s1)" link set eth0 up
 	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
 	wait_for --timeout 10 resumed
-	check $? "no RESUME sent after the carrier came back"
+	check_err $? "no RESUME sent after the carrier came back"
 else
-	check 1 "no tracefs"
+	check_err 1 "no tracefs"
 fi
-t_end carrier
+log_test carrier
 
 # ---------------------------------------------------------------------
 # storm: PAUSE/RESUME into P1 while its qdisc comes and goes
@@ -300,56 +284,56 @@ STORM=$!
 at_exit 'kill $STORM 2>/dev/null'
 storm_in() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)" -ge 10 ]; }
 wait_for --timeout 30 storm_in
-check $? "storm frames not received"
+check_err $? "storm frames not received"
 for i in $(seq 1 24); do
 	h=$((i % 2 + 1))
 	if [ $((i % 4)) = 0 ]; then
 		topo_tc sw qdisc del dev "$P1" root
-		check $? "delete $i"
+		check_err $? "delete $i"
 	else
 		topo_tc sw qdisc replace dev "$P1" root handle $h: dcb rate 2mbit \
 			dscp-map 0:7 pool 1 $PFC
-		check $? "replace $i (handle $h:)"
+		check_err $? "replace $i (handle $h:)"
 	fi
 done
-topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check 1 "P1 after storm"
+topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check_err 1 "P1 after storm"
 wait_for --timeout 30 storm_in
-check $? "storm frames not received by the last qdisc"
+check_err $? "storm frames not received by the last qdisc"
 kill $STORM 2>/dev/null
 wait $STORM 2>/dev/null
 log "  24 replace/delete under the storm; last qdisc: resume_rx $(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)"
-t_end storm
+log_test storm
 
 # ---------------------------------------------------------------------
 # rx_fuzz
 ip -n "$(topo_ns s1)" link set eth0 mtu 9000
 ip -n "$(topo_ns sw)" link set "$P1" mtu 9000
-topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check 1 "P1 for fuzz"
+topo_qdisc sw "$P1" dcb rate 10mbit dscp-map 0:7 pool 1 $PFC || check_err 1 "P1 for fuzz"
 ip netns exec "$(topo_ns sw)" tcpdump -i "$P1" -n -U -w /dev/null 2>"$TMPD/tcpdump.err" &
 TCPDUMP=$!
 ip netns exec "$(topo_ns sw)" timeout 300 /usr/bin/python3 "$FRAMES" listen "$P1" "$TMPD/listening" &
 LISTEN=$!
 at_exit 'kill $TCPDUMP $LISTEN 2>/dev/null'
 wait_for --timeout 30 grep -q listening "$TMPD/tcpdump.err"
-check $? "tcpdump did not start"
+check_err $? "tcpdump did not start"
 wait_for --timeout 30 test -e "$TMPD/listening"
-check $? "packet socket did not start"
+check_err $? "packet socket did not start"
 
 m0=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" fuzz eth0)
-check $? "fuzz sender"
+check_err $? "fuzz sender"
 bad=$(sed -n 's/.*malformed=\([0-9]*\).*/\1/p' <<<"$out")
 log "  fuzz: $out"
 mal_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)" -ge "$1" ]; }
 wait_for --timeout 20 mal_ge $((m0 + bad))
 m1=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
 log "  pfc_malformed +$((m1 - m0)), expected +$bad"
-[ $((m1 - m0)) = "$bad" ] || check 1 "pfc_malformed +$((m1 - m0)), expected +$bad"
+[ $((m1 - m0)) = "$bad" ] || check_err 1 "pfc_malformed +$((m1 - m0)), expected +$bad"
 
 # (802.3x frames of the fuzz paused every band: band 5 counts from here)
 p0=$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" big eth0 20)
-check $? "non-linear sender: $out"
+check_err $? "non-linear sender: $out"
 p5_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)" -ge "$1" ]; }
 wait_for --timeout 20 p5_ge $((p0 + 20))
 wait_for --timeout 20 mal_ge $((m1 + 20))
@@ -357,14 +341,9 @@ j=$(pfc_json sw "$P1")
 m2=$(pfc_get "$j" pfc_malformed)
 p2=$(pfc_get "$j" pause_rx 5)
 log "  non-linear: pause_rx(5) +$((p2 - p0)) (20 sent), malformed +$((m2 - m1)) (20 sent)"
-[ $((p2 - p0)) = 20 ] || check 1 "non-linear PAUSE frames: pause_rx +$((p2 - p0)), expected +20"
-[ $((m2 - m1)) = 20 ] || check 1 "non-linear bad frames: malformed +$((m2 - m1)), expected +20"
+[ $((p2 - p0)) = 20 ] || check_err 1 "non-linear PAUSE frames: pause_rx +$((p2 - p0)), expected +20"
+[ $((m2 - m1)) = 20 ] || check_err 1 "non-linear bad frames: malformed +$((m2 - m1)), expected +20"
 kill $TCPDUMP $LISTEN 2>/dev/null
-t_end rx_fuzz
+log_test rx_fuzz
 
-if [ ${#FAILED[@]} -gt 0 ]; then
-	echo "FAIL: ${FAILED[*]}"
-	exit 1
-fi
-echo "PASS: lifecycle, class_change, child, netns, validation, carrier, storm, rx_fuzz"
-exit 0
+tests_exit

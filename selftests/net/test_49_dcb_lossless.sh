@@ -30,10 +30,6 @@ need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
 load_dcb
 
-RET=0
-FAILED=()
-# check RC MSG: a failed step of the current sub-test.
-check() { [ "$1" = 0 ] && return 0; RET=1; log "  FAIL: $2"; }
 # expect A OP B MSG: a numeric comparison (OP: > >= == <= <) as a step
 # of the sub-test; A and B must be integers.
 expect()
@@ -48,17 +44,7 @@ expect()
 		"<") ((a < b)) && ok=0 ;;
 		esac
 	fi
-	check $ok "$4: $1 $2 $3 does not hold"
-}
-t_end()
-{
-	if [ "$RET" = 0 ]; then
-		log "ok: $1"
-	else
-		log "not ok: $1"
-		FAILED+=("$1")
-	fi
-	RET=0
+	check_err $ok "$4: $1 $2 $3 does not hold"
 }
 
 LEN=1000
@@ -101,7 +87,7 @@ sw_fresh()
 	done
 	# shellcheck disable=SC2086
 	topo_qdisc sw "$P1" dcb $2 && topo_qdisc sw "$P2" dcb $2 &&
-		topo_qdisc sw "$OUT" dcb $1 || check 1 "switch: $1 / $2"
+		topo_qdisc sw "$OUT" dcb $1 || check_err 1 "switch: $1 / $2"
 }
 
 # flows "NODE TOS PORT COUNT"...: blocking UDP senders started together;
@@ -119,9 +105,9 @@ flows()
 	: >"$PFC_GO"
 	PFC_GO=
 	for f in "${pids[@]}"; do
-		wait "$f" || check 1 "a sender failed"
+		wait "$f" || check_err 1 "a sender failed"
 	done
-	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check 1 "queues did not drain"
+	wait_for --timeout 60 pfc_all_drained "${ALL[@]}" || check_err 1 "queues did not drain"
 	SENT=0
 	for f in "$@"; do
 		read -r node tos port cnt <<<"$f"
@@ -156,7 +142,7 @@ expect "$passed" ">" 0 "non-ECT packets passed (nonect_passed)"
 expect "$marked" ">" 0 "ECT packets CE-marked"
 expect "$PFC_DROPS" "==" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
 expect "$RCV" ">=" "$SENT" "datagrams received"
-t_end lossless_pass
+log_test lossless_pass
 
 # ---------------------------------------------------------------------
 # nonect_drop: the operator asks for WRED on the lossless band
@@ -170,7 +156,7 @@ marked=$(sv A sw "$OUT" ecn_marked 3)
 log "band 3 nonect drop: sent $SENT; drops_wred $wred nonect_passed $passed ecn_marked $marked"
 expect "$wred" ">" 0 "WRED drops with nonect drop"
 expect "$passed" "==" 0 "non-ECT passed with nonect drop"
-t_end nonect_drop
+log_test nonect_drop
 
 # ---------------------------------------------------------------------
 # lossy_wred: band 1 has no PFC
@@ -190,40 +176,40 @@ passed=$(sv A sw "$OUT" nonect_passed 1)
 log "lossy band 1, port nonect pass: sent $SENT; drops_wred $wred nonect_passed $passed"
 expect "$wred" "==" 0 "WRED drops with the port's nonect pass"
 expect "$passed" ">" 0 "non-ECT passed with the port's nonect pass"
-t_end lossy_wred
+log_test lossy_wred
 
 # ---------------------------------------------------------------------
 # class_nonect: settings through tc class change and raw netlink
 nl() { topo_exec sw /usr/bin/python3 "$TOP/selftests/net/dcb_nl.py" "$@"; }
 bandj() { topo_tc sw -j qdisc show dev "$OUT" | jq -c '.[] | select(.kind == "dcb") | .options | [.nonect, .bands]'; }
 topo_tc sw class change dev "$OUT" classid 1:4 dcb nonect drop
-check $? "class change nonect drop"
+check_err $? "class change nonect drop"
 v=$(topo_tc sw class show dev "$OUT" | grep "^class dcb 1:4 " | grep -o 'nonect [a-z]*')
 log "class 1:4 after nonect drop: $v"
-case $v in *drop) ;; *) check 1 "class 1:4 shows nonect drop (got '$v')";; esac
+case $v in *drop) ;; *) check_err 1 "class 1:4 shows nonect drop (got '$v')";; esac
 before=$(bandj)
 for bad in '{"nonect": 3}' '{"nonect": 255}' '{"bands": [{"index": 3, "nonect": 3}]}'; do
 	out=$(nl change "$OUT" "$bad" 2>&1)
 	rc=$?
 	log "  refused ($bad): $out"
-	check $((rc == 0)) "accepted: $bad"
-	case $out in "error "*": "?*) ;; *) check 1 "no extack message for $bad: $out";; esac
+	check_err $((rc == 0)) "accepted: $bad"
+	case $out in "error "*": "?*) ;; *) check_err 1 "no extack message for $bad: $out";; esac
 done
 out=$(nl class-change "$OUT" 1:4 '{"nonect": 7}' 2>&1)
-check $(($? == 0)) "class change nonect 7 accepted"
+check_err $(($? == 0)) "class change nonect 7 accepted"
 log "  refused (class nonect 7): $out"
 after=$(bandj)
-[ "$after" = "$before" ] || check 1 "refused input changed the config: $before -> $after"
+[ "$after" = "$before" ] || check_err 1 "refused input changed the config: $before -> $after"
 out=$(topo_tc sw qdisc change dev "$OUT" root dcb rate 10mbit nonect maybe 2>&1)
-check $(($? == 0)) "tc accepted nonect maybe"
-grep -q 'invalid nonect "maybe"' <<<"$out" || check 1 "tc error for nonect maybe: $out"
+check_err $(($? == 0)) "tc accepted nonect maybe"
+grep -q 'invalid nonect "maybe"' <<<"$out" || check_err 1 "tc error for nonect maybe: $out"
 topo_tc sw class change dev "$OUT" classid 1:4 dcb nonect default
-check $? "class change nonect default"
+check_err $? "class change nonect default"
 bands=$(bandj)
 log "after nonect default: $bands"
 grep -q '"nonect"' <<<"$(jq -c '.[1][] | select(.band == 3)' <<<"$bands")" &&
-	check 1 "band 3 still has a nonect override: $bands"
-t_end class_nonect
+	check_err 1 "band 3 still has a nonect override: $bands"
+log_test class_nonect
 
 # ---------------------------------------------------------------------
 # headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time
@@ -245,10 +231,10 @@ log "  kernel: ${msg:-<nothing>}"
 expect "$ind" ">" 0 "headroom overflow drops (in_drops)"
 expect "$infl" ">" "$hr" "in-flight peak above the headroom"
 grep -q "$P1: sch_dcb band 3 headroom overflow: headroom $hr B" <<<"$msg" ||
-	check 1 "kernel warning naming $P1, band 3 and headroom $hr"
+	check_err 1 "kernel warning naming $P1, band 3 and headroom $hr"
 grep -qE "headroom [0-9]+ B or delay [0-9]+ us would have held them" <<<"$msg" ||
-	check 1 "kernel warning with the headroom and delay that would have sufficed"
-t_end headroom_tiny
+	check_err 1 "kernel warning with the headroom and delay that would have sufficed"
+log_test headroom_tiny
 
 # ---------------------------------------------------------------------
 # headroom_auto: defaults (auto headroom from rate and the default delay)
@@ -272,7 +258,6 @@ done
 log "defaults: sent $SENT, drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
 expect "$p" ">" 0 "PAUSEs sent (the test exercised PFC)"
 expect "$PFC_DROPS" "==" 0 "drops anywhere with the defaults (${PFC_DROPS_WHAT:-none})"
-t_end headroom_auto
+log_test headroom_auto
 
-[ ${#FAILED[@]} = 0 ] || fail "failed: ${FAILED[*]}"
-exit 0
+tests_exit

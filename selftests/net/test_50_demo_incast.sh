@@ -37,17 +37,6 @@ declare -F skip >/dev/null || skip() { echo "SKIP: $*"; exit 4; }
 DUR=${INCAST_DURATION:-$(scaled_time 5)}
 ARGS=${INCAST_ARGS-rate=$(scaled_rate 20mbit)}
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/test50-incast.XXXXXX") || fail "mktemp"
-FAILED=0
-check() # DESCRIPTION CONDITION...
-{
-	local d=$1; shift
-	if "$@"; then
-		log "ok: $d"
-	else
-		echo "FAIL: $d" >&2
-		FAILED=1
-	fi
-}
 
 log "dcblab run incast --duration $DUR $ARGS (results in $OUT)"
 # --native: we are where the module can be loaded; never start a guest
@@ -58,19 +47,20 @@ rc=$?
 cat "$OUT/dcblab.log"
 [ $rc -eq 0 ] || fail "dcblab exited with status $rc"
 
-check "results table written" grep -q "Jain's fairness index" "$OUT/summary.txt"
-check "table has a row per sender" \
+check_cmd "results table written" grep -q "Jain's fairness index" "$OUT/summary.txt"
+check_cmd "table has a row per sender" \
 	test "$(grep -c '^h[0-9]' "$OUT/summary.txt")" -eq 4
 for f in dcbmon.csv senders.csv queue.csv window.csv throughput-h1.csv \
 	 queue.png marked.png throughput.png metrics.env; do
-	check "$f exists and is not empty" test -s "$OUT/$f"
+	check_cmd "$f exists and is not empty" test -s "$OUT/$f"
 done
 for f in queue.png marked.png throughput.png; do
-	check "$f is a PNG" \
+	check_cmd "$f is a PNG" \
 		test "$(head -c 8 "$OUT/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
 done
-check "dcbmon.csv has samples of the port" \
+check_cmd "dcbmon.csv has samples of the port" \
 	test "$(grep -c ',all,' "$OUT/dcbmon.csv")" -ge 10
+log_test results
 
 # shellcheck disable=SC1091
 . "$OUT/metrics.env" || fail "cannot read metrics.env"
@@ -79,18 +69,16 @@ log "marked fraction $marked_frac, queue peak $queue_peak_bytes B (kmin $kmin_by
 
 within5() { awk -v w="$1" -v c="$2" 'BEGIN { d = (w - c) / c; exit !(d <= 0.05 && d >= -0.05) }'; }
 # the rate is only measurable while the port is backlogged
-check "port backlogged for at least $(scaled_time 1) s (busy ${busy_s:-0} s)" \
+check_cmd "port backlogged for at least $(scaled_time 1) s (busy ${busy_s:-0} s)" \
 	awk -v b="${busy_s:-0}" -v m="$(scaled_time 1)" 'BEGIN { exit !(b >= m) }'
-check "port throughput within 5% of the configured rate" \
+check_cmd "port throughput within 5% of the configured rate" \
 	within5 "${port_wire_bps:-0}" "$rate_bps"
-check "some packets ECN-marked (marked fraction $marked_frac > 0)" \
+log_test shaping
+check_cmd "some packets ECN-marked (marked fraction $marked_frac > 0)" \
 	awk -v f="$marked_frac" 'BEGIN { exit !(f > 0) }'
-check "queue peak $queue_peak_bytes > kmin $kmin_bytes" \
+check_cmd "queue peak $queue_peak_bytes > kmin $kmin_bytes" \
 	test "$queue_peak_bytes" -gt "$kmin_bytes"
+log_test marking
 
-if [ $FAILED = 0 ]; then
-	rm -rf "$OUT"
-	exit 0
-fi
-echo "results kept in $OUT" >&2
-exit 1
+if tests_passed; then rm -rf "$OUT"; else echo "results kept in $OUT" >&2; fi
+tests_exit

@@ -96,6 +96,22 @@ expect 2 bash "$TOP/selftests/run.sh" --list --shard 3/2
 expect 2 bash "$TOP/selftests/run.sh" --list --shard 1
 [ -z "$(bash "$TOP/selftests/run.sh" --list --shard 2/2 | grep '^unit/')" ] ||
 	fail "unit tests in shard 2/2"
+# steps: a failed check ends only its step; tests_exit names the failures
+out=$( (
+	check_err 0 "not reached"; log_test good
+	check_err 1 "first"; check_err 1 "second"; log_test bad
+	check_fail 0 "accepted"; log_test refused
+	check_cmd "true" true; check_fail 1 "refused"; log_test good2
+	tests_exit ) 2>&1 )
+rc=$?
+same "$rc" 1 "tests_exit after failed steps"
+[[ $out == *"TEST: good "*"[ OK ]"* && $out == *"TEST: good2 "*"[ OK ]"* ]] ||
+	fail "passing steps not reported: $out"
+[[ $out == *"TEST: bad "*"[FAIL]"*"first"* && $out != *$'\t'second* ]] ||
+	fail "a failed step must show its first failure: $out"
+[[ $out == *"FAIL: 2 of 4 steps failed: bad refused"* ]] || fail "tests_exit's line: $out"
+out=$( ( check_err 0 x; log_test a; tests_exit ) 2>&1 ) || fail "tests_exit with all steps passed: $out"
+[[ $out == *"all 1 steps passed"* ]] || fail "tests_exit's pass line: $out"
 
 log "toolchain and lib.sh OK"
 exit "$ksft_pass"
