@@ -165,9 +165,38 @@ load_dcb() {
 	fi
 }
 
-# at_exit CMD...: run CMD (one string, eval'ed) when the test exits.
+# at_exit CMD...: run CMD (one string, eval'ed) when the test exits, in
+# the order registered, after the deferred commands.
 at_exit() {
 	_LIB_AT_EXIT+=("$*")
+}
+
+# defer CMD...: undo a step of set-up (one string, eval'ed): deferred
+# commands run last-registered first, at the end of the innermost scope
+# (defer_scope_pop) or when the test exits, as in the kernel's
+# net/forwarding tests.  defer_scope_push opens a scope (a step's own
+# set-up), defer_scope_pop runs and forgets what was deferred in it.
+_LIB_DEFER=()
+_LIB_DEFER_SCOPES=()
+defer() {
+	_LIB_DEFER+=("$*")
+}
+defer_scope_push() {
+	_LIB_DEFER_SCOPES+=(${#_LIB_DEFER[@]})
+}
+_lib_defer_run() {	# _lib_defer_run DOWN_TO
+	local i
+	for ((i = ${#_LIB_DEFER[@]} - 1; i >= $1; i--)); do
+		eval "${_LIB_DEFER[i]}" || true
+		unset '_LIB_DEFER[i]'
+	done
+}
+defer_scope_pop() {
+	local n=${#_LIB_DEFER_SCOPES[@]} base
+	[ "$n" -gt 0 ] || fail "defer_scope_pop without defer_scope_push"
+	base=${_LIB_DEFER_SCOPES[n - 1]}
+	unset '_LIB_DEFER_SCOPES[n - 1]'
+	_lib_defer_run "$base"
 }
 
 # netns_add NAME...: create namespaces, bring their lo up, register them
@@ -198,6 +227,7 @@ cleanup_netns() {
 _lib_exit() {
 	local rc=$? c
 	trap - EXIT
+	_lib_defer_run 0
 	for c in "${_LIB_AT_EXIT[@]}"; do
 		eval "$c" || true
 	done

@@ -112,6 +112,12 @@ same "$rc" 1 "tests_exit after failed steps"
 [[ $out == *"FAIL: 2 of 4 steps failed: bad refused"* ]] || fail "tests_exit's line: $out"
 out=$( ( check_err 0 x; log_test a; tests_exit ) 2>&1 ) || fail "tests_exit with all steps passed: $out"
 [[ $out == *"all 1 steps passed"* ]] || fail "tests_exit's pass line: $out"
+# defer: last registered first, per scope, the rest at exit
+out=$( (
+	trap _lib_exit EXIT	# a subshell does not inherit the test's trap
+	defer "echo d1"; defer_scope_push; defer "echo d2"; defer "echo d3"
+	defer_scope_pop; echo mid; at_exit "echo a1"; defer "echo d4"; exit 0 ) )
+same "$(tr '\n' ' ' <<<"$out")" "d3 d2 mid d4 d1 a1 " "defer order"
 
 log "toolchain and lib.sh OK"
 exit "$ksft_pass"
