@@ -181,11 +181,11 @@ load_dcqcn() { load_algo dcqcn; }
 # settings"): the paper's N = 50 us, K = T = 55 us scaled by 545: N = 27
 # ms, T = K = 30 ms, so K > N as the paper requires (with K <= N alpha
 # decays between the CNPs of a flow that is still marked) and T = K as in
-# the paper.  T = K = 55 ms (x1000) until 2026-11-22; then 30 ms, which
-# exceeds the loop delay of a TCG guest plus the queueing delay (16 ms at
-# Kmax 20 KB and 10 Mb/s) and gives more recovery steps per CNP, so the
-# shares even out within a test's run ("Fig. 8 at guest scale"), with N
-# still 50 ms (K < N) until 2026-11-24.  R_AI 50 kb/s
+# the paper.  30 ms exceeds the loop delay of a TCG guest plus the
+# queueing delay (16 ms at Kmax 20 KB and 10 Mb/s) and gives enough
+# recovery steps per CNP for the shares to even out within a test's run
+# ("Fig. 8 at guest scale", where the history of the setting is).
+# R_AI 50 kb/s
 declare -gA DCQCN_KNOBS=(
 	[rpg_time_reset]=30000 [dce_tcp_rtt]=30000
 	[rpg_ai_rate]=50 [rpg_hai_rate]=100 [rpg_min_rate]=500

@@ -19,7 +19,7 @@ last=$(tail -n1 <<<"$out")
 [ "$(grep -c '^seed' <<<"$out")" = 4 ] || { echo "FAIL: model -x: not one line per seed"; exit 1; }
 # K > N: alpha must not decay between two CNPs of a flow still marked,
 # i.e. never less than N after a CNP.  With N = 27 ms < K = 30 ms: none;
-# with N = 50 ms > K = 30 ms (the setting before 2026-11-24) it did
+# with N = 50 ms > K = 30 ms it does (the check can fail)
 early=$(sed -n 's/^alpha decays less than N after a CNP: //p' <<<"$out")
 old=$("$bin" -x 10 4 5 20 0.01 10 50 30 50 100 48 4 30 | sed -n 's/^alpha decays less than N after a CNP: //p')
 echo "alpha decays less than N after a CNP: $early (N 27 ms, K 30 ms), $old (N 50 ms, K 30 ms)"

@@ -3,7 +3,7 @@
  * Unit tests of rxe_cc/pcn_sm.c against the paper's rules (NSDI'20,
  * Algorithm 1, Figure 8, Figure 10), expected values computed here (in
  * double precision where the machine rounds).  Each check prints what
- * it measured on failure; with -v also on success.
+ * it measured on failure (selftests/unit/check.h).
  */
 #include <math.h>
 #include <stdio.h>
