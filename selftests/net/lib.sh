@@ -275,6 +275,20 @@ check_cmd() {
 	check_err $? "$msg"
 }
 
+# check_perf MSG CMD...: check_cmd for how well the emulation performs (a
+# rate, a share): on a slow kernel (DCBLAB_MACHINE_SLOW=yes, see
+# xfail_on_slow) a failure is logged as XFAIL and the step goes on.
+check_perf() {
+	local msg=$1
+	shift
+	"$@" && return 0
+	if [ "${DCBLAB_MACHINE_SLOW:-no}" = yes ]; then
+		echo "XFAIL: $msg"
+		return 0
+	fi
+	check_err 1 "$msg"
+}
+
 # log_test NAME: report the step and reset RET for the next one.
 log_test() {
 	_LIB_TESTS=$((_LIB_TESTS + 1))

@@ -71,7 +71,7 @@ within5() { awk -v w="$1" -v c="$2" 'BEGIN { d = (w - c) / c; exit !(d <= 0.05 &
 # the rate is only measurable while the port is backlogged
 check_cmd "port backlogged for at least $(scaled_time 1) s (busy ${busy_s:-0} s)" \
 	awk -v b="${busy_s:-0}" -v m="$(scaled_time 1)" 'BEGIN { exit !(b >= m) }'
-check_cmd "port throughput within 5% of the configured rate" \
+check_perf "port throughput within 5% of the configured rate" \
 	within5 "${port_wire_bps:-0}" "$rate_bps"
 log_test shaping
 check_cmd "some packets ECN-marked (marked fraction $marked_frac > 0)" \

@@ -112,6 +112,11 @@ same "$rc" 1 "tests_exit after failed steps"
 [[ $out == *"FAIL: 2 of 4 steps failed: bad refused"* ]] || fail "tests_exit's line: $out"
 out=$( ( check_err 0 x; log_test a; tests_exit ) 2>&1 ) || fail "tests_exit with all steps passed: $out"
 [[ $out == *"all 1 steps passed"* ]] || fail "tests_exit's pass line: $out"
+# check_perf: a step failure, or an XFAIL line on a slow kernel
+out=$( ( check_perf "slow" false; log_test p; tests_exit ) 2>&1 ) && fail "check_perf did not fail"
+out=$( ( export DCBLAB_MACHINE_SLOW=yes; check_perf "slow" false; log_test p; tests_exit ) 2>&1 ) ||
+	fail "check_perf failed on a slow kernel: $out"
+[[ $out == *"XFAIL: slow"* ]] || fail "no XFAIL line from check_perf: $out"
 # defer: last registered first, per scope, the rest at exit
 out=$( (
 	trap _lib_exit EXIT	# a subshell does not inherit the test's trap
