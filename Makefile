@@ -139,7 +139,7 @@ check-unit: user
 
 demo: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/dcblab run compare --duration 900
+	bash $(TOP)/scripts/dcblab run compare --repeat 3 --duration 900
 
 bench: $(DEPS_STAMP)
 	$(MAKE) all

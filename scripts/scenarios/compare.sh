@@ -6,14 +6,13 @@
 # itself (`dcblab run NAME --native --out OUT/NAME`, so each builds and
 # tears down its own topology), each with every setting of `algos` in one
 # invocation.  Every scenario writes OUT/NAME/summary.tsv (a header, then
-# one row per setting, first column `algo`).  compare prints ONE table:
-# per scenario and setting, throughput per flow, Jain's index, queue mean
-# and p99, PAUSE frames, drops, go-back-N retries and completion times
-# (the columns of that name, or of an alias, in the scenario's summary.tsv;
-# per-flow f1_mbps, f2_mbps, ... are joined with "/"; "-" where a scenario
-# has none; its other columns follow as key=value), writes it to OUT/compare.tsv and
-# OUT/summary.txt, and copies the scenarios' plots to OUT/NAME-*.png.
-# A scenario that is missing or fails is reported and skipped.
+# one row per setting, first column `algo`) and summary.txt; compare
+# prints the summaries one after the other (OUT/summary.txt) and copies
+# the scenarios' plots to OUT/NAME-*.png.  The one table of every metric
+# with its unit, over all runs of --repeat, is made on the host from the
+# summary.tsv files (scripts/dcbanalysis/scenarios/compare.py:
+# results.csv and table.txt).  A scenario that is missing or fails is
+# reported and skipped.
 
 describe()
 {
@@ -31,16 +30,6 @@ converge_args   ""        extra key=value for cmp_converge (comma-separated)
 duration        900       time budget (s) of the whole comparison: only sizes dcblab's guest timeout (3 x duration + 300)
 EOF
 }
-
-# columns of the one table, in order: NAME:ALTERNATIVE|ALTERNATIVE...
-CMP_COLS='flows_mbps:flows_mbps|mbps|throughput_mbps|tput_mbps
-jain:jain|jain_post
-queue_mean_kb:queue_mean_kb|qmean_kb|queue_mean
-queue_p99_kb:queue_p99_kb|qp99_kb|queue_p99
-pause_tx:pause_tx|pauses|pause_frames
-drops:drops|drops_total
-retries:gbn_retry|retries
-fct_s:fct_max_s|fct_s|completion_s|recovery_s|converge_s'
 
 cmp_one()
 {
@@ -80,48 +69,6 @@ cmp_one()
 	return 0
 }
 
-# cmp_table: compare.tsv from every OUT/NAME/summary.tsv
-cmp_table()
-{
-	local name
-	{
-		printf 'scenario\talgo'
-		awk -F: '{ printf "\t%s", $1 }' <<<"$CMP_COLS"
-		printf '\tother\n'
-		for name in ${P[scenarios]//,/ }; do
-			[ -s "$OUT/$name/summary.tsv" ] || continue
-			awk -F'\t' -v scn="$name" -v cols="$CMP_COLS" '
-			BEGIN { nc = split(cols, cl, "\n")
-				for (i = 1; i <= nc; i++) { split(cl[i], kv, ":"); alt[i] = kv[2] } }
-			NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i; nf = NF
-				for (j = 1; j <= nc; j++) {
-					pick[j] = 0; na = split(alt[j], a, "|")
-					for (x = 1; x <= na && !pick[j]; x++)
-						for (i = 2; i <= NF; i++) if (h[i] == a[x]) { pick[j] = i; break }
-					if (pick[j]) used[pick[j]] = 1
-				}
-				# no flows_mbps column: join f1_mbps, f2_mbps, ...
-				nfl = 0
-				if (!pick[1]) for (i = 2; i <= NF; i++) if (h[i] ~ /^f[0-9]+_mbps$/) {
-					fl[++nfl] = i; used[i] = 1 }
-				next }
-			{
-				line = scn "\t" $1
-				for (j = 1; j <= nc; j++) {
-					v = pick[j] ? $pick[j] : "-"
-					if (j == 1 && !pick[1] && nfl) {
-						v = ""; for (x = 1; x <= nfl; x++) v = v (x > 1 ? "/" : "") $fl[x]
-					}
-					line = line "\t" v
-				}
-				o = ""
-				for (i = 2; i <= nf; i++) if (!used[i]) o = o (o == "" ? "" : " ") h[i] "=" $i
-				print line "\t" (o == "" ? "-" : o)
-			}' "$OUT/$name/summary.tsv"
-		done
-	} >"$OUT/compare.tsv"
-}
-
 run()
 {
 	local name
@@ -129,13 +76,12 @@ run()
 	for name in ${P[scenarios]//,/ }; do
 		cmp_one "$name"
 	done
-	cmp_table
 	{
 		echo "compare: ${P[scenarios]} x ${P[algos]}"
-		echo "(flows_mbps: per flow, '/'-separated; queue in KB at the bottleneck;"
-		echo " pause_tx: PAUSE frames sent by the switches; fct_s: completion or recovery time)"
-		echo
-		column -t -s "$(printf '\t')" "$OUT/compare.tsv"
+		for name in ${P[scenarios]//,/ }; do
+			echo
+			cat "$OUT/$name/summary.txt" 2>/dev/null
+		done
 		echo
 		awk -F'\t' '$2 != "ok" { printf "%s: %s\n", $1, $2 }' "$OUT/status.tsv"
 	} >"$OUT/summary.txt"
