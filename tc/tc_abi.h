@@ -44,7 +44,6 @@ struct qdisc_util {
 void incomplete_command(void) __attribute__((noreturn));
 void invarg(const char *msg, const char *arg) __attribute__((noreturn));
 void duparg(const char *key, const char *arg) __attribute__((noreturn));
-bool matches(const char *prefix, const char *string);	/* 0: a match */
 int get_u32(__u32 *val, const char *arg, int base);
 int get_u16(__u16 *val, const char *arg, int base);
 int get_u8(__u8 *val, const char *arg, int base);
@@ -91,15 +90,12 @@ int print_color_string(enum output_type t, enum color_attr c, const char *key,
 		       const char *fmt, const char *value);
 int print_color_uint(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, unsigned int value);
-int print_color_u64(enum output_type t, enum color_attr c, const char *key,
-		    const char *fmt, uint64_t value);
 int print_color_float(enum output_type t, enum color_attr c, const char *key,
 		      const char *fmt, double value);
 int print_color_lluint(enum output_type t, enum color_attr c, const char *key,
 			const char *fmt, unsigned long long value);
 int print_color_size(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, __u32 value);
-char *sprint_size(__u32 sz, char *buf);
 
 /* tc/tc_util.h */
 int parse_percent(double *val, const char *str);	/* "1%" -> 0.01 */
@@ -109,7 +105,6 @@ void tc_print_rate(enum output_type t, const char *key, const char *fmt,
 
 #define print_string(t, k, f, v)	print_color_string(t, COLOR_NONE, k, f, v)
 #define print_uint(t, k, f, v)		print_color_uint(t, COLOR_NONE, k, f, v)
-#define print_u64(t, k, f, v)		print_color_u64(t, COLOR_NONE, k, f, v)
 #define print_float(t, k, f, v)		print_color_float(t, COLOR_NONE, k, f, v)
 #define print_lluint(t, k, f, v)	print_color_lluint(t, COLOR_NONE, k, f, v)
 #define print_size(t, k, f, v)		print_color_size(t, COLOR_NONE, k, f, v)
