@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * q_dcb.c - tc plugin of sch_dcb, the DCB lab switch-port qdisc.
- *
- * Options go straight from argv into netlink attributes and back to
- * text and JSON with the helpers tc exports (see tc_abi.h).  Only the
- * options given are sent, so `tc qdisc change` can set one of them;
- * the kernel keeps the rest (rate is required on creation only).
+ * The tc plugin of sch_dcb, the DCB lab switch-port qdisc.  Options go
+ * straight from argv into netlink attributes and back to text and JSON
+ * with the helpers tc exports (see tc_abi.h).  Only the options given are
+ * sent, so `tc qdisc change` can set one of them; the kernel keeps the
+ * rest (rate is required on creation only).
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -26,11 +25,9 @@ static void explain(void)
 		"               [ classify { dscp | prio } ] [ dscp-map { DSCP:BAND[,...] | default } ]\n"
 		"               [ ecn ECN ] [ nonect NONECT ] [ pool ID ] [ buffer SIZE ] [ pfc PFC ]\n"
 		"               [ band N [ limit SIZE ] [ ecn BAND_ECN ] [ nonect NONECT ] ]...\n"
-		"       ... class change ... classid MAJ:N+1 dcb [ limit SIZE ] [ ecn BAND_ECN ]\n"
-		"               [ nonect NONECT ]\n"
+		"       ... class change ... classid MAJ:N+1 dcb [ limit SIZE ] [ ecn BAND_ECN ] [ nonect NONECT ]\n"
 		"ECN      := { off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn [ k SIZE ] }\n"
-		"BAND_ECN := { ECN | default }\n"
-		"NONECT   := { pass | drop | default }\n"
+		"BAND_ECN := { ECN | default }    NONECT := { pass | drop | default }\n"
 		"PFC      := { off | [ prio-pfc { LIST | all | PRIO:{on|off} ... } ]\n"
 		"              { xoff SIZE [ xon SIZE ] | beta 1..1000 } [ headroom SIZE ]\n"
 		"              [ quanta 1..65535 ] [ delay TIME ] }\n"
@@ -73,11 +70,14 @@ static const char *name_of(const char *const *names, unsigned int n, unsigned in
 /* "0.01" or "1%" -> fixed point, TC_DCB_PROB_ONE = 1.0 */
 static int get_prob(__u32 *prob, const char *arg)
 {
-	char *end = NULL;
-	double v;
+	char *end;
+	double v = strtod(arg, &end);
 
-	if (strchr(arg, '%') ? parse_percent(&v, arg) :
-	    (v = strtod(arg, &end), end == arg || *end) || !(v >= 0. && v <= 1.))
+	if (end == arg || (*end && strcmp(end, "%")))
+		return -1;
+	if (*end)
+		v /= 100.;
+	if (!(v >= 0. && v <= 1.))
 		return -1;
 	*prob = (__u32)(v * TC_DCB_PROB_ONE + 0.5);
 	return 0;
@@ -289,7 +289,9 @@ static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
 				continue;
 			}
 			NEXT_ARG();
-			if (k == 1 && !(xoff = size_arg(*argv)))
+			if (k == 1)
+				xoff = size_arg(*argv);
+			if (k == 1 && !xoff)
 				invarg("\"xoff\" must be above 0", *argv);
 			if (k == 2)
 				xon = size_arg(*argv);

@@ -98,7 +98,6 @@ int print_color_size(enum output_type t, enum color_attr c, const char *key,
 		     const char *fmt, __u32 value);
 
 /* tc/tc_util.h */
-int parse_percent(double *val, const char *str);	/* "1%" -> 0.01 */
 /* bytes/s; text in bit/s with SI (or, tc -iec, IEC) prefixes */
 void tc_print_rate(enum output_type t, const char *key, const char *fmt,
 		   unsigned long long rate);
