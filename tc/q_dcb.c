@@ -164,7 +164,7 @@ static int parse_ecn(int *argcp, char ***argvp, struct tc_dcb_ecn *e, bool band)
 		if (e->kmin == e->kmax)
 			return dcb_err("kmin equals kmax: use \"ecn step k SIZE\"", NULL);
 	} else if (e->mode != TC_DCB_ECN_OFF) {
-		return dcb_err("unknown ecn mode (off, red, step, np-ecn, default):", *argv);
+		return dcb_err("ecn is off, red, step, np-ecn or (a band's) default, not", *argv);
 	}
 	*argcp = argc;
 	*argvp = argv;
