@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 900
+# timeout: 1200
 #
 # The tc plugin against the real sch_dcb: the tdc-style cases of
 # selftests/tc-testing/dcb.json (the format of the kernel's tc-testing),
