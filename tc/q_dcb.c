@@ -1,244 +1,672 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * q_dcb.c - tc plugin for the sch_dcb qdisc (loaded as $TC_LIB_DIR/q_dcb.so).
- *
- * A thin adapter: parsing, encoding, decoding and the text form live in
- * dcb_opts.c; this file moves the results in and out of tc's netlink
- * message and JSON/text printer.
+ * The tc plugin of sch_dcb, the DCB lab switch-port qdisc.  Options go
+ * straight from argv into netlink attributes and back to text and JSON
+ * with the helpers tc exports (see tc_abi.h).  Only the options given are
+ * sent, so `tc qdisc change` can set one of them; the kernel keeps the
+ * rest (rate is required on creation only).
  */
-#include <stdio.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <assert.h>
 #include <string.h>
 
-#include <linux/gen_stats.h>
-
 #include "tc_abi.h"
-#include "dcb_opts.h"
+#include "pkt_sched_dcb.h"
 
-/* Upper bound handed to tc's addattr helpers; the largest dcb option set
- * is about 600 bytes, tc's request buffers are larger than this. */
-#define DCB_NL_MAXLEN	2048
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+/* addattr bound: tc's request buffer is larger, our options < 1 KB */
+#define DCB_MAXLEN	4096
 
-static void dcb_usage(void)
+static void explain(void)
 {
 	fprintf(stderr,
-"Usage: ... dcb rate RATE [overhead BYTES] [burst SIZE] [limit SIZE]\n"
-"              [classify {dscp|prio}] [dscp-map {DSCP:BAND[,DSCP:BAND...]|default}]\n"
-"              [ecn ECN] [pool ID] [buffer SIZE] [pfc PFC]\n"
-"              [nonect NONECT] [band N [limit SIZE] [ecn BAND_ECN] [nonect NONECT]]...\n"
-"       ... class change ... classid MAJ:(N+1) dcb [limit SIZE] [ecn BAND_ECN]\n"
-"              [nonect NONECT]\n"
-"\n"
-"  ECN      := off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE\n"
-"              | np-ecn [k SIZE]   (np-ecn: marks with more than k behind, default 10kb)\n"
-"  BAND_ECN := ECN | default\n"
-"  RATE     := tc rate (50mbit, 1gbit, 1000kbit, 10MBps, ...); 0 or unlimited = no shaping\n"
-"  SIZE     := bytes, or with a unit: b, k/kb (1024), m/mb (1024^2), g/gb\n"
-"  PROB     := 0..1 (e.g. 0.01) or a percentage (1%%)\n"
-"  NONECT   := pass | drop | default: non-ECT packets the red/step curve selects;\n"
-"              default: pass on a band with PFC (lossless), drop (WRED) otherwise\n"
-"  PFC      := off | [prio-pfc {LIST|all}] {xoff SIZE [xon SIZE] | beta 1..1000}\n"
-"              [headroom SIZE] [quanta 1..65535] [delay TIME]\n"
-"  LIST     := band numbers 0..7 separated by commas (3,6); default all\n"
-"  TIME     := us, or with a unit: us, ms, s (e.g. 1ms)\n"
-"  N        := band 0..7 (class MAJ:N+1); DSCP := 0..63\n"
-"  ID       := shared buffer pool id, 0..4294967295 (default 0)\n"
-"  Options after the first \"band\" belong to a band (limit, ecn, nonect).\n");
+		"Usage: ... dcb [ rate RATE ] [ overhead BYTES ] [ burst SIZE ] [ limit SIZE ]\n"
+		"               [ classify { dscp | prio } ] [ dscp-map { DSCP:BAND[,...] | default } ]\n"
+		"               [ ecn ECN ] [ nonect NONECT ] [ pool ID ] [ buffer SIZE ] [ pfc PFC ]\n"
+		"               [ band N [ limit SIZE ] [ ecn BAND_ECN ] [ nonect NONECT ] ]...\n"
+		"       ... class change ... classid MAJ:N+1 dcb [ limit SIZE ] [ ecn BAND_ECN ] [ nonect NONECT ]\n"
+		"ECN      := { off | red kmin SIZE kmax SIZE pmax PROB | step k SIZE | np-ecn [ k SIZE ] }\n"
+		"BAND_ECN := { ECN | default }    NONECT := { pass | drop | default }\n"
+		"PFC      := { off | [ prio-pfc { LIST | all | PRIO:{on|off} ... } ]\n"
+		"              { xoff SIZE [ xon SIZE ] | beta 1..1000 } [ headroom SIZE ]\n"
+		"              [ quanta 1..65535 ] [ delay TIME ] }\n"
+		"RATE: 0 or unlimited = not shaped; PROB: 0..1 or a percentage (1%%); LIST: 3,6\n"
+		"rate is required to create the qdisc; change sets what it is given.\n");
 }
 
-static int dcb_add_options(struct nlmsghdr *n, const struct dcb_nlbuf *b)
+/* A one-line error; returns -1 for parse_qopt/parse_copt. */
+static int dcb_err(const char *msg, const char *arg)
 {
-	struct rtattr *tail;
-
-	tail = addattr_nest(n, DCB_NL_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
-	if (!tail)
-		return -1;
-	if (b->len && addraw_l(n, DCB_NL_MAXLEN, b->data, (int)b->len) < 0)
-		return -1;
-	addattr_nest_end(n, tail);
-	return 0;
-}
-
-/* Report a parser result: 0 to go on, -1 (after the message and the
- * usage) to stop.
- */
-static int dcb_parsed(int ret, const char *err)
-{
-	if (ret == DCB_PARSE_OK)
-		return 0;
-	if (ret == DCB_PARSE_ERR)
-		fprintf(stderr, "dcb: %s\n", err);
-	dcb_usage();
+	fprintf(stderr, "dcb: %s%s%s%s\n", msg, arg ? " \"" : "",
+		arg ? arg : "", arg ? "\"" : "");
 	return -1;
 }
 
-/* Put the encoded attributes (encode_ret from dcb_encode_*) into @n. */
-static int dcb_emit(int encode_ret, struct nlmsghdr *n,
-		    const struct dcb_nlbuf *b)
+static const char *const ecn_names[] = {
+	[TC_DCB_ECN_OFF] = "off", [TC_DCB_ECN_RED] = "red",
+	[TC_DCB_ECN_STEP] = "step", [TC_DCB_ECN_NP_ECN] = "np-ecn",
+};
+static const char *const nonect_names[] = { "default", "pass", "drop" };
+static const char *const classify_names[] = { "dscp", "prio" };
+
+static int name_index(const char *const *names, unsigned int n, const char *s)
 {
-	if (encode_ret || dcb_add_options(n, b)) {
-		fprintf(stderr, "dcb: options do not fit in the message\n");
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (names[i] && strcmp(names[i], s) == 0)
+			return i;
+	return -1;
+}
+
+static const char *name_of(const char *const *names, unsigned int n, unsigned int i)
+{
+	return i < n && names[i] ? names[i] : "unknown";
+}
+#define NAME_INDEX(names, s)	name_index(names, ARRAY_SIZE(names), s)
+#define NAME_OF(names, i)	name_of(names, ARRAY_SIZE(names), i)
+
+/* "0.01" or "1%" -> fixed point, TC_DCB_PROB_ONE = 1.0 */
+static int get_prob(__u32 *prob, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || (*end && strcmp(end, "%")))
 		return -1;
-	}
+	if (*end)
+		v /= 100.;
+	if (!(v >= 0. && v <= 1.))
+		return -1;
+	*prob = (__u32)(v * TC_DCB_PROB_ONE + 0.5);
 	return 0;
 }
+
+static __u32 size_arg(const char *arg)
+{
+	__u32 v;
+
+	if (*arg == '-' || get_size(&v, arg))
+		invarg("expected a size: bytes, or with a unit b, kb, mb, gb", arg);
+	return v;
+}
+
+/* a number 0..max-1 of @len characters at @s (a band, a DSCP) */
+static int get_index(const char *s, size_t len, unsigned int max)
+{
+	char buf[8];
+	__u8 v;
+
+	if (!len || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return get_u8(&v, buf, 10) || v >= max ? -1 : v;
+}
+
+static bool is_red_kw(const char *s)
+{
+	return !strcmp(s, "kmin") || !strcmp(s, "kmax") || !strcmp(s, "pmax");
+}
+
+/*
+ * "ecn MODE ..." with *argvp at "ecn"; leaves it at the last word used.
+ * Returns 1 for "default" (a band's, when allowed), 0 for a curve in @e.
+ */
+static int parse_ecn(int *argcp, char ***argvp, struct tc_dcb_ecn *e, bool band)
+{
+	int argc = *argcp, seen = 0, bit, ret = 0;
+	char **argv = *argvp;
+
+	memset(e, 0, sizeof(*e));
+	NEXT_ARG();
+	e->mode = NAME_INDEX(ecn_names, *argv);
+	if (band && strcmp(*argv, "default") == 0) {
+		ret = 1;
+	} else if (e->mode == TC_DCB_ECN_STEP) {
+		if (!NEXT_ARG_OK() || strcmp(argv[1], "k"))
+			return dcb_err("\"ecn step\" needs \"k SIZE\"", NULL);
+		NEXT_ARG();
+		NEXT_ARG();
+		e->kmin = e->kmax = size_arg(*argv);
+		e->pmax = TC_DCB_PROB_ONE;
+	} else if (e->mode == TC_DCB_ECN_NP_ECN) {
+		/* K travels as kmin; kmax and pmax stay 0 */
+		e->kmin = TC_DCB_NP_ECN_K_DEFAULT;
+		if (NEXT_ARG_OK() && is_red_kw(argv[1]))
+			return dcb_err("\"ecn np-ecn\" takes only \"k SIZE\", not", argv[1]);
+		if (NEXT_ARG_OK() && strcmp(argv[1], "k") == 0) {
+			NEXT_ARG();
+			NEXT_ARG();
+			e->kmin = size_arg(*argv);
+		}
+	} else if (e->mode == TC_DCB_ECN_RED) {
+		while (NEXT_ARG_OK() && is_red_kw(argv[1])) {
+			NEXT_ARG();
+			bit = (*argv)[0] == 'p' ? 4 : (*argv)[2] == 'i' ? 1 : 2;
+			NEXT_ARG();
+			if (seen & bit)
+				duparg(argv[-1], *argv);
+			seen |= bit;
+			if (bit == 1)
+				e->kmin = size_arg(*argv);
+			if (bit == 2)
+				e->kmax = size_arg(*argv);
+			if (bit == 4 && get_prob(&e->pmax, *argv))
+				invarg("\"pmax\" is 0..1 or a percentage", *argv);
+		}
+		if (seen != 7)
+			return dcb_err("\"ecn red\" needs kmin, kmax and pmax; missing",
+				       !(seen & 1) ? "kmin" : !(seen & 2) ? "kmax" : "pmax");
+		if (e->kmin > e->kmax)
+			return dcb_err("kmin is greater than kmax", NULL);
+		if (e->kmin == e->kmax)
+			return dcb_err("kmin equals kmax: use \"ecn step k SIZE\"", NULL);
+	} else if (e->mode != TC_DCB_ECN_OFF) {
+		return dcb_err("ecn is off, red, step, np-ecn or (a band's) default, not", *argv);
+	}
+	*argcp = argc;
+	*argvp = argv;
+	return ret;
+}
+
+static __u8 nonect_arg(const char *arg)
+{
+	int i = NAME_INDEX(nonect_names, arg);
+
+	if (i < 0)
+		invarg("\"nonect\" is pass, drop or default", arg);
+	return i;
+}
+
+/*
+ * limit / ecn / nonect of a band (inside its TCA_DCB_BAND nest) or of a
+ * class (TCA_OPTIONS).  Returns 1 if *argvp is none of them.
+ */
+static int parse_band_opt(int *argcp, char ***argvp, struct nlmsghdr *n, unsigned int *seen)
+{
+	int argc = *argcp, k, r;
+	char **argv = *argvp;
+	struct tc_dcb_ecn e;
+
+	k = !strcmp(*argv, "limit") ? 1 : !strcmp(*argv, "ecn") ? 2 :
+	    !strcmp(*argv, "nonect") ? 4 : 0;
+	if (!k)
+		return 1;
+	if (*seen & k)
+		duparg(*argv, argc > 1 ? argv[1] : "");
+	*seen |= k;
+	if (k == 2) {
+		r = parse_ecn(&argc, &argv, &e, true);
+		if (r < 0)
+			return -1;
+		if (r)
+			addattr(n, DCB_MAXLEN, TCA_DCB_BAND_ECN_DEFAULT);
+		else
+			addattr_l(n, DCB_MAXLEN, TCA_DCB_BAND_ECN, &e, sizeof(e));
+	} else {
+		NEXT_ARG();
+		if (k == 1)
+			addattr32(n, DCB_MAXLEN, TCA_DCB_BAND_LIMIT, size_arg(*argv));
+		else
+			addattr8(n, DCB_MAXLEN, TCA_DCB_BAND_NONECT, nonect_arg(*argv));
+	}
+	*argcp = argc;
+	*argvp = argv;
+	return 0;
+}
+
+/* "3,6" | "all" | dcb(8)'s "3:on 6:on" (a word per priority, "all:on") */
+static void parse_prio_pfc(int *argcp, char ***argvp, __u8 *mask)
+{
+	int argc = *argcp, b;
+	char **argv = *argvp;
+	const char *p, *c;
+
+	NEXT_ARG();
+	*mask = 0;
+	if (strcmp(*argv, "all") == 0) {
+		*mask = 0xff;
+	} else if (strchr(*argv, ':')) {
+		for (;;) {
+			c = strchr(*argv, ':');
+			b = strncmp(*argv, "all:", 4) ?
+			    get_index(*argv, c - *argv, TC_DCB_NUM_BANDS) : 8;
+			if (b < 0 || (strcmp(c, ":on") && strcmp(c, ":off")))
+				invarg("expected PRIO:on or PRIO:off, PRIO 0..7 or all", *argv);
+			if (strcmp(c, ":on") == 0)
+				*mask |= b == 8 ? 0xff : 1u << b;
+			else
+				*mask &= b == 8 ? 0 : ~(1u << b);
+			if (!NEXT_ARG_OK() || !strchr(argv[1], ':'))
+				break;
+			NEXT_ARG();
+		}
+	} else {
+		for (p = *argv; ; p = c + 1) {
+			c = p + strcspn(p, ",");
+			b = get_index(p, c - p, TC_DCB_NUM_BANDS);
+			if (b < 0 || (*mask & (1u << b)))
+				invarg("expected bands 0..7 like 3,6, each once, or all", *argv);
+			*mask |= 1u << b;
+			if (!*c)
+				break;
+		}
+	}
+	*argcp = argc;
+	*argvp = argv;
+}
+
+static const char *const pfc_kw[] = {
+	"prio-pfc", "xoff", "xon", "beta", "headroom", "quanta", "delay",
+};
+
+/* "pfc off" | "pfc [prio-pfc ...] {xoff SIZE [xon SIZE] | beta N} ..." */
+static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
+{
+	__u32 xoff = 0, xon = 0, beta = 0, headroom = 0, delay = 0;
+	int argc = *argcp, k, seen = 0;
+	char **argv = *argvp;
+	struct rtattr *nest;
+	__u16 quanta = 0;
+	__u8 mask = 0xff;
+
+	NEXT_ARG();
+	if (strcmp(*argv, "off") == 0) {
+		mask = 0;
+		if (NEXT_ARG_OK() && NAME_INDEX(pfc_kw, argv[1]) >= 0)
+			return dcb_err("\"pfc off\" takes no", argv[1]);
+	} else {
+		PREV_ARG();
+		while (NEXT_ARG_OK() && (k = NAME_INDEX(pfc_kw, argv[1])) >= 0) {
+			NEXT_ARG();
+			if (seen & (1 << k))
+				duparg(*argv, NEXT_ARG_OK() ? argv[1] : "");
+			seen |= 1 << k;
+			if (k == 0) {
+				parse_prio_pfc(&argc, &argv, &mask);
+				continue;
+			}
+			NEXT_ARG();
+			if (k == 1)
+				xoff = size_arg(*argv);
+			if (k == 1 && !xoff)
+				invarg("\"xoff\" must be above 0", *argv);
+			if (k == 2)
+				xon = size_arg(*argv);
+			if (k == 3 && (get_u32(&beta, *argv, 10) || !beta || beta > 1000))
+				invarg("\"beta\" is 1..1000", *argv);
+			if (k == 4)
+				headroom = size_arg(*argv);
+			if (k == 5 && (get_u16(&quanta, *argv, 0) || !quanta))
+				invarg("\"quanta\" is 1..65535", *argv);
+			if (k == 6 && (**argv == '-' || get_time(&delay, *argv)))
+				invarg("\"delay\" is a time (us, ms, s)", *argv);
+		}
+		if (xoff && beta)
+			return dcb_err("pfc: \"xoff\" (static) or \"beta\" (dynamic XOFF), not both", NULL);
+		if ((seen & 4) && !xoff)
+			return dcb_err("pfc: \"xon\" needs \"xoff\"", NULL);
+		if (!xoff && !beta)
+			return dcb_err("pfc: needs \"xoff SIZE\" or \"beta N\" (or \"pfc off\")", NULL);
+		if ((seen & 4) && xon >= xoff)
+			return dcb_err("pfc: xon must be below xoff", NULL);
+	}
+	/* the nest replaces the port's PFC as a whole: 0 = default */
+	nest = addattr_nest(n, DCB_MAXLEN, TCA_DCB_PFC | NLA_F_NESTED);
+	addattr8(n, DCB_MAXLEN, TCA_DCB_PFC_PRIO_MASK, mask);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_XOFF, xoff);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_XON, xon);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_BETA, beta);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_HEADROOM, headroom);
+	addattr16(n, DCB_MAXLEN, TCA_DCB_PFC_QUANTA, quanta);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_DELAY, delay);
+	addattr_nest_end(n, nest);
+	*argcp = argc;
+	*argvp = argv;
+	return 0;
+}
+
+/* "DSCP:BAND[,DSCP:BAND...]" on top of the default map, or "default" */
+static void get_dscp_map(__u8 *map, const char *arg)
+{
+	bool seen[TC_DCB_NUM_DSCP] = { false };
+	const char *p, *c, *colon;
+	int dscp, band;
+
+	for (dscp = 0; dscp < TC_DCB_NUM_DSCP; dscp++)
+		map[dscp] = dscp >> 3;
+	for (p = arg; strcmp(arg, "default"); p = c + 1) {
+		c = p + strcspn(p, ",");
+		colon = memchr(p, ':', c - p);
+		dscp = colon ? get_index(p, colon - p, TC_DCB_NUM_DSCP) : -1;
+		band = colon ? get_index(colon + 1, c - colon - 1, TC_DCB_NUM_BANDS) : -1;
+		if (dscp < 0 || band < 0 || seen[dscp])
+			invarg("expected DSCP:BAND[,...], DSCP 0..63 once each, BAND 0..7", arg);
+		seen[dscp] = true;
+		map[dscp] = band;
+		if (!*c)
+			break;
+	}
+}
+
+/* Options of the port; index = bit in dcb_parse_qopt()'s seen */
+static const char *const port_kw[] = {
+	"rate", "overhead", "burst", "limit", "classify", "dscp-map", "ecn",
+	"nonect", "pool", "buffer", "pfc",
+};
 
 static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	uint8_t mem[1024];
-	char err[DCB_ERRLEN];
-	struct dcb_nlbuf b;
-	struct dcb_opts o;
+	static const int size_attr[] = {
+		[2] = TCA_DCB_BURST, [3] = TCA_DCB_LIMIT, [9] = TCA_DCB_BUFFER,
+	};
+	struct rtattr *tail, *bands = NULL, *band = NULL;
+	unsigned int seen = 0, band_seen = 0, bands_given = 0;
+	__u8 map[TC_DCB_NUM_DSCP];
+	struct tc_dcb_ecn e;
+	int k, r, cur = -1;
+	__u64 rate;
+	__u32 u32;
 
-	(void)qu;
-	(void)dev;
-	if (dcb_parsed(dcb_parse_qdisc(argc, argv, &o, err, sizeof(err)), err))
-		return -1;
-	dcb_nl_init(&b, mem, sizeof(mem));
-	return dcb_emit(dcb_encode_qdisc(&o, &b), n, &b);
+	tail = addattr_nest(n, DCB_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	for (; argc > 0; argc--, argv++) {
+		if (strcmp(*argv, "help") == 0) {
+			explain();
+			return -1;
+		}
+		k = NAME_INDEX(port_kw, *argv);
+		if (cur >= 0) {
+			r = parse_band_opt(&argc, &argv, n, &band_seen);
+			if (r <= 0) {
+				if (r < 0)
+					return -1;
+				continue;
+			}
+			if (k >= 0)
+				return dcb_err("must come before the first \"band\":", *argv);
+		}
+		if (k >= 0 && (seen & (1u << k)))
+			duparg(*argv, argc > 1 ? argv[1] : "");
+		if (k >= 0)
+			seen |= 1u << k;
+
+		if (strcmp(*argv, "band") == 0) {
+			if (cur >= 0 && !band_seen)
+				return dcb_err("a band needs limit, ecn or nonect", NULL);
+			NEXT_ARG();
+			cur = get_index(*argv, strlen(*argv), TC_DCB_NUM_BANDS);
+			if (cur < 0)
+				invarg("\"band\" is 0..7", *argv);
+			if (bands_given & (1u << cur))
+				return dcb_err("band given twice:", *argv);
+			bands_given |= 1u << cur;
+			band_seen = 0;
+			if (band)
+				addattr_nest_end(n, band);
+			if (!bands)
+				bands = addattr_nest(n, DCB_MAXLEN, TCA_DCB_BANDS | NLA_F_NESTED);
+			band = addattr_nest(n, DCB_MAXLEN, TCA_DCB_BAND | NLA_F_NESTED);
+			addattr8(n, DCB_MAXLEN, TCA_DCB_BAND_INDEX, cur);
+		} else if (k == 0) {				/* rate */
+			NEXT_ARG();
+			rate = 0;
+			if (strcmp(*argv, "unlimited") &&
+			    (**argv == '-' || get_rate64(&rate, *argv)))
+				invarg("\"rate\" is a tc rate (50mbit, 1gbit), 0 or unlimited", *argv);
+			addattr64(n, DCB_MAXLEN, TCA_DCB_RATE64, rate);
+		} else if (k == 1 || k == 8) {			/* overhead, pool */
+			NEXT_ARG();
+			if (get_u32(&u32, *argv, 10))
+				invarg("expected a number, 0..4294967295", *argv);
+			addattr32(n, DCB_MAXLEN, k == 1 ? TCA_DCB_OVERHEAD : TCA_DCB_POOL, u32);
+		} else if (k == 2 || k == 3 || k == 9) {	/* sizes */
+			NEXT_ARG();
+			addattr32(n, DCB_MAXLEN, size_attr[k], size_arg(*argv));
+		} else if (k == 4) {				/* classify */
+			NEXT_ARG();
+			r = NAME_INDEX(classify_names, *argv);
+			if (r < 0)
+				invarg("\"classify\" is dscp or prio", *argv);
+			addattr8(n, DCB_MAXLEN, TCA_DCB_CLASSIFY, r);
+		} else if (k == 5) {				/* dscp-map */
+			NEXT_ARG();
+			get_dscp_map(map, *argv);
+			addattr_l(n, DCB_MAXLEN, TCA_DCB_DSCP_MAP, map, sizeof(map));
+		} else if (k == 6) {				/* ecn */
+			if (parse_ecn(&argc, &argv, &e, false) < 0)
+				return -1;
+			addattr_l(n, DCB_MAXLEN, TCA_DCB_ECN, &e, sizeof(e));
+		} else if (k == 7) {				/* nonect */
+			NEXT_ARG();
+			addattr8(n, DCB_MAXLEN, TCA_DCB_NONECT, nonect_arg(*argv));
+		} else if (k == 10) {				/* pfc */
+			if (parse_pfc(&argc, &argv, n))
+				return -1;
+		} else {
+			fprintf(stderr, "dcb: unknown option \"%s\"%s\n", *argv,
+				cur >= 0 ? " for a band (limit, ecn, nonect)" : "");
+			explain();
+			return -1;
+		}
+	}
+	if (cur >= 0 && !band_seen)
+		return dcb_err("a band needs limit, ecn or nonect", NULL);
+	if (band)
+		addattr_nest_end(n, band);
+	if (bands)
+		addattr_nest_end(n, bands);
+	addattr_nest_end(n, tail);
+	return 0;
 }
 
 static int dcb_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	struct dcb_band_opts band;
-	char err[DCB_ERRLEN];
-	struct dcb_nlbuf b;
-	uint8_t mem[256];
+	unsigned int seen = 0;
+	struct rtattr *tail;
+	int r;
 
-	(void)qu;
-	(void)dev;
-	if (dcb_parsed(dcb_parse_class(argc, argv, &band, err, sizeof(err)), err))
-		return -1;
-	dcb_nl_init(&b, mem, sizeof(mem));
-	return dcb_emit(dcb_encode_class(&band, &b), n, &b);
+	tail = addattr_nest(n, DCB_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
+	for (; argc > 0; argc--, argv++) {
+		r = strcmp(*argv, "help") ? parse_band_opt(&argc, &argv, n, &seen) : 2;
+		if (r < 0)
+			return -1;
+		if (r == 1)
+			fprintf(stderr, "dcb: unknown class option \"%s\" (limit, ecn, nonect)\n",
+				*argv);
+		if (r) {
+			explain();
+			return -1;
+		}
+	}
+	addattr_nest_end(n, tail);
+	return 0;
 }
 
 /* ---- printing --------------------------------------------------------- */
 
-static void json_ecn(const char *key, const struct tc_dcb_ecn *e)
+/* An unsigned attribute of 1, 2 or 4 bytes; 0 when absent */
+static __u32 attr_u(struct rtattr *tb[], int type)
 {
-	open_json_object(key);
-	print_color_string(PRINT_JSON, COLOR_NONE, "mode", NULL,
-			   dcb_ecn_mode_name(e->mode));
-	print_color_uint(PRINT_JSON, COLOR_NONE, "kmin", NULL, e->kmin);
-	print_color_uint(PRINT_JSON, COLOR_NONE, "kmax", NULL, e->kmax);
-	print_color_float(PRINT_JSON, COLOR_NONE, "pmax", NULL,
-			  dcb_prob_to_double(e->pmax));
+	const void *d = tb[type] ? RTA_DATA(tb[type]) : NULL;
+
+	switch (d ? RTA_PAYLOAD(tb[type]) : 0) {
+	case 1:
+		return *(const __u8 *)d;
+	case 2:
+		return *(const __u16 *)d;
+	case 4:
+		return *(const __u32 *)d;
+	}
+	return 0;
+}
+
+/* The attribute's payload if it holds at least @len bytes */
+static const void *attr(struct rtattr *tb[], int type, size_t len)
+{
+	return tb[type] && RTA_PAYLOAD(tb[type]) >= len ? RTA_DATA(tb[type]) : NULL;
+}
+
+/* 0 is "unlimited" in text; JSON in bytes per second as every qdisc */
+static void print_dcb_rate(const char *key, const char *fmt, __u64 rate)
+{
+	if (rate) {
+		tc_print_rate(PRINT_ANY, key, fmt, rate);
+		return;
+	}
+	print_lluint(PRINT_JSON, key, NULL, 0);
+	print_string(PRINT_FP, NULL, fmt, "unlimited");
+}
+
+static void print_ecn(const struct tc_dcb_ecn *e)
+{
+	double p = (double)e->pmax / TC_DCB_PROB_ONE;
+	char buf[32];
+	__u32 back;
+	int prec;
+
+	open_json_object("ecn");
+	print_string(PRINT_ANY, "mode", "ecn %s ", NAME_OF(ecn_names, e->mode));
+	print_uint(PRINT_JSON, "kmin", NULL, e->kmin);
+	print_uint(PRINT_JSON, "kmax", NULL, e->kmax);
+	print_float(PRINT_JSON, "pmax", NULL, p);
+	if (e->mode == TC_DCB_ECN_STEP || e->mode == TC_DCB_ECN_NP_ECN)
+		print_size(PRINT_FP, NULL, "k %s ", e->kmin);
+	if (e->mode == TC_DCB_ECN_RED) {
+		print_size(PRINT_FP, NULL, "kmin %s ", e->kmin);
+		print_size(PRINT_FP, NULL, "kmax %s ", e->kmax);
+		/* the shortest decimal that parses back to the same pmax */
+		for (prec = 1; prec < 17; prec++) {
+			snprintf(buf, sizeof(buf), "%.*g", prec, p);
+			if (!get_prob(&back, buf) && back == e->pmax)
+				break;
+		}
+		print_string(PRINT_FP, NULL, "pmax %s ", buf);
+	}
 	close_json_object();
 }
 
-static void json_band(int index, const struct dcb_band_opts *b,
-		      bool all_fields)
+/* A band's settings; a class (@cls) states every field */
+static void print_band(struct rtattr *opt, bool cls)
 {
-	if (index >= 0)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "band", NULL,
-				 (unsigned int)index);
-	if (b->has_limit || all_fields)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "limit", NULL,
-				 b->has_limit ? b->limit : 0);
-	if (b->ecn_state == DCB_BAND_ECN_SET)
-		json_ecn("ecn", &b->ecn);
-	if (b->has_nonect || all_fields)
-		print_color_string(PRINT_JSON, COLOR_NONE, "nonect", NULL,
-				   dcb_nonect_name(b->has_nonect ?
-						   b->nonect : 0));
+	struct rtattr *tb[TCA_DCB_BAND_MAX + 1];
+	const struct tc_dcb_ecn *e;
+
+	parse_rtattr_nested(tb, TCA_DCB_BAND_MAX, opt);
+	if (tb[TCA_DCB_BAND_INDEX])
+		print_uint(PRINT_ANY, "band", "band %u ", attr_u(tb, TCA_DCB_BAND_INDEX));
+	if (cls || tb[TCA_DCB_BAND_LIMIT])
+		print_size(PRINT_ANY, "limit", "limit %s ", attr_u(tb, TCA_DCB_BAND_LIMIT));
+	e = attr(tb, TCA_DCB_BAND_ECN, sizeof(*e));
+	if (e)
+		print_ecn(e);
+	else if (cls || tb[TCA_DCB_BAND_ECN_DEFAULT])
+		print_string(PRINT_FP, NULL, "ecn %s ", "default");
+	if (cls || tb[TCA_DCB_BAND_NONECT])
+		print_string(PRINT_ANY, "nonect", "nonect %s ",
+			     NAME_OF(nonect_names, attr_u(tb, TCA_DCB_BAND_NONECT)));
 }
 
-/* "pfc": {"prio_pfc": [3, 6], "xoff": .., ..., "delay_us": ..} */
-static void json_pfc(const struct dcb_pfc *p)
+/* JSON: every member; text: what is set, in the syntax parse_pfc takes */
+static void print_pfc(struct rtattr *opt)
 {
-	unsigned int n;
-	size_t i;
+	struct rtattr *tb[TCA_DCB_PFC_MAX + 1];
+	unsigned int i, len = 0, mask, beta, v;
+	char buf[SPRINT_BSIZE];
 
+	parse_rtattr_nested(tb, TCA_DCB_PFC_MAX, opt);
+	mask = attr_u(tb, TCA_DCB_PFC_PRIO_MASK);
+	beta = attr_u(tb, TCA_DCB_PFC_BETA);
+#define SHOW(type)	(mask && (v = attr_u(tb, type)) ? PRINT_ANY : PRINT_JSON)
 	open_json_object("pfc");
-	for (i = 0; i < dcb_pfc_nfields; i++) {
-		const struct dcb_pfc_field *pf = &dcb_pfc_fields[i];
-		uint32_t v = dcb_pfc_get(p, i);
-
-		if (pf->kind != DCB_PFC_MASK) {
-			print_color_uint(PRINT_JSON, COLOR_NONE, pf->json, NULL,
-					 v);
+	open_json_array(PRINT_JSON, "prio_pfc");
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!(mask & (1u << i)))
 			continue;
-		}
-		open_json_array(PRINT_JSON, pf->json);
-		for (n = 0; n < TC_DCB_NUM_BANDS; n++)
-			if (v & (1u << n))
-				print_color_uint(PRINT_JSON, COLOR_NONE, NULL,
-						 NULL, n);
-		close_json_array(PRINT_JSON, NULL);
+		print_uint(PRINT_JSON, NULL, NULL, i);
+		len += snprintf(buf + len, sizeof(buf) - len, "%s%u", len ? "," : "", i);
 	}
+	close_json_array(PRINT_JSON, NULL);
+	if (mask)
+		print_string(PRINT_FP, NULL, "pfc prio-pfc %s ", mask == 0xff ? "all" : buf);
+	/* with beta, XOFF and XON are the kernel's, not settings */
+	print_size(beta ? PRINT_JSON : SHOW(TCA_DCB_PFC_XOFF), "xoff", "xoff %s ",
+		   attr_u(tb, TCA_DCB_PFC_XOFF));
+	print_size(beta ? PRINT_JSON : SHOW(TCA_DCB_PFC_XON), "xon", "xon %s ",
+		   attr_u(tb, TCA_DCB_PFC_XON));
+	print_uint(SHOW(TCA_DCB_PFC_BETA), "beta", "beta %u ", beta);
+	print_size(SHOW(TCA_DCB_PFC_HEADROOM), "headroom", "headroom %s ",
+		   attr_u(tb, TCA_DCB_PFC_HEADROOM));
+	print_uint(SHOW(TCA_DCB_PFC_QUANTA), "quanta", "quanta %u ",
+		   attr_u(tb, TCA_DCB_PFC_QUANTA));
+	v = attr_u(tb, TCA_DCB_PFC_DELAY);
+	print_uint(PRINT_JSON, "delay_us", NULL, v);
+	if (SHOW(TCA_DCB_PFC_DELAY) == PRINT_ANY)
+		print_string(PRINT_FP, NULL, "delay %s ", sprint_time(v, buf));
+#undef SHOW
 	close_json_object();
 }
 
 static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	char err[DCB_ERRLEN];
-	struct dcb_opts o;
-	unsigned int i;
+	struct rtattr *tb[TCA_DCB_MAX + 1], *b;
+	char buf[TC_DCB_NUM_DSCP * 6];
+	const struct tc_dcb_ecn *e;
+	unsigned int i, len = 0;
+	const __u64 *rate;
+	const __u8 *map;
+	int rem;
 
-	(void)qu;
-	(void)f;
 	if (!opt)
 		return 0;
-	if (dcb_decode_qdisc(RTA_DATA(opt), RTA_PAYLOAD(opt), &o, err,
-			     sizeof(err))) {
-		fprintf(stderr, "dcb: cannot parse qdisc options: %s\n", err);
-		return -1;
-	}
-
-	if (!is_json_context()) {
-		char buf[2048];
-
-		if (dcb_format_qdisc(&o, buf, sizeof(buf))) {
-			fprintf(stderr, "dcb: options too long to print\n");
-			return -1;
-		}
-		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", buf);
-		return 0;
-	}
-
-	/* rate in bit/s, sizes in bytes */
-	print_color_u64(PRINT_JSON, COLOR_NONE, "rate", NULL, o.rate * 8);
-	if (o.has & DCB_HAS_OVERHEAD)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "overhead", NULL,
-				 o.overhead);
-	if (o.has & DCB_HAS_BURST)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "burst", NULL,
-				 o.burst);
-	if (o.has & DCB_HAS_LIMIT)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "limit", NULL,
-				 o.limit);
-	if (o.has & DCB_HAS_CLASSIFY)
-		print_color_string(PRINT_JSON, COLOR_NONE, "classify", NULL,
-				   dcb_classify_name(o.classify));
-	if ((o.has & DCB_HAS_DSCP_MAP) && !dcb_dscp_map_is_default(o.dscp_map)) {
-		/* index = DSCP, value = band */
+	parse_rtattr_nested(tb, TCA_DCB_MAX, opt);
+	rate = attr(tb, TCA_DCB_RATE64, sizeof(*rate));
+	print_dcb_rate("rate", "rate %s ", rate ? *rate : 0);
+	if (tb[TCA_DCB_OVERHEAD])
+		print_uint(PRINT_ANY, "overhead", "overhead %u ", attr_u(tb, TCA_DCB_OVERHEAD));
+	if (tb[TCA_DCB_BURST])
+		print_size(PRINT_ANY, "burst", "burst %s ", attr_u(tb, TCA_DCB_BURST));
+	if (tb[TCA_DCB_LIMIT])
+		print_size(PRINT_ANY, "limit", "limit %s ", attr_u(tb, TCA_DCB_LIMIT));
+	if (tb[TCA_DCB_CLASSIFY])
+		print_string(PRINT_ANY, "classify", "classify %s ",
+			     NAME_OF(classify_names, attr_u(tb, TCA_DCB_CLASSIFY)));
+	/* JSON: the whole map (index = DSCP) unless default; text: changes */
+	map = attr(tb, TCA_DCB_DSCP_MAP, TC_DCB_NUM_DSCP);
+	for (i = 0; map && i < TC_DCB_NUM_DSCP; i++)
+		if (map[i] != i >> 3)
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%u:%u",
+					len ? "," : "", i, map[i]);
+	if (len) {
 		open_json_array(PRINT_JSON, "dscp_map");
 		for (i = 0; i < TC_DCB_NUM_DSCP; i++)
-			print_color_uint(PRINT_JSON, COLOR_NONE, NULL, NULL,
-					 o.dscp_map[i]);
+			print_uint(PRINT_JSON, NULL, NULL, map[i]);
 		close_json_array(PRINT_JSON, NULL);
+		print_string(PRINT_FP, NULL, "dscp-map %s ", buf);
 	}
-	if (o.has & DCB_HAS_ECN)
-		json_ecn("ecn", &o.ecn);
-	if (o.has & DCB_HAS_NONECT)
-		print_color_string(PRINT_JSON, COLOR_NONE, "nonect", NULL,
-				   dcb_nonect_name(o.nonect));
-	if (o.has & DCB_HAS_POOL)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "pool", NULL, o.pool);
-	if (o.has & DCB_HAS_BUFFER)
-		print_color_uint(PRINT_JSON, COLOR_NONE, "buffer", NULL,
-				 o.buffer);
-	if (o.has & DCB_HAS_PFC)
-		json_pfc(&o.pfc);
-
+	e = attr(tb, TCA_DCB_ECN, sizeof(*e));
+	if (e)
+		print_ecn(e);
+	if (tb[TCA_DCB_NONECT])	/* text: only when not the default */
+		print_string(attr_u(tb, TCA_DCB_NONECT) ? PRINT_ANY : PRINT_JSON,
+			     "nonect", "nonect %s ",
+			     NAME_OF(nonect_names, attr_u(tb, TCA_DCB_NONECT)));
+	if (tb[TCA_DCB_POOL])
+		print_uint(PRINT_ANY, "pool", "pool %u ", attr_u(tb, TCA_DCB_POOL));
+	if (tb[TCA_DCB_BUFFER])
+		print_size(attr_u(tb, TCA_DCB_BUFFER) ? PRINT_ANY : PRINT_JSON,
+			   "buffer", "buffer %s ", attr_u(tb, TCA_DCB_BUFFER));
+	if (tb[TCA_DCB_PFC])
+		print_pfc(tb[TCA_DCB_PFC]);
 	open_json_array(PRINT_JSON, "bands");
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		if (!o.band[i].present)
-			continue;
+	rem = tb[TCA_DCB_BANDS] ? (int)RTA_PAYLOAD(tb[TCA_DCB_BANDS]) : 0;
+	for (b = rem ? RTA_DATA(tb[TCA_DCB_BANDS]) : NULL; RTA_OK(b, rem);
+	     b = RTA_NEXT(b, rem)) {
 		open_json_object(NULL);
-		json_band((int)i, &o.band[i], false);
+		print_band(b, false);
 		close_json_object();
 	}
 	close_json_array(PRINT_JSON, NULL);
@@ -247,147 +675,118 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 
 static int dcb_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
-	struct dcb_band_opts b;
-	char err[DCB_ERRLEN];
-	int index;
-
-	(void)qu;
-	(void)f;
-	if (!opt)
-		return 0;
-	if (dcb_decode_band(RTA_DATA(opt), RTA_PAYLOAD(opt), &b, &index, err,
-			    sizeof(err))) {
-		fprintf(stderr, "dcb: cannot parse class options: %s\n", err);
-		return -1;
-	}
-	if (!is_json_context()) {
-		char buf[256];
-
-		if (dcb_format_band(&b, true, buf, sizeof(buf)))
-			return -1;
-		print_color_string(PRINT_FP, COLOR_NONE, NULL, "%s ", buf);
-		return 0;
-	}
-	json_band(index, &b, true);
+	if (opt)
+		print_band(opt, true);
 	return 0;
 }
 
-static void json_stats(const struct tc_dcb_stats *s)
-{
-	size_t i;
+/* ---- statistics ------------------------------------------------------- */
 
-	for (i = 0; i < dcb_stats_nfields; i++)
-		print_color_u64(PRINT_JSON, COLOR_NONE, dcb_stats_fields[i].name,
-				NULL, dcb_stats_get(s, i));
+/* struct tc_dcb_stats, all __u64: the JSON keys, in order */
+static const char *const stats_names[] = {
+	"enq_packets", "enq_bytes", "deq_packets", "deq_bytes",
+	"backlog_bytes", "backlog_packets", "backlog_peak", "ecn_marked",
+	"drops_tail", "drops_wred", "drops_headroom", "pause_tx", "resume_tx",
+	"pause_rx", "resume_rx", "paused_us", "in_bytes", "in_peak",
+	"in_headroom", "in_drops", "xoff", "np_unmarked", "nonect_passed",
+	"pause_inflight_peak", "pause_react_us",
+};
+#define STAT(s, i)	(((const __u64 *)(s))[i])
+#define STAT_XOFF	20	/* a setting in force, not an event */
+static_assert(sizeof(struct tc_dcb_stats) == ARRAY_SIZE(stats_names) * 8,
+	      "stats_names names every member of struct tc_dcb_stats");
+static_assert(offsetof(struct tc_dcb_stats, xoff) == STAT_XOFF * 8, "xoff");
+
+/* Text: the first ten always, in this order; the others when not 0 */
+static const struct { int i; const char *fmt; } stats_text[] = {
+	{ 0, " enq %llup" }, { 1, " %llub" }, { 2, " deq %llup" },
+	{ 3, " %llub" }, { 5, " backlog %llup" }, { 4, " %llub" },
+	{ 6, " peak %llub" }, { 7, " ecn_marked %llu" },
+	{ 8, " drops_tail %llu" }, { 9, " drops_wred %llu" },
+};
+
+/* Returns whether anything happened (a band's line is shown then) */
+static bool print_stats(const struct tc_dcb_stats *s, bool text)
+{
+	bool active = false;
+	char fmt[40];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(stats_names); i++) {
+		active |= STAT(s, i) && i != STAT_XOFF;
+		print_lluint(PRINT_JSON, stats_names[i], NULL, STAT(s, i));
+	}
+	for (i = 0; text && i < ARRAY_SIZE(stats_text); i++)
+		print_lluint(PRINT_FP, NULL, stats_text[i].fmt, STAT(s, stats_text[i].i));
+	for (i = ARRAY_SIZE(stats_text); text && i < ARRAY_SIZE(stats_names); i++) {
+		snprintf(fmt, sizeof(fmt), " %s %%llu", stats_names[i]);
+		if (STAT(s, i))
+			print_lluint(PRINT_FP, NULL, fmt, STAT(s, i));
+	}
+	return active;
 }
 
-static void json_pool(const struct tc_dcb_pool_stats *p)
+static void print_pool(const struct tc_dcb_pool_stats *p)
 {
-	size_t i;
-
 	open_json_object("pool");
-	for (i = 0; i < dcb_pool_nfields; i++)
-		print_color_u64(PRINT_JSON, COLOR_NONE, dcb_pool_fields[i].name,
-				NULL, dcb_pool_get(p, i));
+	print_uint(PRINT_ANY, "id", " pool %u", p->id);
+	print_lluint(PRINT_ANY, "used", " used %llu", p->used);
+	print_lluint(PRINT_ANY, "size", "/%llu", p->size);
+	print_lluint(PRINT_ANY, "peak", " peak %llu", p->peak);
+	print_lluint(PRINT_ANY, "headroom_used", " headroom %llu", p->headroom_used);
+	print_lluint(PRINT_ANY, "drops_full", " drops_full %llu", p->drops_full);
+	print_uint(PRINT_ANY, "ports", " ports %u", p->ports);
+	print_lluint(PRINT_JSON, "reserved", NULL, p->reserved);
 	close_json_object();
 }
 
-static int dcb_print_xstats(struct qdisc_util *qu, FILE *f,
-			    struct rtattr *xstats)
+/*
+ * A qdisc's TCA_STATS_APP is struct tc_dcb_xstats of our version (band[]
+ * moves when struct tc_dcb_stats grows); a class's is one struct
+ * tc_dcb_stats, of which a newer module may send more.
+ */
+static int dcb_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
-	const void *data;
-	char line[1024];
-	size_t len;
+	const struct tc_dcb_xstats *x;
+	unsigned int len, i;
 
-	(void)qu;
-	(void)f;
 	if (!xstats)
 		return 0;
-	data = RTA_DATA(xstats);
+	x = RTA_DATA(xstats);
 	len = RTA_PAYLOAD(xstats);
-
-	switch (dcb_xstats_kind(data, len)) {
-	case DCB_XSTATS_QDISC: {
-		struct tc_dcb_xstats x;
-		unsigned int i, nb;
-		char rate[32];
-
-		/* a longer payload is a newer kernel: read what we know */
-		memcpy(&x, data, sizeof(x));
-		nb = x.nbands < TC_DCB_NUM_BANDS ? x.nbands : TC_DCB_NUM_BANDS;
-		if (is_json_context()) {
-			print_color_u64(PRINT_JSON, COLOR_NONE, "rate_in_force",
-					NULL, x.rate * 8);
-			json_stats(&x.total);
-			json_pool(&x.pool);
-			print_color_u64(PRINT_JSON, COLOR_NONE, "pfc_malformed",
-					NULL, x.pfc_malformed);
-			open_json_array(PRINT_JSON, "bands");
-			for (i = 0; i < nb; i++) {
-				open_json_object(NULL);
-				print_color_uint(PRINT_JSON, COLOR_NONE, "band",
-						 NULL, i);
-				json_stats(&x.band[i]);
-				close_json_object();
-			}
-			close_json_array(PRINT_JSON, NULL);
-			return 0;
-		}
-		dcb_format_stats(&x.total, line, sizeof(line));
-		print_color_string(PRINT_FP, COLOR_NONE, NULL,
-				   " total: rate %s", dcb_fmt_rate(x.rate, rate,
-								   sizeof(rate)));
-		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
-		dcb_format_pool(&x.pool, line, sizeof(line));
-		print_nl();
-		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
-		if (x.pfc_malformed)
-			print_color_u64(PRINT_FP, COLOR_NONE, NULL,
-					" pfc_malformed %llu",
-					x.pfc_malformed);
-		for (i = 0; i < nb; i++) {
-			if (!dcb_stats_active(&x.band[i]))
-				continue;
-			dcb_format_stats(&x.band[i], line, sizeof(line));
+	if (len > sizeof(struct tc_dcb_stats) && x->nbands == TC_DCB_NUM_BANDS &&
+	    x->version != TC_DCB_XSTATS_VERSION) {
+		fprintf(stderr, "dcb: xstats version %u, this q_dcb.so knows %d: rebuild it with the module\n",
+			x->version, TC_DCB_XSTATS_VERSION);
+		return -1;
+	}
+	if (len < sizeof(struct tc_dcb_stats)) {
+		fprintf(stderr, "dcb: xstats too short (%u bytes)\n", len);
+		return -1;
+	}
+	if (len < sizeof(*x)) {
+		print_stats(RTA_DATA(xstats), true);
+		return 0;
+	}
+	print_dcb_rate("rate_in_force", " total: rate %s", x->rate);
+	print_stats(&x->total, true);
+	print_nl();
+	print_pool(&x->pool);
+	print_lluint(x->pfc_malformed ? PRINT_ANY : PRINT_JSON, "pfc_malformed",
+		     " pfc_malformed %llu", x->pfc_malformed);
+	open_json_array(PRINT_JSON, "bands");
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		open_json_object(NULL);
+		print_uint(PRINT_JSON, "band", NULL, i);
+		if (print_stats(&x->band[i], false) && !is_json_context()) {
 			print_nl();
-			print_color_uint(PRINT_FP, COLOR_NONE, NULL,
-					 "  band %u:", i);
-			print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s",
-					   line);
+			print_uint(PRINT_FP, NULL, "  band %u:", i);
+			print_stats(&x->band[i], true);
 		}
-		return 0;
+		close_json_object();
 	}
-	case DCB_XSTATS_CLASS: {
-		struct tc_dcb_stats s;
-
-		memcpy(&s, data, sizeof(s));
-		if (is_json_context()) {
-			json_stats(&s);
-			return 0;
-		}
-		dcb_format_stats(&s, line, sizeof(line));
-		print_color_string(PRINT_FP, COLOR_NONE, NULL, " %s", line);
-		return 0;
-	}
-	case DCB_XSTATS_OLD:
-		fprintf(stderr,
-			"dcb: xstats version %u from an older sch_dcb module; this tc needs version %d\n",
-			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
-		return -1;
-	case DCB_XSTATS_NEW:
-		fprintf(stderr,
-			"dcb: xstats version %u from a newer sch_dcb module; this tc knows version %d (rebuild q_dcb.so)\n",
-			*(const uint32_t *)data, TC_DCB_XSTATS_VERSION);
-		return -1;
-	case DCB_XSTATS_BAD:
-	default:
-		fprintf(stderr,
-			"dcb: unexpected xstats (%zu bytes; version %d is %zu bytes for a qdisc, %zu for a class)\n",
-			len, TC_DCB_XSTATS_VERSION,
-			sizeof(struct tc_dcb_xstats),
-			sizeof(struct tc_dcb_stats));
-		return -1;
-	}
+	close_json_array(PRINT_JSON, NULL);
+	return 0;
 }
 
 struct qdisc_util dcb_qdisc_util = {

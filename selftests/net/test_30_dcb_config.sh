@@ -34,17 +34,25 @@ log "configured: $ref"
 while read -r why args; do
 	out=$(dcb_tc qdisc change dev "$PORT" root dcb $args 2>&1) &&
 		fail "tc accepted $why: $args"
-	grep -q '^dcb: ' <<<"$out" || fail "no dcb: message for $why: $out"
+	grep -qE '^(dcb|Error): ' <<<"$out" || fail "no one-line message for $why: $out"
 	[ "$(opts)" = "$ref" ] || fail "configuration changed by refused $why"
 	log "refused ($why): $(head -n1 <<<"$out")"
 done <<'CASES'
 kmin>kmax rate 20mbit ecn red kmin 100kb kmax 10kb pmax 0.1
 pmax>1 rate 20mbit ecn red kmin 10kb kmax 100kb pmax 1.5
 unknown-keyword rate 20mbit frobnicate 3
-missing-rate limit 100kb
+missing-kmax rate 20mbit ecn red kmin 10kb pmax 0.1
 band-range rate 20mbit band 8 limit 10kb
 dscp-range rate 20mbit dscp-map 64:1
 CASES
+
+# A change sets what it is given and keeps the rest (rate is only
+# required to create the qdisc).
+dcb_tc qdisc change dev "$PORT" root dcb limit 200kb || fail "partial change refused"
+[ "$(opts)" = "$(jq -cS '.limit = 204800' <<<"$ref")" ] ||
+	fail "partial change: $(opts), expected only the limit changed from $ref"
+dcb_tc qdisc change dev "$PORT" root dcb limit 300kb || fail "partial change back refused"
+[ "$(opts)" = "$ref" ] || fail "configuration not restored by a partial change"
 
 # 2. The kernel refuses what the plugin would not send, with extack
 # (range checks are the netlink policy's: "integer out of range").

@@ -202,7 +202,7 @@ after=$(bandj)
 [ "$after" = "$before" ] || check_err 1 "refused input changed the config: $before -> $after"
 out=$(topo_tc sw qdisc change dev "$OUT" root dcb rate 10mbit nonect maybe 2>&1)
 check_err $(($? == 0)) "tc accepted nonect maybe"
-grep -q 'invalid nonect "maybe"' <<<"$out" || check_err 1 "tc error for nonect maybe: $out"
+grep -q 'argument "maybe" is wrong' <<<"$out" || check_err 1 "tc error for nonect maybe: $out"
 topo_tc sw class change dev "$OUT" classid 1:4 dcb nonect default
 check_err $? "class change nonect default"
 bands=$(bandj)
