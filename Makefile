@@ -30,12 +30,12 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 DEPS_STAMP := /var/lib/dcblab/deps-v2
 
 # rdma_rxe with the rxe_cc engine: upstream rxe of KDIR's kernel (from
-# linux-source-X.Y) + rxe_cc/patches + rxe_cc/*.[ch], built in its own
-# external-module directory (never committed).
+# linux-source-X.Y) + the series rxe_cc/patches/X.Y + rxe_cc/*.[ch], built
+# in its own external-module directory (never committed).
 BUILD_DIR := $(or $(DCBLAB_BUILD),$(TOP)/build)
 RXE_BUILD := $(BUILD_DIR)/rxe_cc
 RXE_STAMP := $(RXE_BUILD)/.prepared
-RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
+RXE_PATCHES = $(sort $(wildcard $(TOP)/rxe_cc/patches/$(KSERIES)/*.patch))
 
 .PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
 	demo bench bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
