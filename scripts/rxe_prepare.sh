@@ -32,8 +32,10 @@ if [ ! -d "$series" ]; then
 	die "no rxe patch series for Linux $kmaj.$kmin ($kdir): rxe_cc/patches/ has ${have:-none}; Documentation/porting.rst says how to add one"
 fi
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/$pkg.tar.xz}
+hint=
+! grep -qw -- "$pkg" "$top/scripts/deps.sh" 2>/dev/null || hint="; scripts/deps.sh does it"
 [ -f "$tarball" ] ||
-	die "$tarball not found: install the package $pkg (apt-get install $pkg; scripts/deps.sh does it), version $kver to match $kdir"
+	die "$tarball not found: install the package $pkg (apt-get install $pkg$hint), version $kver to match $kdir"
 
 # Extract only the rxe directory and the top Makefile, once per tarball.
 cache=$out.src
