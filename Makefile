@@ -10,9 +10,10 @@ RUN_KDIR := $(wildcard /lib/modules/$(shell uname -r)/build)
 
 # Another kernel: `make modules KVER=6.12` (a series: the newest installed
 # linux-headers-6.12.*-amd64, or a full release such as 6.12.117+deb12-amd64)
-# builds sch_dcb only, for that kernel, in $(BUILD_DIR)/<series>/sch_dcb
-# (links to sch_dcb/), so the tree's own build stays the default kernel's.
-# rdma_rxe (rxe_cc) is built for 6.1 only.  KDIR=... given as well wins;
+# builds sch_dcb, for that kernel, in $(BUILD_DIR)/<series>/sch_dcb (links
+# to sch_dcb/), and rdma_rxe with the algorithms in
+# $(BUILD_DIR)/<series>/rxe_cc (`make rxe KVER=6.12` alone), so the tree's
+# own build stays the default kernel's.  KDIR=... given as well wins;
 # `make sch_dcb-kernel KDIR=...` does the same for any kernel build dir.
 ifeq ($(origin KVER),command line)
 KVER_KDIR := $(shell ls -d /usr/src/linux-headers-$(KVER) /usr/src/linux-headers-$(KVER).*-amd64 \
@@ -29,13 +30,22 @@ USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 
 DEPS_STAMP := /var/lib/dcblab/deps-v3
 
+# KDIR's kernel series, X.Y (6.1, 6.12).
+KSERIES = $(shell sed -n 's/^\#define LINUX_VERSION_\(MAJOR\|PATCHLEVEL\) //p' \
+	$(KDIR)/include/generated/uapi/linux/version.h 2>/dev/null | paste -sd.)
+
 # rdma_rxe with the rxe_cc engine: upstream rxe of KDIR's kernel (from
-# linux-source-X.Y) + rxe_cc/patches + rxe_cc/*.[ch], built in its own
-# external-module directory (never committed).
+# linux-source-X.Y) + the series rxe_cc/patches/X.Y + rxe_cc/*.[ch], built
+# in its own external-module directory (never committed): build/rxe_cc
+# for the default kernel, build/X.Y/rxe_cc for KVER=X.Y.
 BUILD_DIR := $(or $(DCBLAB_BUILD),$(TOP)/build)
+ifeq ($(origin KVER),command line)
+RXE_BUILD := $(BUILD_DIR)/$(KSERIES)/rxe_cc
+else
 RXE_BUILD := $(BUILD_DIR)/rxe_cc
+endif
 RXE_STAMP := $(RXE_BUILD)/.prepared
-RXE_PATCHES := $(sort $(wildcard $(TOP)/rxe_cc/patches/*.patch))
+RXE_PATCHES = $(sort $(wildcard $(TOP)/rxe_cc/patches/$(KSERIES)/*.patch))
 
 .PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
 	demo bench bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
@@ -56,7 +66,7 @@ depcheck:
 	@bash $(TOP)/scripts/deps.sh --check
 
 ifeq ($(origin KVER),command line)
-modules: sch_dcb-kernel
+modules: sch_dcb-kernel rxe
 else
 modules:
 	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
@@ -67,15 +77,15 @@ endif
 
 # sch_dcb alone for KDIR (or KVER), in $(BUILD_DIR)/<major.minor>/sch_dcb;
 # with C=2 (make sch_dcb-kernel KVER=6.12 C=2) sparse checks it too.
-KSERIES = $(shell sed -n 's/^\#define LINUX_VERSION_\(MAJOR\|PATCHLEVEL\) //p' \
-	$(KDIR)/include/generated/uapi/linux/version.h 2>/dev/null | paste -sd.)
 DCB_KDIR_OUT = $(BUILD_DIR)/$(KSERIES)/sch_dcb
 
-sch_dcb-kernel:
-	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
+KDIR_CHECK = @test -n "$(KDIR)" && test -d "$(KDIR)" || { \
 	  echo "error: no headers for kernel '$(KVER)' (KDIR='$(KDIR)'): apt-get install $(or $(KVER_PKG),linux-headers-amd64)" >&2; \
-	  exit 1; }
-	@test -n "$(KSERIES)" || { echo "error: $(KDIR): no include/generated/uapi/linux/version.h" >&2; exit 1; }
+	  exit 1; }; \
+	test -n "$(KSERIES)" || { echo "error: $(KDIR): no include/generated/uapi/linux/version.h" >&2; exit 1; }
+
+sch_dcb-kernel:
+	$(KDIR_CHECK)
 	@mkdir -p $(DCB_KDIR_OUT)
 	@find $(DCB_KDIR_OUT) -maxdepth 1 -type l -delete
 	@ln -s $(filter-out %.mod.c,$(wildcard $(TOP)/sch_dcb/*.[ch])) $(TOP)/sch_dcb/Kbuild \
@@ -86,12 +96,17 @@ sch_dcb-kernel:
 
 # The directory as prerequisite: adding or removing one of our files
 # re-links them; edits need no preparation.
-$(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc
+# (the series' directory as prerequisite: a patch added or removed)
+$(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc \
+		$(wildcard $(TOP)/rxe_cc/patches/$(KSERIES))
+	$(KDIR_CHECK)
 	bash $(TOP)/scripts/rxe_prepare.sh $(KDIR) $(RXE_BUILD)
 	touch $@
 
 rxe: $(RXE_STAMP)
-	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 $(if $(C),C=$(C)) modules
+	@echo "rdma_rxe for $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
+		$(KDIR)/include/generated/utsrelease.h): $(RXE_BUILD)/rdma_rxe.ko"
 
 sparse: $(RXE_STAMP)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules

@@ -10,6 +10,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "rxe_cc_compat.h"
+
 /*
  * The device and QP (QP numbers repeat across devices); R_C, R_T in
  * kb/s; alpha on a 2^20 scale; T, BC; what happened.
@@ -29,7 +31,7 @@ TRACE_EVENT(rxe_cc_dcqcn,
 		__field(u8, ev)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
+		rxe_cc_assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rc = rc;
 		__entry->rt = rt;

@@ -10,6 +10,8 @@
 
 #include <linux/tracepoint.h>
 
+#include "rxe_cc_compat.h"
+
 /* RP: a CNP was handled.  Rates in kb/s, w on a 2^20 scale. */
 TRACE_EVENT(rxe_cc_pcn_rate,
 	TP_PROTO(const char *dev, u32 qpn, u32 rate, u32 w, u32 rec_rate,
@@ -24,7 +26,7 @@ TRACE_EVENT(rxe_cc_pcn_rate,
 		__field(bool, ecn)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
+		rxe_cc_assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rate = rate;
 		__entry->w = w;
@@ -50,7 +52,7 @@ TRACE_EVENT(rxe_cc_pcn_cnp_sent,
 		__field(bool, ecn)
 	),
 	TP_fast_assign(
-		__assign_str(dev, dev);
+		rxe_cc_assign_str(dev, dev);
 		__entry->qpn = qpn;
 		__entry->rec_rate = rec_rate;
 		__entry->ecn = ecn;

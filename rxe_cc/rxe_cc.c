@@ -24,6 +24,7 @@
 #include <net/dsfield.h>
 
 #include "rxe_cc.h"
+#include "rxe_cc_compat.h"
 #include "rxe_loc.h"
 
 #define CREATE_TRACE_POINTS
@@ -226,14 +227,16 @@ static ssize_t algo_show(struct kobject *kobj, struct kobj_attribute *a,
 /* The netdev's link speed in kb/s (under RTNL), 10 Gb/s if unknown. */
 static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
 {
+	struct net_device *ndev = rxe_cc_netdev_get(rxe);
 	struct ethtool_link_ksettings lk;
 	u32 mbps = 10000;
 
 	ASSERT_RTNL();
-	if (rxe->ndev && !__ethtool_get_link_ksettings(rxe->ndev, &lk) &&
+	if (ndev && !__ethtool_get_link_ksettings(ndev, &lk) &&
 	    lk.base.speed && lk.base.speed != (u32)SPEED_UNKNOWN &&
 	    lk.base.speed <= 4000000)
 		mbps = lk.base.speed;
+	rxe_cc_netdev_put(ndev);
 	return mbps * 1000;
 }
 
@@ -266,15 +269,18 @@ u64 dcb_root_rate(struct net_device *dev);
 static u32 rxe_cc_dcb_kbps(struct rxe_dev *rxe)
 {
 	u64 (*rate)(struct net_device *dev);
+	struct net_device *ndev;
 	u64 bytes = 0;
 
 	rate = symbol_get(dcb_root_rate);
 	if (!rate)
 		return 0;
+	ndev = rxe_cc_netdev_get(rxe);
 	rcu_read_lock();
-	if (rxe->ndev)
-		bytes = rate(rxe->ndev);
+	if (ndev)
+		bytes = rate(ndev);
 	rcu_read_unlock();
+	rxe_cc_netdev_put(ndev);
 	symbol_put(dcb_root_rate);
 	/* bytes/s -> kb/s */
 	return min_t(u64, div_u64(bytes, 125), U32_MAX);
@@ -1015,7 +1021,7 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 
 	/* see rxe_cc_qp_stop() */
 	if (!READ_ONCE(qp->cc.stopped))
-		rxe_sched_task(&qp->req.task);
+		rxe_sched_task(rxe_cc_req_task(qp));
 	return HRTIMER_NORESTART;
 }
 
@@ -1589,7 +1595,7 @@ static int rxe_cc_xmit_cnp(struct rxe_qp *qp, const u8 *rsvd)
 	 * drops one, so send only while holding a reference of our own.
 	 * The peer learns nothing from a QP whose responder is not ready.
 	 */
-	if (!qp->valid || qp->resp.state != QP_STATE_READY)
+	if (!qp->valid || !rxe_cc_resp_ready(qp))
 		return -ENOENT;
 	if (!rxe_get(qp))
 		return -ENOENT;

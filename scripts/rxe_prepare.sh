@@ -4,11 +4,12 @@
 # scripts/rxe_prepare.sh KDIR OUTDIR
 #
 # Puts the rdma_rxe sources of the kernel KDIR was built from into OUTDIR,
-# patched with rxe_cc/patches/*.patch, next to links to our rxe_cc/ files,
-# ready for `make -C KDIR M=OUTDIR`.  The upstream files come from Debian's
-# linux-source-X.Y tarball (LINUX_SOURCE_TARBALL overrides), whose version
-# must be the one of KDIR.  Nothing upstream is ever written to the
-# repository outside OUTDIR.
+# patched with the series of that kernel's X.Y (rxe_cc/patches/X.Y/*.patch,
+# rxe differs too much between kernel series for one series to fit all),
+# next to links to our rxe_cc/ files, ready for `make -C KDIR M=OUTDIR`.
+# The upstream files come from Debian's linux-source-X.Y tarball
+# (LINUX_SOURCE_TARBALL overrides), whose version must be the one of KDIR.
+# Nothing upstream is ever written to the repository outside OUTDIR.
 set -euo pipefail
 
 kdir=${1:?usage: rxe_prepare.sh KDIR OUTDIR}
@@ -25,9 +26,16 @@ ksub=$(sed -n 's/^#define LINUX_VERSION_SUBLEVEL \([0-9]*\).*/\1/p' "$vh")
 	die "cannot read the kernel version from $vh"
 kver=$kmaj.$kmin.$ksub
 pkg=linux-source-$kmaj.$kmin
+series=$top/rxe_cc/patches/$kmaj.$kmin
+if [ ! -d "$series" ]; then
+	have=$(cd "$top/rxe_cc/patches" && ls -d [0-9]*.[0-9]* 2>/dev/null | sort -V | paste -sd' ')
+	die "no rxe patch series for Linux $kmaj.$kmin ($kdir): rxe_cc/patches/ has ${have:-none}; Documentation/porting.rst says how to add one"
+fi
 tarball=${LINUX_SOURCE_TARBALL:-/usr/src/$pkg.tar.xz}
+hint=
+! grep -qw -- "$pkg" "$top/scripts/deps.sh" 2>/dev/null || hint="; scripts/deps.sh does it"
 [ -f "$tarball" ] ||
-	die "$tarball not found: install the package $pkg (apt-get install $pkg; scripts/deps.sh does it), version $kver to match $kdir"
+	die "$tarball not found: install the package $pkg (apt-get install $pkg$hint), version $kver to match $kdir"
 
 # Extract only the rxe directory and the top Makefile, once per tarball.
 cache=$out.src
@@ -58,7 +66,7 @@ cp -a "$srcroot/drivers/infiniband/sw/rxe/." "$out/"
 rm -f "$out/Makefile"
 # RXE_PATCH_COUNT=N applies only the first N (scripts/rxe_bisect.sh)
 n=0
-for p in "$top"/rxe_cc/patches/*.patch; do
+for p in "$series"/*.patch; do
 	[ -f "$p" ] || continue
 	n=$((n + 1))
 	[ -z "${RXE_PATCH_COUNT:-}" ] || [ "$n" -le "$RXE_PATCH_COUNT" ] || break
@@ -68,4 +76,4 @@ done
 for f in "$top"/rxe_cc/*.[ch] "$top"/rxe_cc/Kbuild; do
 	ln -sf "$f" "$out/$(basename "$f")"
 done
-echo "rxe_prepare: $out: Linux $kver rxe + $(ls "$top"/rxe_cc/patches/*.patch 2>/dev/null | wc -l) patches"
+echo "rxe_prepare: $out: Linux $kver rxe + $(ls "$series"/*.patch 2>/dev/null | wc -l) patches of rxe_cc/patches/$kmaj.$kmin"

@@ -14,7 +14,7 @@
 # lost).  The completer, seeing A being resent, only advances its PSN: A
 # stays at the head of the queue, fully acknowledged.  On the next timeout
 # the requester retries again.  Without the fix
-# (rxe_cc/patches/0000-RDMA-rxe-do-not-resend-a-fully-acknowledged-wqe)
+# (rxe_cc/patches/6.1/0000-RDMA-rxe-do-not-resend-a-fully-acknowledged-wqe)
 # it sends A as a 0-byte WRITE ONLY at the next PSN and every later packet
 # one PSN late: r NAKs an opcode out of sequence, or the QP retries
 # forever (measured: 129 retries in 50 s, no completion).
