@@ -82,8 +82,9 @@ selected() {
 # --filter names it; tests without one are `make check`'s:
 #   debug: the fuzzers (long, and most useful where KASAN and lockdep
 #          watch), in `make check-debug` (DCBLAB_CHECK_DEBUG=1);
-#   long:  experiments whose assertions a shorter test of `make check`
-#          also makes, in `make check-long` (DCBLAB_CHECK_LONG=1).
+#   long:  the papers' experiments and the comparison scenarios, whose
+#          mechanisms shorter tests of `make check` exercise, in `make
+#          check-long` (DCBLAB_CHECK_LONG=1).
 in_suite() {
 	local s
 	s=$(sed -n 's/^#[[:space:]]*suite:[[:space:]]*\([a-z]*\).*/\1/p' "$1" | head -n1)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# suite: long
 #
 # DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
 # 10 Mb/s links, PFC on RoCE's band 3, RED 5 KB / 20 KB / 1 % on sw -> r,

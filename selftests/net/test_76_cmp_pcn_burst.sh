@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# suite: long
 #
 # PCN's concurrent burst (PCN section 3.1, scaled; the dcblab scenario
 # cmp_burst with algos=pcn): long flows F0 (f0 -> r0) and F1 (f1 -> r1)

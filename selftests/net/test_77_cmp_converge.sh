@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 480
+# suite: long
 #
 # PCN's convergence (PCN Fig. 11, scaled; the dcblab scenario cmp_converge
 # with algos=pcn): three ib_write_bw flows s1..s3 -> sw -> r start at the

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
+# suite: long
 #
 # LDCP incast without PFC (issue 6), the ldcp run of the dcblab scenario
 # cmp_incast (scripts/scenarios/cmp_incast.sh, sourced: same topology,
