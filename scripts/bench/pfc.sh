@@ -42,6 +42,8 @@
 set -uo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+# shellcheck source=lib.sh
+. "$TOP/scripts/bench/lib.sh"
 ROUNDS=${DCBLAB_BENCH_ROUNDS:-9}
 SECS=${DCBLAB_BENCH_SECS:-3}
 PKT=${DCBLAB_BENCH_PKT:-64}
@@ -149,20 +151,6 @@ pgset $PGD "tos 60"		# DSCP 24: band 3, the PFC band
 fwd_sent() { swx tc -s qdisc show dev pfb1 | awk '/^ *Sent/ { print $4; exit }'; }
 rx_pkts() { ip netns exec $RX awk '$1 == "pfb0:" { print $3 }' /proc/net/dev; }
 
-# pg_wait_running DEV PID: wait until a kpktgend thread lists DEV as
-# running.  "echo start" blocks until the run ends, so it is backgrounded;
-# a "stop" written before the start reached pktgen is lost, and the start
-# with count 0 would then never return.
-pg_wait_running() {
-	local i
-	for ((i = 0; i < 1000; i++)); do
-		swx grep -qs "^Running:.* $1 " $PG/kpktgend_* && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.01
-	done
-	return 1
-}
-
 # measure MODE SECS: PPS (pktgen), FWD (% of pktgen's packets that left
 # pfb1's sch_dcb), RXP (% that reached pfb0)
 measure() {
@@ -171,7 +159,7 @@ measure() {
 	f0=$(fwd_sent); r0=$(rx_pkts)
 	swx sh -c "echo start >$PG/pgctrl" &
 	pid=$!
-	pg_wait_running pfa1 "$pid" || die "pktgen did not start on pfa1"
+	pg_wait_running pfa1 "$pid" "$SW" || die "pktgen did not start on pfa1"
 	sleep "$secs"
 	swx sh -c "echo stop >$PG/pgctrl"
 	wait "$pid"
@@ -184,11 +172,6 @@ measure() {
 	RXP=$(awk -v a=$((r1 - r0)) -v s="$sent" 'BEGIN { printf "%.1f", 100 * a / s }')
 }
 
-median() {
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-		END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 echo "pfc.sh: kernel $(uname -r), $(nproc) CPUs ($CPU_MODEL), vm=${DCBLAB_VM:-0}," \

@@ -10,13 +10,14 @@
 # The in-kernel pktgen (one kthread, CPU 0, xmit_mode queue_xmit, so every
 # packet goes through dev_queue_xmit and the root qdisc) sends small UDP
 # frames from pb0; the peer pb1 lives in its own netns and drops everything
-# at its clsact ingress hook.  The three qdiscs are measured in interleaved
+# at its clsact ingress hook.  The four qdiscs are measured in interleaved
 # rounds (the order rotates every round).  The table reports each qdisc's
 # median, and the ratios are the medians of the per-round ratios: within
 # a round the qdiscs are measured seconds apart, so the host's drift (a
 # TCG guest's rate moves by several percent over a minute) cancels in
-# each round's ratio and the median discards the odd round.  A benchmark, not a test: the exit status is 0 whatever
-# the numbers, 1 only when the measurement itself failed.
+# each round's ratio and the median discards the odd round.  A benchmark,
+# not a test: the exit status is 0 whatever the numbers, 1 only when the
+# measurement itself failed.
 #
 # Environment:
 #   DCBLAB_BENCH_ROUNDS  rounds of each qdisc             (default 9)
@@ -27,6 +28,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+# shellcheck source=lib.sh
+. "$TOP/scripts/bench/lib.sh"
 ROUNDS=${DCBLAB_BENCH_ROUNDS:-9}
 SECS=${DCBLAB_BENCH_SECS:-5}
 PKT=${DCBLAB_BENCH_PKT:-64}
@@ -145,20 +148,6 @@ qdisc_sent() {
 	tc -s qdisc show dev $TX | awk '/^ *Sent/ { print $4; exit }'
 }
 
-# pg_wait_running DEV PID: wait until a kpktgend thread lists DEV as
-# running.  "echo start" blocks until the run ends, so it is backgrounded;
-# a "stop" written before the start reached pktgen is lost, and the start
-# with count 0 would then never return.
-pg_wait_running() {
-	local i
-	for ((i = 0; i < 1000; i++)); do
-		grep -qs "^Running:.* $1 " $PG/kpktgend_* && return 0
-		kill -0 "$2" 2>/dev/null || return 1
-		sleep 0.01
-	done
-	return 1
-}
-
 # measure QDISC SECS: sets PPS (pktgen's own rate), SENT (pktgen's count),
 # ERRS (pktgen's transmit errors), RXPCT (share of SENT the receiver saw)
 # and QPKTS (packets the qdisc sent).
@@ -187,11 +176,6 @@ measure() {
 	QPKTS=$((s1 - s0))
 }
 
-median() {	# median N...
-	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 }
-		END { if (NR % 2) print v[(NR + 1) / 2];
-		      else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
 
 # ------------------------------------------------------------------ run
 
@@ -205,7 +189,6 @@ note "warm-up"
 for q in "${QDISCS[@]}"; do measure "$q" 1; done
 
 declare -A RES R1
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 for ((r = 0; r < ROUNDS; r++)); do
 	order=()
 	for ((i = 0; i < ${#QDISCS[@]}; i++)); do
