@@ -25,7 +25,6 @@ import os
 import platform
 import struct
 import subprocess
-import sys
 import time
 
 OUR_MODULES = ("sch_dcb", "rdma_rxe", "rxe_cc_dcqcn", "rxe_cc_pcn",
@@ -184,7 +183,3 @@ def write(out_dir, raw_dir, repo):
         f.write("\n")
     os.replace(path + ".tmp", path)
     return path
-
-
-if __name__ == "__main__":
-    sys.exit("use: python3 -m dcbanalysis metadata OUT RAW")
