@@ -7,7 +7,9 @@
  * linux-source-6.1 package into the build directory.
  *
  * CHECK(cond, fmt, ...) is EXPECT_TRUE(cond) with a message saying what
- * was measured: a failure marks the test failed and it goes on.
+ * was measured: a failure marks the test failed and it goes on.  The
+ * harness's EXPECT_TRUE() and its TH_LOG() handler expand to two
+ * statements; the do-while keeps CHECK() one (checkpatch sees one).
  */
 #ifndef DCBLAB_UNIT_CHECK_H
 #define DCBLAB_UNIT_CHECK_H
