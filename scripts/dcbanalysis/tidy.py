@@ -9,7 +9,10 @@ scenario
 algo
     how the senders' rate was controlled: an rxe_cc algorithm (none,
     dcqcn, pcn, ldcp), a TCP congestion control (cubic, dctcp), or
-    ``line-rate`` for senders offering a fixed rate (UDP, pktgen).
+    ``line-rate`` for senders offering a fixed rate (UDP, pktgen).  A
+    scenario that compares switch settings names the setting here
+    instead (dcqcn_buffer: paper, static, ecn-late with dcqcn, pfc-only
+    with none).
 run
     1..N with ``dcblab run --repeat N``.
 metric
@@ -45,6 +48,8 @@ METRICS = {
     "share": ("1", "a sender's goodput over the sum of all senders'"),
     "victim_keep": ("1", "the victim flow's rate during the burst over "
                     "its rate before"),
+    "flow_rate_p10": ("Mbit/s", "10th percentile of the run's flow_rate "
+                      "values (linear interpolation)"),
     "jain": ("1", "Jain's index of the per-flow rates of the run"),
     "jain_post": ("1", "Jain's index of the long flows after the burst"),
     # time
@@ -72,6 +77,14 @@ METRICS = {
     "queue_peak0": ("KB", "the first peak of the bottleneck's backlog"),
     "queue_max": ("KB", "largest backlog of a port, sampled by dcbmon"),
     "above_kmax": ("1", "fraction of samples with the backlog above Kmax"),
+    "pool_peak": ("KB", "highest occupancy of a switch's shared buffer "
+                  "pool"),
+    "ingress_peak": ("KB", "most bytes charged to one (ingress port, "
+                     "band) of a switch"),
+    "xoff_low": ("KB", "the lowest XOFF in force: the static one, or "
+                 "beta (B - R - s) / 8 at the pool's peak s"),
+    "kmin_bound": ("KB", "DCQCN section 4's largest Kmin that marks "
+                   "before PFC pauses, for the pool in force"),
     # counters
     "ecn_marked": ("packets", "packets CE-marked by the switches"),
     "drops": ("packets", "packets the switches dropped (tail, WRED and "
@@ -81,6 +94,8 @@ METRICS = {
     "headroom_drops": ("packets", "packets dropped at full headroom"),
     "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
     "pause_rate": ("1/s", "PFC PAUSE frames sent per second of traffic"),
+    "pause_vs_pfc_only": ("1", "PAUSE frames over those of the same "
+                          "run's PFC-only configuration"),
     "gbn_retries": ("retries", "go-back-N retries of the senders "
                     "(completer_retry_err)"),
     "oos_requests": ("packets", "out-of-sequence requests at the "

@@ -194,6 +194,47 @@ class Compare(unittest.TestCase):
                 analyze.analyze(t)
 
 
+BUFFER_THR = (
+    "config\talgo\tpool_b\treserved\tports\txoff\tkmin\tkmin_bound\t"
+    "pool_peak\txoff_low\tingress_peak\n"
+    "paper\tdcqcn\t2097152\t1152000\t9\tdynamic\t5120\t52531\t"
+    "40960\t904192\t6144\n"
+    "pfc-only\tnone\t2097152\t1152000\t9\tdynamic\tNaN\t52531\t"
+    "843776\t101376\t104448\n")
+
+
+class DcqcnBuffer(unittest.TestCase):
+    def test_analyze(self):
+        tsv = INCAST_TSV.replace("ldcp\t", "paper\t").replace(
+            "none\t", "pfc-only\t").replace("\t0\t5\t0\t5\t2", "\t12\t5\t0\t5\t2")
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run dcqcn_buffer 2026\n"
+                        "configs=paper,pfc-only\nred=5kb:50kb:0.01\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write(tsv)
+            with open(os.path.join(t, "thresholds.tsv"), "w") as f:
+                f.write(BUFFER_THR)
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            self.assertEqual(set(df.scenario), {"dcqcn_buffer"})
+            v = df.set_index(["algo", "metric"])["value"]
+            self.assertEqual(v[("pfc-only", "pause_tx")], 489)
+            self.assertEqual(v[("paper", "pause_tx")], 12)
+            self.assertAlmostEqual(v[("paper", "pause_vs_pfc_only")],
+                                   12 / 489)
+            self.assertEqual(v[("pfc-only", "pause_vs_pfc_only")], 1)
+            self.assertEqual(v[("paper", "pool_peak")], 40)
+            self.assertEqual(v[("pfc-only", "xoff_low")], 99)
+            self.assertEqual(v[("paper", "ingress_peak")], 6)
+            # paper's flows 4.96/4.64/5.30/4.80: p10 between the two lowest
+            self.assertAlmostEqual(v[("paper", "flow_rate_p10")],
+                                   4.64 + 0.3 * (4.80 - 4.64))
+            # a flow with no rate (NaN) is left out of the percentile
+            self.assertAlmostEqual(v[("pfc-only", "flow_rate_p10")],
+                                   4.54 + 0.2 * (4.71 - 4.54))
+
+
 class Units(unittest.TestCase):
     def test_units(self):
         self.assertEqual(units.rate_bps("40mbit"), 40e6)

@@ -70,6 +70,9 @@ COLUMNS = {
         "failed": ("flows_failed", "flows"),
     },
 }
+# dcqcn_buffer runs cmp_incast once per switch setting (algo column: the
+# setting)
+COLUMNS["dcqcn_buffer"] = COLUMNS["cmp_incast"]
 # cmp_converge's per-flow columns f1_mbps, f2_mbps, ...: rates over the
 # second half of the run
 FLOW_COL = re.compile(r"f([0-9]+)_mbps")
