@@ -10,6 +10,7 @@ folder twice gives the same file.
 import csv
 import os
 import re
+import sys
 
 from . import tidy
 from .scenarios import analyzer, plotter
@@ -55,7 +56,15 @@ def analyze(d):
     if fn:
         algo = knobs.get("algo") or "line-rate"
         for run, rd in runs(d):
-            for t in fn(rd, knobs):
+            try:
+                found = fn(rd, knobs)
+            except FileNotFoundError as e:
+                # a run stopped before it wrote its results (a guest
+                # timeout): the others still count
+                print("dcbanalysis: run %d left out: %s" % (run, e),
+                      file=sys.stderr)
+                continue
+            for t in found:
                 rows.append({"scenario": t[4] if len(t) > 4 else scn,
                              "algo": t[3] if len(t) > 3 else algo,
                              "run": run, "metric": t[0],
