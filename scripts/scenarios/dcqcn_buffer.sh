@@ -50,17 +50,17 @@ params()
 	cat <<'EOF'
 configs         paper,static,ecn-late,no-pfc,pfc-only  switch settings to run, in this order
 senders         8         number of RDMA senders
-rate            20mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
+rate            10mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
 iters           20        ib_write_bw -n: writes per sender
 size            65536     bytes per write
-buffer          1792kb    switch buffer pool B (R + about 650 KB with the defaults)
+buffer          1830kb    switch buffer pool B (R + about 700 KB with the defaults)
 beta            8         dynamic PFC threshold factor (paper: 8)
-delay           50ms      PAUSE response time the auto headroom is sized for
+delay           100ms     PAUSE response time the auto headroom is sized for (TCG under load: up to 65 ms)
 red             5kb:50kb:0.01  RED kmin:kmax:pmax of paper and static (dcqcn.rst guest settings)
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
 interval_ms     20        dcbmon sampling interval
 sample_s        0.1       sent_pkts sampling interval (FCT resolution)
-duration        300       time budget (s): only sizes dcblab's guest timeout (3 x duration + 300)
+duration        300       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120 per run)
 EOF
 }
 

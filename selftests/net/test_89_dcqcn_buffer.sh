@@ -6,8 +6,8 @@
 # The DCQCN paper's buffer settings (section 4, its Fig. 18), the dcblab
 # scenario dcqcn_buffer (scripts/scenarios/dcqcn_buffer.sh, sourced: the
 # topology, qdiscs, traffic and analysis): eight senders each RDMA-write
-# 20 x 64 KB into r through one switch, every port sch_dcb at 20 Mb/s,
-# PFC on RoCE's band 3 in a 1.75 MB pool, once with the paper's setting
+# 20 x 64 KB into r through one switch, every port sch_dcb at 10 Mb/s,
+# PFC on RoCE's band 3 in a 1.8 MB pool (headroom for 100 ms), once with the paper's setting
 # (dynamic XOFF, beta 8, RED 5 KB / 50 KB / 1 % below section 4's bound,
 # DCQCN) and once with PFC alone (same pool, no ECN, algo none).
 # Asserted, the paper's claim that ECN acts before PFC:
@@ -27,7 +27,7 @@ need_cmd rdma ib_write_bw jq
 CMPI_OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_89_dcqcn_buffer
 rm -rf "$CMPI_OUT"
 mkdir -p "$CMPI_OUT" || fail "mkdir $CMPI_OUT"
-declare -gA P=([configs]=paper,pfc-only)
+declare -gA P=([configs]="paper,pfc-only")
 CMPI_PLOTS=0
 
 dcqb_setup

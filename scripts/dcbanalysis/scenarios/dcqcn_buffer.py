@@ -7,6 +7,7 @@ and the 10th percentile of its flows' rates (the paper's Fig. 18
 metric)."""
 
 import csv
+import math
 import os
 import statistics
 
@@ -23,10 +24,12 @@ THRESHOLDS = {
 
 
 def _kb(v):
+    """@v bytes in KB; None for what was not measured (NaN, "off")."""
     try:
-        return float(v) / 1024
+        x = float(v) / 1024
     except (TypeError, ValueError):
         return None
+    return x if math.isfinite(x) else None
 
 
 def analyze(d, params):
