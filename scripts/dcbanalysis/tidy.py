@@ -17,7 +17,9 @@ run
     1..N with ``dcblab run --repeat N``.
 metric
     a name from METRICS, optionally followed by ``.`` and what it is
-    about (a flow, host or port): ``goodput.h1``, ``drops.sw1-r``.
+    about (a flow, host or port): ``goodput.h1``, ``drops.sw1-r``; a
+    sweep adds ``@KNOB=VALUE``, the step it was measured at:
+    ``goodput.F0@f1=8``.
 value
     a finite number in ``unit``.  A metric that does not apply to a run
     is left out; it is never written as NaN, ``-`` or 0.
@@ -50,6 +52,8 @@ METRICS = {
                     "its rate before"),
     "flow_rate_p10": ("Mbit/s", "10th percentile of the run's flow_rate "
                       "values (linear interpolation)"),
+    "line_share": ("1", "a flow's rate over the line rate"),
+    "utilisation": ("1", "a link's payload rate over its line rate"),
     "jain": ("1", "Jain's index of the per-flow rates of the run"),
     "jain_post": ("1", "Jain's index of the long flows after the burst"),
     # time
@@ -94,6 +98,8 @@ METRICS = {
     "headroom_drops": ("packets", "packets dropped at full headroom"),
     "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
     "pause_rate": ("1/s", "PFC PAUSE frames sent per second of traffic"),
+    "paused_share": ("1", "share of the time a port was held by PAUSE "
+                     "frames it received"),
     "pause_vs_pfc_only": ("1", "PAUSE frames over those of the same "
                           "run's PFC-only configuration"),
     "gbn_retries": ("retries", "go-back-N retries of the senders "

@@ -187,6 +187,17 @@ class Compare(unittest.TestCase):
             self.assertRegex(txt, r"cmp_incast: .*\n")
             self.assertRegex(txt, r"\ncompleted +1 +1 +0\.7500\n")
 
+    def test_incomplete_run_left_out(self):
+        with tempfile.TemporaryDirectory() as t:
+            self.folder(t, runs=2)
+            os.remove(os.path.join(t, "run-2", "cmp_incast", "summary.tsv"))
+            os.remove(os.path.join(t, "run-2", "cmp_converge",
+                                   "summary.tsv"))
+            n = analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            self.assertEqual(set(df.run), {1})
+            self.assertEqual(n, len(df))
+
     def test_unknown_column(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t, INCAST_TSV.replace("ecn_marked", "marks_new"))
@@ -200,7 +211,9 @@ BUFFER_THR = (
     "paper\tdcqcn\t2097152\t1152000\t9\tdynamic\t5120\t52531\t"
     "40960\t904192\t6144\n"
     "pfc-only\tnone\t2097152\t1152000\t9\tdynamic\tNaN\t52531\t"
-    "843776\t101376\t104448\n")
+    "843776\t101376\t104448\n"
+    "no-pfc\tdcqcn\t2097152\t0\t9\toff\t5120\tNaN\t"
+    "125544\toff\t70346\n")
 
 
 class DcqcnBuffer(unittest.TestCase):
@@ -227,12 +240,61 @@ class DcqcnBuffer(unittest.TestCase):
             self.assertEqual(v[("paper", "pool_peak")], 40)
             self.assertEqual(v[("pfc-only", "xoff_low")], 99)
             self.assertEqual(v[("paper", "ingress_peak")], 6)
+            # NaN and "off" (PFC off) are left out
+            self.assertNotIn(("no-pfc", "kmin_bound"), v.index)
+            self.assertNotIn(("no-pfc", "xoff_low"), v.index)
             # paper's flows 4.96/4.64/5.30/4.80: p10 between the two lowest
             self.assertAlmostEqual(v[("paper", "flow_rate_p10")],
                                    4.64 + 0.3 * (4.80 - 4.64))
             # a flow with no rate (NaN) is left out of the percentile
             self.assertAlmostEqual(v[("pfc-only", "flow_rate_p10")],
                                    4.54 + 0.2 * (4.71 - 4.54))
+
+
+class PcnFig5(unittest.TestCase):
+    def test_analyze_and_plot(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run pcn_fig5 2026\nrate=20mbit\n"
+                        "f0_rate=10\nf1_rates=10,2.5\n")
+            with open(os.path.join(t, "steps.tsv"), "w") as f:
+                f.write("f1_send_mbps\tf1_rx_mbps\tf0_send_mbps\t"
+                        "f0_rx_mbps\tburst_rx_mbps\tpause_tx\t"
+                        "pause_per_s\ts0_held\n"
+                        "10\t4.9\t10\t6.1\t14.2\t120\t24.00\t0.3512\n"
+                        "2.5\t2.5\t10\t9.9\t17.1\t0\t0.00\t0.0000\n")
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["goodput.F0@f1=10"], 6.1)
+            self.assertEqual(v["goodput.F0@f1=2.5"], 9.9)
+            self.assertEqual(v["pause_rate.s1-s0@f1=10"], 24)
+            self.assertEqual(v["paused_share.s0-s1@f1=2.5"], 0)
+            self.assertEqual(set(df.algo), {"line-rate"})
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["pause.png", "rates.png"])
+
+
+class ParkingLot(unittest.TestCase):
+    def test_analyze(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run parking_lot 2026\nrate=20\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write("algo\tf1_mbps\tf2_mbps\tf3_mbps\tf2_share\t"
+                        "util_a\tutil_b\tjain\tqueue_a_kb\tqueue_b_kb\t"
+                        "pause_tx\tdrops\tfailed\n"
+                        "pcn\t12.1\t6.9\t12.4\t0.3450\t0.9500\t0.9650\t"
+                        "0.9250\t8.1\tNaN\t3\t0\t0\n")
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["rate_late.f2"], 6.9)
+            self.assertEqual(v["line_share.f2"], 0.345)
+            self.assertEqual(v["utilisation.B"], 0.965)
+            self.assertNotIn("queue_mean.B", v.index)
+            self.assertEqual(set(df.algo), {"pcn"})
 
 
 class Units(unittest.TestCase):

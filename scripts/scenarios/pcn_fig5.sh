@@ -1,0 +1,139 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# pcn_fig5: PCN paper Fig. 5 (section 4.1), scaled: a flow sent no faster
+# than its receiving rate triggers no PAUSE, and then spares the flows it
+# shares its upstream link with.
+#
+#   f0 --\                  /-- r0      F0: f0 -> r0 at its fair share
+#         s0 ------------ s1 --- r1     F1: f1 -> r1, swept down step by step
+#   f1 --/                  |           b1..b3 -> r1 at line rate (the
+#                        b1 b2 b3        "uncontrollable bursts")
+#
+# PFC only (no ECN, no congestion control: UDP senders at fixed rates, as
+# the paper's rate limiters).  r1's port is congested; F1's packets queue
+# at s1's ingress from s0 (the paper's p1/S1) while F1 sends faster than
+# it receives, that port pauses s0, and F0, which crosses no congested
+# port, loses throughput.  One run of `step_s` seconds per F1 rate of
+# `f1_rates`; per step: F0's and F1's sending and receiving rates, the
+# bursters' sum, PAUSE frames from s1's port toward s0 per second, and
+# the share of the step s0's port toward s1 was held by PAUSE.
+# Helpers: pfc_incast.sh (pfcs_*).
+
+. "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
+
+describe()
+{
+	echo "PCN Fig. 5: PAUSEs from the congested path vs the victim's throughput as F1's sending rate is swept (UDP, PFC only)"
+}
+
+params()
+{
+	cat <<'EOF2'
+rate            20mbit    line rate of every port and host NIC
+f0_rate         10        F0's sending rate (Mb/s): its fair share of s0 -> s1
+f1_rates        10,8,6,5,4,3,2,1  F1's sending rates (Mb/s), one step each, in this order
+bursters        3         senders b1..bN at line rate into r1
+buffer          1mb       pool size of each switch
+xoff            16kb      static XOFF per (ingress port, band 3)
+delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
+pkt             1000      UDP payload bytes per datagram
+step_s          5         seconds of traffic per step
+duration        150       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+interval_ms     50        dcbmon sampling interval
+report_interval 0.5       iperf3 interval (s)
+EOF2
+}
+
+# pf5_client NODE DST PORT MBPS: UDP client at MBPS on DSCP 24 (band 3),
+# started when $PFCS_GO exists (pfcs_client at another rate).
+pf5_client()
+{
+	topo_exec "$1" timeout $((${P[step_s]%.*} + 90)) bash -c \
+		'while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' _ "$PFCS_GO" \
+		iperf3 -c "$2" -p "$3" -u -b "$(awk -v m="$4" 'BEGIN { printf "%d", m * 1e6 }')" \
+		-l "${P[pkt]}" -t "${P[step_s]}" --tos 0x60 -J >"$OUT/iperf3-client-$3.json" 2>&1 &
+	PFCS_CPIDS+=($!)
+}
+
+# pf5_band3 NODE DEV KEY: a band 3 counter of a port
+pf5_band3()
+{
+	topo_tc "$1" -j -s qdisc show dev "$2" |
+		jq -r --arg k "$3" '.[] | select(.kind == "dcb" and .root) | .bands[] | select(.band == 3) | .[$k]'
+}
+
+# pf5_rx PORT: bits/s the iperf3 server on PORT received
+pf5_rx()
+{
+	jq -r '.end.sum_received.bits_per_second // 0' "$OUT/iperf3-server-$1.json" 2>/dev/null || echo 0
+}
+
+# pf5_step K F1_MBPS: one step; appends its row to steps.tsv
+pf5_step()
+{
+	local k=$1 f1=$2 r0ip r1ip p1 p0 i base pause0 pause1 held0 held1 bsum=0 b
+	r0ip=$(topo_ip4 r0); r1ip=$(topo_ip4 r1)
+	p1=$(topo_port s1 s0); p0=$(topo_port s0 s1)
+	base=$((5500 + 10 * k))
+	pfcs_setup || return 1
+	pfcs_server r0 "$base"
+	for i in $(seq 1 $((${P[bursters]} + 1))); do pfcs_server r1 $((base + i)); done
+	dl_wait_listen r0 "$base" || return 1
+	for i in $(seq 1 $((${P[bursters]} + 1))); do dl_wait_listen r1 $((base + i)) || return 1; done
+	pf5_client f0 "$r0ip" "$base" "${P[f0_rate]}"
+	pf5_client f1 "$r1ip" $((base + 1)) "$f1"
+	for i in $(seq 1 "${P[bursters]}"); do
+		pf5_client "b$i" "$r1ip" $((base + 1 + i)) "$(dl_rate_bps "${P[rate]}" | awk '{ print $1 / 1e6 }')"
+	done
+	pause0=$(pf5_band3 s1 "$p1" pause_tx); held0=$(pf5_band3 s0 "$p0" paused_us)
+	log "step $k: F0 ${P[f0_rate]} Mb/s, F1 $f1 Mb/s, ${P[bursters]} bursters at ${P[rate]}, ${P[step_s]} s"
+	pfcs_go
+	pfcs_wait
+	pause1=$(pf5_band3 s1 "$p1" pause_tx); held1=$(pf5_band3 s0 "$p0" paused_us)
+	for i in $(seq 1 "${P[bursters]}"); do
+		b=$(pf5_rx $((base + 1 + i))); bsum=$(awk -v a="$bsum" -v b="$b" 'BEGIN { print a + b }')
+	done
+	awk -v f1="$f1" -v f0="${P[f0_rate]}" -v r0="$(pf5_rx "$base")" -v r1="$(pf5_rx $((base + 1)))" \
+	    -v bs="$bsum" -v dp=$((pause1 - pause0)) -v dh=$((held1 - held0)) -v d="${P[step_s]}" 'BEGIN {
+		printf "%s\t%.3f\t%s\t%.3f\t%.3f\t%d\t%.2f\t%.4f\n", f1, r1 / 1e6, f0, r0 / 1e6, bs / 1e6,
+			dp, dp / d, dh / (d * 1e6) }' >>"$OUT/steps.tsv"
+	log "step $k: $(tail -n1 "$OUT/steps.tsv")"
+}
+
+PF5_HDR='f1_send_mbps	f1_rx_mbps	f0_send_mbps	f0_rx_mbps	burst_rx_mbps	pause_tx	pause_per_s	s0_held'
+
+run()
+{
+	local h i k=0 f1
+	pfcs_setup || return 1
+	topo_switch s0 && topo_switch s1 || return 1
+	topo_link s0 s1 >/dev/null || return 1
+	for h in f0 f1; do topo_host $h && topo_link $h s0 >/dev/null || return 1; done
+	for h in r0 r1; do topo_host $h && topo_link $h s1 >/dev/null || return 1; done
+	for i in $(seq 1 "${P[bursters]}"); do
+		topo_host "b$i" && topo_link "b$i" s1 >/dev/null || return 1
+	done
+	topo_routes || return 1
+	P[pfc]=on
+	pfcs_qdiscs || return 1
+	printf '%s\n' "$PF5_HDR" >"$OUT/steps.tsv"
+	dl_monitor_start "$(topo_ns s1):$(topo_port s1 s0)" "$(topo_ns s1):$(topo_port s1 r1)" \
+		"$(topo_ns s0):$(topo_port s0 s1)"
+	for f1 in ${P[f1_rates]//,/ }; do
+		k=$((k + 1))
+		pf5_step "$k" "$f1" || return 1
+	done
+	dl_monitor_stop
+	{
+		echo "pcn_fig5: F0 f0 -> r0 at ${P[f0_rate]} Mb/s, F1 f1 -> r1 swept, ${P[bursters]} bursters -> r1 at ${P[rate]}; PFC only; ${P[step_s]} s per step"
+		sed 's/^/  /' "$OUT/qdisc.txt"
+		echo "  (pause_tx, pause_per_s: PAUSE frames s1 sent toward s0; s0_held: share of the step s0 -> s1 was paused)"
+		echo
+		column -t -s "$(printf '\t')" "$OUT/steps.tsv"
+	} >"$OUT/summary.txt"
+	cat "$OUT/summary.txt"
+	# rates.png and pause.png are drawn on the host
+	# (scripts/dcbanalysis/scenarios/pcn_fig5.py)
+	return 0
+}
