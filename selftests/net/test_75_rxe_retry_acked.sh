@@ -21,6 +21,10 @@
 # Asserted: both WRITEs complete successfully, r's buffer holds exactly
 # the data written, no 0-byte WRITE ONLY on the wire, and the scenario
 # happened (the forged ACK reached s1's rxe, two retries or more).
+# The programs' deadlines (50 and 60 s) count from their start, before
+# the ACKs are blocked and the ACK is forged: on a slow kernel
+# (DCBLAB_SLOW) they are scaled with the rest, or the transfer's end
+# would miss them.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -81,12 +85,12 @@ topo_exec sw $PY "$D/forger.py" "$TOP/selftests/net" "$RIP" "$SIP" "$D/go" &
 FORGER=$!
 
 topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
-	"$(rxe_gid r 4)" "$D" --count 2 --size 32768 --deadline 60 \
+	"$(rxe_gid r 4)" "$D" --count 2 --size 32768 --deadline "$(scaled_time 60)" \
 	>"$D/resp.out" 2>&1 &
 RESP=$!
 topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
 	"$(rxe_gid s1 4)" "$D" --count 2 --size 32768 --timeout 16 \
-	--mtu 1024 --deadline 50 >"$D/req.out" 2>&1 &
+	--mtu 1024 --deadline "$(scaled_time 50)" >"$D/req.out" 2>&1 &
 REQ=$!
 wait_for --timeout 90 grep -q '^qpn' "$D/req.out" ||
 	fail "requester did not start: $(cat "$D/req.out")"
