@@ -18,6 +18,15 @@
 # `f1_rates`; per step: F0's and F1's sending and receiving rates, the
 # bursters' sum, PAUSE frames from s1's port toward s0 per second, and
 # the share of the step s0's port toward s1 was held by PAUSE.
+#
+# Scaling: F1's bytes at s1's ingress are F1's rate times the queueing
+# delay of r1's port, whose queue the n ingress ports feeding it (F1's
+# and the bursters') can fill to XOFF + headroom each: F1 pauses s0 when
+# F1 / C > XOFF / (n (XOFF + H)).  In the paper H (22.4 KB) is small
+# against the queue a rate mismatch builds, so the threshold is F1's
+# receiving rate C / n; the guest's headroom (rate x delay, tens of ms
+# of TCG reaction) is not, so XOFF is made large against it: 128 KB
+# against 34 KB at 5 Mb/s puts the threshold at 0.8 C / n.
 # Helpers: pfc_incast.sh (pfcs_*).
 
 . "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
@@ -30,16 +39,16 @@ describe()
 params()
 {
 	cat <<'EOF2'
-rate            20mbit    line rate of every port and host NIC
-f0_rate         10        F0's sending rate (Mb/s): its fair share of s0 -> s1
-f1_rates        10,8,6,5,4,3,2,1  F1's sending rates (Mb/s), one step each, in this order
+rate            5mbit     line rate of every port and host NIC
+f0_rate         2.5       F0's sending rate (Mb/s): its fair share of s0 -> s1
+f1_rates        2.5,2,1.5,1.25,1,0.75,0.5,0.25  F1's sending rates (Mb/s), one step each, in this order
 bursters        3         senders b1..bN at line rate into r1
-buffer          1mb       pool size of each switch
-xoff            16kb      static XOFF per (ingress port, band 3)
+buffer          2mb       pool size of each switch
+xoff            128kb     static XOFF per (ingress port, band 3): large against the headroom (see above)
 delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
 pkt             1000      UDP payload bytes per datagram
-step_s          5         seconds of traffic per step
-duration        150       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+step_s          8         seconds of traffic per step
+duration        200       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
 interval_ms     50        dcbmon sampling interval
 report_interval 0.5       iperf3 interval (s)
 EOF2

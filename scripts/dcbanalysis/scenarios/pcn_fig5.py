@@ -46,7 +46,7 @@ def plot(d, params):
     steps = _steps(d)
     if not steps:
         return []
-    keys = ("rate", "f0_rate", "bursters", "xoff", "duration")
+    keys = ("rate", "f0_rate", "bursters", "xoff", "delay", "step_s")
     x = [r["f1_send_mbps"] for r in steps]
     out = []
     f = os.path.join(d, "rates.png")
