@@ -19,7 +19,7 @@
 # over the second half of the time all three ran): each flow's rate,
 # f2's share of the line rate, A's and B's utilisation (f1 + f2 and
 # f2 + f3 over the line rate), Jain's index of the three, PAUSE frames,
-# drops, queues of A and B.  Code: selftests/net/cmp_lib.sh's helpers.
+# drops (and of them, at full headrooms), queues of A and B.  Code: selftests/net/cmp_lib.sh's helpers.
 
 # shellcheck source=cmp_burst.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cmp_burst.sh"
@@ -79,29 +79,30 @@ pl_run()
 	rxe_sampler_stop
 	cmp_mon_stop
 	pfc_snap CMP_S1 sw1 sw2
-	local pause drops sh qa qb
+	local pause drops hr sh qa qb
 	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))
 	drops=0
 	for k in drops_tail drops_wred drops_headroom; do
 		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
 	done
+	hr=$(( $(pfc_sw_sum CMP_S1 drops_headroom) - $(pfc_sw_sum CMP_S0 drops_headroom) ))
 	read -r -a sh <<<"$(rxe_shares "$o-samples.txt")"
 	read -r -a qa <<<"$(cmp_queue_stats "$o-dcbmon.csv" "$PL_A")"
 	read -r -a qb <<<"$(cmp_queue_stats "$o-dcbmon.csv" "$PL_B")"
 	awk -v c="$CMP_RATE_MBPS" -v f1="${sh[3]:-NaN}" -v f2="${sh[4]:-NaN}" -v f3="${sh[5]:-NaN}" \
-	    -v j="${sh[2]:-NaN}" -v p="$pause" -v d="$drops" -v fl="$fl" \
+	    -v j="${sh[2]:-NaN}" -v p="$pause" -v d="$drops" -v hr="$hr" -v fl="$fl" \
 	    -v qa="${qa[0]:-NaN}" -v qb="${qb[0]:-NaN}" 'BEGIN {
 		ok = (f1 != "NaN" && f2 != "NaN" && f3 != "NaN")
 		printf "f1_mbps=%s\nf2_mbps=%s\nf3_mbps=%s\njain=%s\n", f1, f2, f3, j
 		printf "f2_share=%s\n", ok ? sprintf("%.4f", f2 / c) : "NaN"
 		printf "util_a=%s\nutil_b=%s\n", ok ? sprintf("%.4f", (f1 + f2) / c) : "NaN",
 			ok ? sprintf("%.4f", (f2 + f3) / c) : "NaN"
-		printf "queue_a_kb=%s\nqueue_b_kb=%s\npause_tx=%d\ndrops=%d\nfailed=%d\n", qa, qb, p, d, fl
+		printf "queue_a_kb=%s\nqueue_b_kb=%s\npause_tx=%d\ndrops=%d\ndrops_headroom=%d\nfailed=%d\n", qa, qb, p, d, hr, fl
 	}' >"$o.env"
 	log "$a: $(tr '\n' ' ' <"$o.env")"
 }
 
-PL_COLS="algo f1_mbps f2_mbps f3_mbps f2_share util_a util_b jain queue_a_kb queue_b_kb pause_tx drops failed"
+PL_COLS="algo f1_mbps f2_mbps f3_mbps f2_share util_a util_b jain queue_a_kb queue_b_kb pause_tx drops drops_headroom failed"
 
 run()
 {

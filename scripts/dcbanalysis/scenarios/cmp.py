@@ -82,6 +82,7 @@ COLUMNS["parking_lot"] = {
     "queue_b_kb": ("queue_mean.B", "KB"),
     "pause_tx": ("pause_tx", "frames"),
     "drops": ("drops", "packets"),
+    "drops_headroom": ("headroom_drops", "packets"),
     "failed": ("flows_failed", "flows"),
 }
 # dcqcn_buffer runs cmp_incast once per switch setting (algo column: the
