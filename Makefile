@@ -28,7 +28,7 @@ TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CC ?= gcc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
 
-DEPS_STAMP := /var/lib/dcblab/deps-v3
+DEPS_STAMP := /var/lib/dcblab/deps-v4
 
 # KDIR's kernel series, X.Y (6.1, 6.12).
 KSERIES = $(shell sed -n 's/^\#define LINUX_VERSION_\(MAJOR\|PATCHLEVEL\) //p' \
