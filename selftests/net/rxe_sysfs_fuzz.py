@@ -174,7 +174,9 @@ class Fuzz:
             self.counts[kind] += n
 
     def log(self, w, text):
-        self.logs[w].append((time.monotonic() - self.t0, text))
+        # "final" (final_check) is no worker: its log starts on first use
+        d = self.logs.setdefault(w, collections.deque(maxlen=200))
+        d.append((time.monotonic() - self.t0, text))
 
     def fail(self, w, text):
         with self.lock:
