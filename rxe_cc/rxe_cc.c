@@ -1015,13 +1015,22 @@ static enum hrtimer_restart rxe_cc_np_timer_fire(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/*
+ * The pacer's time has come: run the requester again.  rxe_cc_qp_stop()
+ * runs only once the QP's last reference is gone (rxe_qp_do_cleanup()),
+ * and 6.12's rxe_sched_task() must not be called on such a QP (it warns,
+ * and its task would take and drop a reference of a count at zero), so
+ * the task is scheduled only under a reference of our own.
+ */
 static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 {
 	struct rxe_qp *qp = container_of(t, struct rxe_qp, cc.pacer);
 
 	/* see rxe_cc_qp_stop() */
-	if (!READ_ONCE(qp->cc.stopped))
-		rxe_sched_task(rxe_cc_req_task(qp));
+	if (READ_ONCE(qp->cc.stopped) || !rxe_get(qp))
+		return HRTIMER_NORESTART;
+	rxe_sched_task(rxe_cc_req_task(qp));
+	rxe_put(qp);
 	return HRTIMER_NORESTART;
 }
 
@@ -1092,7 +1101,8 @@ int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp)
 }
 
 /*
- * QP destroy, before its tasks are cleaned up: from here on the engine's
+ * QP destroy (rxe_qp_do_cleanup(), after the QP's last reference was
+ * dropped), before its tasks are cleaned up: from here on the engine's
  * timers schedule nothing.  A requester tasklet scheduled after
  * rxe_cleanup_task() has killed it would run again on the freed QP.
  * A pacer callback that read stopped == false has finished when

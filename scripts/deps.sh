@@ -15,11 +15,18 @@
 # The guest kernel (linux-image-amd64) and the headers we build against
 # (linux-headers-amd64) must be the same version, or modules built with
 # `make` would not load in the VM; this is checked after installing.
+#
+# Debian 12's second kernel, 6.12 LTS (bookworm-security), for `make check
+# KVER=6.12` and `make check-smoke KVER=6.12`: linux-source-6.12 (rdma_rxe
+# is built from it) and the headers and image of the same release.  The
+# release follows linux-source-6.12's version, the installed one or else
+# apt's candidate: 6.12.117-1~deb12u1 -> linux-headers-6.12.117+deb12-amd64
+# and linux-image-6.12.117+deb12-amd64.
 
 set -euo pipefail
 
 STAMP_DIR=/var/lib/dcblab
-STAMP=$STAMP_DIR/deps-v3
+STAMP=$STAMP_DIR/deps-v4
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
@@ -28,6 +35,7 @@ PKGS=(
 	libnl-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
 	python3-docutils dkms python3-pandas python3-matplotlib
+	linux-source-6.12
 )
 # What plain `make` needs: the compiler and kernel build tools, headers
 # and source of the 6.1 kernel (rdma_rxe is built from linux-source-6.1),
@@ -57,6 +65,22 @@ missing_pkgs() {
 
 pkg_version() {
 	dpkg-query -W -f='${Version}' "$1" 2>/dev/null || true
+}
+
+# The version of package $1 if it is fully installed, else nothing.
+installed_version() {
+	dpkg-query -W -f='${db:Status-Abbrev} ${Version}\n' "$1" 2>/dev/null |
+		awk '$1 == "ii" { print $2 }' || true
+}
+
+candidate_version() {
+	apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }'
+}
+
+# The kernel release of the 6.12 packages whose source package version is
+# $1: 6.12.117-1~deb12u1 -> 6.12.117+deb12-amd64.
+k612_abi() {
+	echo "${1%%-*}+deb12-amd64"
 }
 
 # The concrete package a meta-package (linux-image-amd64, ...) points at,
@@ -92,6 +116,19 @@ check_kernel_versions() {
 		die "/usr/src/linux-headers-$habi is missing although $ht is installed"
 }
 
+# The 6.12 kernel of K612_ABI: what make KVER=6.12 and vm-run --kver 6.12
+# use.
+check_k612() {
+	[ -e /usr/src/linux-source-6.12.tar.xz ] ||
+		die "/usr/src/linux-source-6.12.tar.xz is missing although linux-source-6.12 is installed"
+	[ -d "/usr/src/linux-headers-$K612_ABI" ] ||
+		die "/usr/src/linux-headers-$K612_ABI is missing although linux-headers-$K612_ABI is installed"
+	[ -e "/boot/vmlinuz-$K612_ABI" ] ||
+		die "/boot/vmlinuz-$K612_ABI is missing although linux-image-$K612_ABI is installed"
+	[ -d "/lib/modules/$K612_ABI/kernel" ] ||
+		die "/lib/modules/$K612_ABI is missing although linux-image-$K612_ABI is installed"
+}
+
 as_root() {
 	if [ "$(id -u)" = 0 ]; then
 		"$@"
@@ -111,6 +148,15 @@ if [ "${1:-}" = --check ]; then
 	exit 1
 fi
 [ $# -eq 0 ] || die "unknown argument $1 (usage: deps.sh [--check])"
+
+# An installed linux-source-6.12 names the 6.12 release; otherwise it is
+# resolved from apt's candidate after apt-get update, below.
+K612_VER=$(installed_version linux-source-6.12)
+K612_ABI=
+if [ -n "$K612_VER" ]; then
+	K612_ABI=$(k612_abi "$K612_VER")
+	PKGS+=("linux-headers-$K612_ABI" "linux-image-$K612_ABI")
+fi
 
 mapfile -t MISSING < <(missing_pkgs)
 
@@ -132,6 +178,20 @@ if [ ${#MISSING[@]} -gt 0 ]; then
 		die "apt candidates differ: linux-image-amd64 $ic, linux-headers-amd64 $hc
   (mixed suites/pinning?); make them match, then rerun scripts/deps.sh"
 	fi
+	if [ -z "$K612_ABI" ]; then
+		K612_VER=$(candidate_version linux-source-6.12)
+		[ -n "$K612_VER" ] ||
+			die "apt knows no linux-source-6.12: add bookworm-security to the apt sources
+  (deb http://deb.debian.org/debian-security bookworm-security main)"
+		K612_ABI=$(k612_abi "$K612_VER")
+		for p in "linux-headers-$K612_ABI" "linux-image-$K612_ABI"; do
+			[ "$(candidate_version "$p")" = "$K612_VER" ] ||
+				die "linux-source-6.12 is $K612_VER, but apt has no $p of that version"
+		done
+		PKGS+=("linux-headers-$K612_ABI" "linux-image-$K612_ABI")
+		MISSING=("${MISSING[@]/#linux-source-6.12/linux-source-6.12=$K612_VER}"
+			"linux-headers-$K612_ABI" "linux-image-$K612_ABI")
+	fi
 	as_root env DEBIAN_FRONTEND=noninteractive \
 		apt-get install -y --no-install-recommends "${MISSING[@]}"
 	mapfile -t STILL < <(missing_pkgs)
@@ -139,12 +199,14 @@ if [ ${#MISSING[@]} -gt 0 ]; then
 fi
 
 check_kernel_versions
+check_k612
 
 if [ ! -e "$STAMP" ]; then
 	as_root mkdir -p "$STAMP_DIR"
 	{
 		echo "# written by scripts/deps.sh"
 		echo "kernel=$(meta_target linux-image-amd64) $(pkg_version linux-image-amd64)"
+		echo "kernel-6.12=linux-image-$K612_ABI $(pkg_version "linux-image-$K612_ABI")"
 	} | as_root tee "$STAMP" >/dev/null
 	say "all dependencies present; wrote $STAMP"
 fi

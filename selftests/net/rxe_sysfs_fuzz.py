@@ -62,10 +62,12 @@ DEV_KNOBS = {
     "pacer_slack_us": (0, 1000000),
     "pacer_catchup_us": (0, 10000000),
     "min_time_between_cnps": (0, 1000000),
+    "roce_dscp": (0, 63),
     "cnp_dscp": (0, 63),
     "cnp_802p_prio": (0, 7),
     "ecn": (0, 1),
     "paced_ack": (0, 1),
+    "np_cnp_window_end": (0, 1),
 }
 # cc/<algo>/<knob>: (min, max), as the algorithms' knob tables
 ALGO_KNOBS = {
@@ -174,7 +176,9 @@ class Fuzz:
             self.counts[kind] += n
 
     def log(self, w, text):
-        self.logs[w].append((time.monotonic() - self.t0, text))
+        # "final" (final_check) is no worker: its log starts on first use
+        d = self.logs.setdefault(w, collections.deque(maxlen=200))
+        d.append((time.monotonic() - self.t0, text))
 
     def fail(self, w, text):
         with self.lock:

@@ -30,7 +30,12 @@ RXE_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rdma_rxe.ko
 kver=$(uname -r)
 [ -f "$DCB_KO" ] && [ -f "$RXE_KO" ] || fail "modules not built (run make)"
 unset TC_LIB_DIR
-MK=(make -s -C "$TOP" KVER="$kver" DCB_KO="$DCB_KO" PREFIX=/usr/local)
+# KVER on make's command line means another kernel's build, in
+# build/X.Y/rxe_cc: name the rxe modules the tests load instead.  Without
+# DCBLAB_BUILD, which make check KVER=6.12 points at build/6.12 for the
+# tests only: make built the man pages in build/man.
+MK=(env -u DCBLAB_BUILD make -s -C "$TOP" KVER="$kver" DCB_KO="$DCB_KO"
+	RXE_BUILD="$(dirname "$RXE_KO")" PREFIX=/usr/local)
 NS=i88
 out=$(mktemp)
 
