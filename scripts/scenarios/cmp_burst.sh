@@ -38,11 +38,13 @@ EOF2
 # shellcheck source=../../selftests/net/lib.sh
 cmp_source_libs()
 {
-	local n=$REPO/selftests/net
+	# lib.sh picks a prefix of its own; the scenario keeps dcblab's
+	local n=$REPO/selftests/net prefix=$TOPO_PREFIX
 	# the selftests' helpers; keep dcblab's own exit handling as well
 	# shellcheck disable=SC1091
 	. "$n/lib.sh"; . "$n/dcb_lib.sh"; . "$n/rxe_lib.sh"; . "$n/cmp_lib.sh"
 	trap '_cmp_rc=$?; dl_monitor_stop; topo_cleanup; (exit $_cmp_rc); _lib_exit' EXIT
+	TOPO_PREFIX=$prefix
 }
 
 # cmp_setup_common: knobs from P[] into the cmp_lib variables
@@ -58,9 +60,7 @@ cmp_setup_common()
 run()
 {
 	local a
-	TOPO_INIT_PREFIX=$TOPO_PREFIX
 	cmp_source_libs
-	TOPO_PREFIX=$TOPO_INIT_PREFIX
 	cmp_setup_common
 	CMP_NB=${P[bursters]}; CMP_BURST_MSGS=${P[burst_msgs]}; CMP_BURST_SIZE=${P[burst_size]}
 	CMP_PRE=${P[pre]}; CMP_POST=${P[post]}

@@ -33,9 +33,7 @@ EOF2
 run()
 {
 	local a i names='' cols
-	TOPO_INIT_PREFIX=$TOPO_PREFIX
 	cmp_source_libs
-	TOPO_PREFIX=$TOPO_INIT_PREFIX
 	cmp_setup_common
 	CMP_N=${P[flows]}; CMP_DRAIN_KB=${P[drain_kb]}
 	# shellcheck disable=SC2086

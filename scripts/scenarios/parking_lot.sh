@@ -107,9 +107,7 @@ PL_COLS="algo f1_mbps f2_mbps f3_mbps f2_share util_a util_b jain queue_a_kb que
 run()
 {
 	local a
-	TOPO_INIT_PREFIX=$TOPO_PREFIX
 	cmp_source_libs
-	TOPO_PREFIX=$TOPO_INIT_PREFIX
 	cmp_setup_common
 	# shellcheck disable=SC2086
 	cmp_load $CMP_ALGOS
