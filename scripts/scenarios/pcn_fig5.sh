@@ -54,23 +54,8 @@ report_interval 0.5       iperf3 interval (s)
 EOF2
 }
 
-# pf5_client NODE DST PORT MBPS: UDP client at MBPS on DSCP 24 (band 3),
-# started when $PFCS_GO exists (pfcs_client at another rate).
-pf5_client()
-{
-	topo_exec "$1" timeout $((${P[step_s]%.*} + 90)) bash -c \
-		'while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' _ "$PFCS_GO" \
-		iperf3 -c "$2" -p "$3" -u -b "$(awk -v m="$4" 'BEGIN { printf "%d", m * 1e6 }')" \
-		-l "${P[pkt]}" -t "${P[step_s]}" --tos 0x60 -J >"$OUT/iperf3-client-$3.json" 2>&1 &
-	PFCS_CPIDS+=($!)
-}
-
-# pf5_band3 NODE DEV KEY: a band 3 counter of a port
-pf5_band3()
-{
-	topo_tc "$1" -j -s qdisc show dev "$2" |
-		jq -r --arg k "$3" '.[] | select(.kind == "dcb" and .root) | .bands[] | select(.band == 3) | .[$k]'
-}
+# pf5_held NODE DEV: pause_tx and paused_us of the port's band 3
+pf5_held() { pfcs_port_stats "$1" "$2" | cut -f1,4; }
 
 # pf5_rx PORT: bits/s the iperf3 server on PORT received
 pf5_rx()
@@ -90,16 +75,16 @@ pf5_step()
 	for i in $(seq 1 $((${P[bursters]} + 1))); do pfcs_server r1 $((base + i)); done
 	dl_wait_listen r0 "$base" || return 1
 	for i in $(seq 1 $((${P[bursters]} + 1))); do dl_wait_listen r1 $((base + i)) || return 1; done
-	pf5_client f0 "$r0ip" "$base" "${P[f0_rate]}"
-	pf5_client f1 "$r1ip" $((base + 1)) "$f1"
+	pfcs_client f0 "$r0ip" "$base" "${P[step_s]}" 0 "${P[f0_rate]}"
+	pfcs_client f1 "$r1ip" $((base + 1)) "${P[step_s]}" 0 "$f1"
 	for i in $(seq 1 "${P[bursters]}"); do
-		pf5_client "b$i" "$r1ip" $((base + 1 + i)) "$(dl_rate_bps "${P[rate]}" | awk '{ print $1 / 1e6 }')"
+		pfcs_client "b$i" "$r1ip" $((base + 1 + i)) "${P[step_s]}"
 	done
-	pause0=$(pf5_band3 s1 "$p1" pause_tx); held0=$(pf5_band3 s0 "$p0" paused_us)
+	read -r pause0 _ < <(pf5_held s1 "$p1"); read -r _ held0 < <(pf5_held s0 "$p0")
 	log "step $k: F0 ${P[f0_rate]} Mb/s, F1 $f1 Mb/s, ${P[bursters]} bursters at ${P[rate]}, ${P[step_s]} s"
 	pfcs_go
 	pfcs_wait
-	pause1=$(pf5_band3 s1 "$p1" pause_tx); held1=$(pf5_band3 s0 "$p0" paused_us)
+	read -r pause1 _ < <(pf5_held s1 "$p1"); read -r _ held1 < <(pf5_held s0 "$p0")
 	for i in $(seq 1 "${P[bursters]}"); do
 		b=$(pf5_rx $((base + 1 + i))); bsum=$(awk -v a="$bsum" -v b="$b" 'BEGIN { print a + b }')
 	done

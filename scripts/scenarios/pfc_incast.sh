@@ -71,8 +71,9 @@ pfcs_server()
 	PFCS_SPIDS+=($!)
 }
 
-# pfcs_client NODE DST PORT SECONDS [DELAY]: UDP client at line rate on
-# DSCP 24 (band 3), started when $PFCS_GO exists (plus DELAY seconds).
+# pfcs_client NODE DST PORT SECONDS [DELAY [MBPS]]: UDP client at line
+# rate (or MBPS Mb/s) on DSCP 24 (band 3), started when $PFCS_GO exists
+# (plus DELAY seconds).
 # iperf3's UDP socket blocks while the host NIC is paused (measured), so
 # the host's shaped sch_dcb sets the pace.  No --pacing-timer 100: eight
 # clients waking every 100 us starve a TCG guest, and the PAUSE frames
@@ -80,7 +81,11 @@ pfcs_server()
 pfcs_client()
 {
 	local rate_bps
-	rate_bps=$(dl_rate_bps "${P[rate]}")
+	if [ -n "${6:-}" ]; then
+		rate_bps=$(awk -v m="$6" 'BEGIN { printf "%d", m * 1e6 }')
+	else
+		rate_bps=$(dl_rate_bps "${P[rate]}")
+	fi
 	topo_exec "$1" timeout $((${4%.*} + 90)) bash -c \
 		'while [ ! -e "$1" ]; do sleep 0.02; done; sleep "$2"; shift 2; exec "$@"' \
 		_ "$PFCS_GO" "${5:-0}" \
