@@ -72,21 +72,12 @@ dcqb_bytes()
 		printf "%d\n", n }'
 }
 
-# dcqb_switch_ports: the switch's ports, one per line
-dcqb_switch_ports()
-{
-	local k
-	for k in "${!TOPO_PORT[@]}"; do
-		[ "${k%%,*}" = sw ] && echo "${TOPO_PORT[$k]}"
-	done
-}
-
 # dcqb_reserved: R, the headroom the switch's ports reserve in the pool
 # with PFC on band 3 (read from a probe configuration: sch_dcb computes it)
 dcqb_reserved()
 {
 	local p
-	p=$(dcqb_switch_ports | head -n1)
+	p=$(topo_ports sw | head -n1)
 	topo_tc sw -j -s qdisc show dev "$p" |
 		jq -r '.[] | select(.kind == "dcb" and .root == true) | .pool.reserved'
 }
@@ -110,7 +101,7 @@ cmpi_qdiscs()
 {
 	local cfg=$1 base pfc ecn kmin kmax pmax p b r n xoff bound cmds=''
 	base="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]}"
-	for p in $(dcqb_switch_ports); do cmds+="qdisc del dev $p root"$'\n'; done
+	for p in $(topo_ports sw); do cmds+="qdisc del dev $p root"$'\n'; done
 	topo_tc sw -force -batch - <<<"$cmds" >/dev/null 2>&1 || true
 	# R: the same ports with PFC (the headroom does not depend on XOFF)
 	# shellcheck disable=SC2086
@@ -118,7 +109,7 @@ cmpi_qdiscs()
 		delay "${P[delay]}" || fail "tc: switch ports: $base"
 	b=$(dcqb_bytes "${P[buffer]}")
 	r=$(dcqb_reserved)
-	n=$(dcqb_switch_ports | wc -l)
+	n=$(topo_ports sw | wc -l)
 	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$b" -gt "$r" ] ||
 		fail "pool $b B, reserved '$r' B: no shared part (raise buffer)"
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
