@@ -9,7 +9,9 @@
 
 The two ends meet through files in DIR (a directory both namespaces see):
 each writes DIR/<role>.json (QP number, GID, PSN, and for the responder
-its buffer's address and rkey) and waits for the other's.  The requester
+its buffer's address and rkey) and waits for the other's, and again
+DIR/<role>.ready once its QP is connected, so that no request reaches a
+responder QP that cannot take it yet.  The requester
 connects an RC QP (IB timeout exponent T, retry count R), fills its
 buffer with a pattern and posts COUNT signalled RDMA WRITEs of SIZE bytes,
 the k-th to offset k*SIZE of the responder's buffer, all at once.  It
@@ -105,6 +107,13 @@ def connect(args, ctx, pd, role, extra, access):
     attr.rnr_retry = 7
     attr.max_rd_atomic = 1
     qp.to_rts(attr)
+    # A request that reaches a responder QP still in RESET or INIT is
+    # dropped (and retransmitted only after the transport timeout), but the
+    # receiver has already counted it, a CE mark too.  So both ends say when
+    # their QP is ready and neither goes on before the other is.
+    publish(os.path.join(args.dir, role + ".ready"), dict(qpn=qp.qp_num))
+    wait_file(os.path.join(args.dir, ("resp" if role == "req"
+                                      else "req") + ".ready"), deadline)
     print(f"qpn {qp.qp_num} peer {peer['qpn']} psn {psn:#x}", flush=True)
     return qp, cq, peer
 
