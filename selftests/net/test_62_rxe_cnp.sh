@@ -8,8 +8,11 @@
 # The receiver counts CE packets and sends CNPs, no more than one per
 # min_time_between_cnps (100 ms here) for the QP; tshark decodes them on
 # the sender's wire as RoCE CNPs (BTH opcode 0x81) to the sender's QPN with
-# DSCP 48, the sender's requests carry DSCP 26 and ECT(0); the sender's rp_cnp_handled equals the receiver's np_cnp_sent,
-# and the rxe_cc_cnp_sent / rxe_cc_cnp_rcvd tracepoints fired as often.
+# DSCP 48, the sender's requests carry DSCP 26 and ECT(0); the sender's
+# rp_cnp_handled equals the receiver's np_cnp_sent (but for one CNP that
+# may arrive after the sender's QP left RTS), and the rxe_cc_cnp_sent /
+# rxe_cc_cnp_rcvd tracepoints fired as often as the CNPs were sent and
+# handled.
 # Then the NP's CNP window, the DCQCN paper's rule and mlx5's (below).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
@@ -64,8 +67,12 @@ assert_ge "$marked" 1 "CE-marked packets at the receiver"
 assert_ge "$sent" 2 "CNPs sent"
 max=$(awk -v a="$t0" -v b="$t1" -v g="$GAP_US" 'BEGIN { printf "%d", (b - a) * 1e6 / g + 1 }')
 assert_le "$sent" "$max" "CNPs within min_time_between_cnps over $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
-[ "$handled" = "$sent" ] || fail "rp_cnp_handled $handled != np_cnp_sent $sent"
-[ "$ignored" = 0 ] || fail "$ignored CNPs ignored"
+# Every CNP r sent reached s1 and was handled, except one that was still
+# on its way when ib_write_bw ended: s1's QP had left RTS by then, and a
+# CNP for a QP not in RTS is counted as ignored (seen on the debug kernel).
+[ $((handled + ignored)) = "$sent" ] ||
+	fail "rp_cnp_handled $handled + rp_cnp_ignored $ignored != np_cnp_sent $sent"
+assert_le "$ignored" 1 "CNPs ignored at s1 (at most the one in flight at the end)"
 
 # tracepoints
 tsent=$(grep -c 'rxe_cc_cnp_sent:' "$TR/trace")
