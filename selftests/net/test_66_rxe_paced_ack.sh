@@ -16,8 +16,9 @@
 #  - paced_ack 1: the transfer completes; completer_retry_err does not
 #    move at s1, duplicate_request does not move at r; cc_ackreq_added
 #    moved; the sender kept the ceiling (its eth0 at most 1.05 Mb/s);
-#  - paced_ack 0 (rxe's own AckReqs only), same transfer: s1 counts at
-#    least one completer_retry_err (the timeouts this knob removes).
+#  - paced_ack 0 (rxe's own AckReqs only), same transfer: no AckReq
+#    added, and with 6.1's rxe at least one completer_retry_err (the
+#    timeouts this knob removes; 6.12's rxe has none, see below).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/dcb_lib.sh"
 . "$(dirname "$0")/rxe_lib.sh"
@@ -66,6 +67,16 @@ assert_ge "$ADDED" 1 "paced_ack 1: AckReqs added by the engine"
 assert_le "$MBPS" 1.05 "paced_ack 1: s1's eth0 Mb/s under the 1 Mb/s ceiling"
 
 transfer 0 18662
-assert_ge "$RETRY" 1 "paced_ack 0: transport timeouts (completer_retry_err)"
 assert_le "$ADDED" 0 "paced_ack 0: AckReqs added by the engine"
+# Since 6.12's rxe runs the completer in the send task, after every pass
+# of the requester, and the completer re-arms the retransmission timer
+# whenever something is unacknowledged: a QP that keeps sending pushes its
+# timer ahead with every packet and does not time out, however seldom it
+# asks for an ACK.  The timeouts paced_ack removes are those of 6.1's rxe,
+# whose completer runs only for ACKs and the timer.
+if grep -q '^int rxe_sender(' "$(dirname "$RXE_KO")/rxe_req.c" 2>/dev/null; then
+	log "paced_ack 0: $RETRY transport timeouts (not asserted: this rxe re-arms the timer on every send)"
+else
+	assert_ge "$RETRY" 1 "paced_ack 0: transport timeouts (completer_retry_err)"
+fi
 exit "$ksft_pass"
