@@ -22,13 +22,14 @@
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped, ", N with XFAIL (slow kernel)" when
 # passed tests had performance assertions fail as expected under
-# DCBLAB_MACHINE_SLOW=yes).  Logs: build/selftests/.
+# DCBLAB_MACHINE_SLOW=yes).  Logs: build/selftests/ ($DCBLAB_BUILD/selftests,
+# or DCBLAB_RESULTS: test_90 runs the suite inside a test).
 
 set -uo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 TOP=$(cd "$HERE/.." && pwd -P)
-RESULTS=${DCBLAB_BUILD:-$TOP/build}/selftests
+RESULTS=${DCBLAB_RESULTS:-${DCBLAB_BUILD:-$TOP/build}/selftests}
 # settings_timeout DIR: timeout= of DIR/settings (as kselftest's settings
 # files), else 300
 settings_timeout() {

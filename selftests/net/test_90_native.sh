@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 900
+# suite: long
+#
+# The native path: what a user whose kernel loads modules runs, without a
+# guest.  The guest is such a machine (it loads modules and has the
+# running kernel's headers), so the tools must choose native mode here by
+# themselves, with nothing forcing it:
+#  - `make -n modules` builds against the running kernel's headers
+#    (/lib/modules/RELEASE/build);
+#  - scripts/vm-run decides to run its command natively;
+#  - selftests/run.sh --guest-only (what make check runs after building)
+#    runs test_10 (sch_dcb's ECN marking) and test_60 (our rdma_rxe across
+#    namespaces with perftest) natively: both pass, their logs say they
+#    ran on this kernel, no qemu is started;
+#  - dcblab run incast, without --native, runs natively and writes its
+#    results: results.csv and table.txt from dcbanalysis, metadata.json
+#    naming this kernel.
+# Run in make check-smoke, so CI proves it on the second kernel (6.12).
+# The modules are the ones the host built for this kernel (DCBLAB_BUILD);
+# building them again in a TCG guest would take most of the time limit.
+. "$(dirname "$0")/lib.sh"
+
+need_cmd make timeout
+in_vm || skip "runs the native path inside a scripts/vm-run guest (on a host that loads modules, make check already is that path)"
+rel=$(uname -r)
+[ -d "/lib/modules/$rel/build" ] ||
+	skip "no headers for $rel in the guest (/lib/modules/$rel/build)"
+
+# make: the running kernel by default
+kdir=$(make -s -n -C "$TOP" modules 2>&1 | grep -o "/lib/modules/[^ ]*/build\|/usr/src/linux-headers-[^ /]*" | head -n1)
+log "make -n modules: KDIR $kdir"
+kdir_rel=$(readlink -f "$kdir")
+[ "$kdir_rel" = "$(readlink -f "/lib/modules/$rel/build")" ] ||
+	fail "make builds against '$kdir' ($kdir_rel), not the running kernel $rel"
+
+# vm-run's own decision, with the environment the suite gives it
+dec=$(bash "$TOP/scripts/vm-run" -v -- uname -r 2>&1)
+log "vm-run: $(echo "$dec" | tr '\n' ' ')"
+echo "$dec" | grep -q "^vm-run: running natively on $rel\$" ||
+	fail "vm-run did not choose native mode: $dec"
+
+# the suite's runner, natively
+q0=$(pgrep -c qemu || true)
+res=$TMPD/results
+DCBLAB_RESULTS=$res timeout "$(scaled_time 600)" bash "$TOP/selftests/run.sh" \
+	--guest-only --filter 'net/test_(10|60)_' >"$TMPD/run.out" 2>&1
+rc=$?
+sed 's/^/  | /' "$TMPD/run.out"
+q1=$(pgrep -c qemu || true)
+[ "$rc" = 0 ] || fail "selftests/run.sh natively: exit $rc"
+tail -n1 "$TMPD/run.out" | grep -q '^2 passed, 0 failed' ||
+	fail "selftests/run.sh natively: $(tail -n1 "$TMPD/run.out")"
+[ "${q1:-0}" -le "${q0:-0}" ] || fail "a qemu was started ($q0 -> $q1 processes)"
+for t in test_10_dcb_ecn test_60_rxe_netns; do
+	head -n1 "$res/net/$t.log" | grep -q " on $rel, " ||
+		fail "$t's log does not say it ran on $rel: $(head -n1 "$res/net/$t.log")"
+done
+log "ok: test_10 and test_60 passed natively on $rel"
+
+# a scenario, natively, by dcblab's own choice
+out=$TMPD/incast
+env -u DCBLAB_IN_GUEST timeout "$(scaled_time 300)" bash "$TOP/scripts/dcblab" run incast \
+	--out "$out" --duration "$(scaled_time 5)" >"$TMPD/dcblab.log" 2>&1
+rc=$?
+tail -n 15 "$TMPD/dcblab.log" | sed 's/^/  | /'
+[ "$rc" = 0 ] || fail "dcblab run incast: exit $rc"
+grep -q 'running in the guest' "$TMPD/dcblab.log" && fail "dcblab chose the guest"
+[ -s "$out/results.csv" ] && [ -s "$out/table.txt" ] ||
+	fail "no results.csv or table.txt in $out: $(ls "$out")"
+k=$(jq -r '.kernel.release // empty' "$out/metadata.json" 2>/dev/null)
+[ "$k" = "$rel" ] || fail "metadata.json's kernel is '$k', not $rel"
+log "ok: dcblab run incast natively: $(($(wc -l <"$out/results.csv") - 1)) result rows, kernel $k"
+exit "$ksft_pass"
