@@ -26,7 +26,8 @@ export KDIR
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CC ?= gcc
-USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi
+USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi \
+	       -I$(TOP)/include
 
 DEPS_STAMP := /var/lib/dcblab/deps-v4
 

@@ -13,6 +13,7 @@
 
 #include "tc_abi.h"
 #include "pkt_sched_dcb.h"
+#include "dcb_stats_fields.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* addattr bound: tc's request buffer is larger, our options < 1 KB */
@@ -682,28 +683,21 @@ static int dcb_print_copt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 
 /* ---- statistics ------------------------------------------------------- */
 
-/* struct tc_dcb_stats, all __u64: the JSON keys, in order */
-static const char *const stats_names[] = {
-	"enq_packets", "enq_bytes", "deq_packets", "deq_bytes",
-	"backlog_bytes", "backlog_packets", "backlog_peak", "ecn_marked",
-	"drops_tail", "drops_wred", "drops_headroom", "pause_tx", "resume_tx",
-	"pause_rx", "resume_rx", "paused_us", "in_bytes", "in_peak",
-	"in_headroom", "in_drops", "xoff", "np_unmarked", "nonect_passed",
-	"pause_inflight_peak", "pause_react_us",
-};
+/* The JSON keys: every member of struct tc_dcb_stats (all __u64), in order */
+#define STAT_NAME(f)	#f,
+static const char *const stats_names[] = { DCB_STATS_FIELDS(STAT_NAME) };
 #define STAT(s, i)	(((const __u64 *)(s))[i])
-#define STAT_XOFF	20	/* a setting in force, not an event */
-static_assert(sizeof(struct tc_dcb_stats) == ARRAY_SIZE(stats_names) * 8,
-	      "stats_names names every member of struct tc_dcb_stats");
-static_assert(offsetof(struct tc_dcb_stats, xoff) == STAT_XOFF * 8, "xoff");
 
-/* Text: the first ten always, in this order; the others when not 0 */
+/* Text: the members up to drops_wred always, in this order; the rest when not 0 */
+#define TEXT(f, fmt)	{ DCB_STAT_##f, fmt }
 static const struct { int i; const char *fmt; } stats_text[] = {
-	{ 0, " enq %llup" }, { 1, " %llub" }, { 2, " deq %llup" },
-	{ 3, " %llub" }, { 5, " backlog %llup" }, { 4, " %llub" },
-	{ 6, " peak %llub" }, { 7, " ecn_marked %llu" },
-	{ 8, " drops_tail %llu" }, { 9, " drops_wred %llu" },
+	TEXT(enq_packets, " enq %llup"), TEXT(enq_bytes, " %llub"),
+	TEXT(deq_packets, " deq %llup"), TEXT(deq_bytes, " %llub"),
+	TEXT(backlog_packets, " backlog %llup"), TEXT(backlog_bytes, " %llub"),
+	TEXT(backlog_peak, " peak %llub"), TEXT(ecn_marked, " ecn_marked %llu"),
+	TEXT(drops_tail, " drops_tail %llu"), TEXT(drops_wred, " drops_wred %llu"),
 };
+static_assert(ARRAY_SIZE(stats_text) == DCB_STAT_drops_wred + 1, "stats_text");
 
 /* Returns whether anything happened (a band's line is shown then) */
 static bool print_stats(const struct tc_dcb_stats *s, bool text)
@@ -713,7 +707,8 @@ static bool print_stats(const struct tc_dcb_stats *s, bool text)
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(stats_names); i++) {
-		active |= STAT(s, i) && i != STAT_XOFF;
+		/* xoff is a setting in force, not an event */
+		active |= STAT(s, i) && i != DCB_STAT_xoff;
 		print_lluint(PRINT_JSON, stats_names[i], NULL, STAT(s, i));
 	}
 	for (i = 0; text && i < ARRAY_SIZE(stats_text); i++)

@@ -42,14 +42,16 @@
 #include <netlink/attr.h>
 
 #include "pkt_sched_dcb.h"
+#include "dcb_stats_fields.h"
 
 /*
- * CSV columns: u64 counters of struct tc_dcb_stats (the row's band, or
- * the totals), or of struct tc_dcb_xstats (port-wide: the same value on
- * every row of a sample).  Adding a counter to the output is one line
- * here (the header and every row follow this table).  Scripts read the
- * columns by header name: new ones go at the end (after them only
- * t_unix_ms, which write_row() adds).
+ * CSV columns, and the keys of -j: every member of struct tc_dcb_stats
+ * in the struct's order (DCB_STATS_FIELDS: the row's band, or the port
+ * totals), then the port-wide counters of struct tc_dcb_xstats (the same
+ * on every row of a sample).  A member appended to the struct becomes a
+ * column before the port-wide ones, so scripts read the columns by
+ * header name; only t_ms, netns, dev, band (first) and t_unix_ms (last,
+ * added by write_row()) keep their places.
  */
 struct column {
 	const char *name;
@@ -57,32 +59,10 @@ struct column {
 	int port;	/* off is in struct tc_dcb_xstats */
 };
 
-#define COL(f) { #f, offsetof(struct tc_dcb_stats, f), 0 }
-#define XCOL(name, f) { name, offsetof(struct tc_dcb_xstats, f), 1 }
+#define COL(f)	{ #f, offsetof(struct tc_dcb_stats, f), 0 },
 static const struct column columns[] = {
-	COL(backlog_bytes),
-	COL(backlog_packets),
-	COL(enq_packets),
-	COL(deq_packets),
-	COL(deq_bytes),
-	COL(ecn_marked),
-	COL(drops_tail),
-	COL(drops_wred),
-	COL(backlog_peak),	/* appended: not in the original column list */
-	/* xstats version 2: PFC and the shared buffer pool */
-	COL(drops_headroom),
-	COL(pause_tx),
-	COL(resume_tx),
-	COL(pause_rx),
-	COL(resume_rx),
-	COL(paused_us),
-	COL(in_bytes),
-	COL(xoff),
-	XCOL("pool_used", pool.used),
-	/* xstats version 3: lossless bands, PAUSE reaction */
-	COL(nonect_passed),
-	COL(pause_inflight_peak),
-	COL(pause_react_us),
+	DCB_STATS_FIELDS(COL)
+	{ "pool_used", offsetof(struct tc_dcb_xstats, pool.used), 1 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 

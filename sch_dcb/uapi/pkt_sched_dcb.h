@@ -167,7 +167,11 @@ enum {
  */
 #define TC_DCB_PFC_DELAY_DEFAULT	50000	/* us */
 
-/* Statistics of one band (tc -s class show) and of the port (totals). */
+/*
+ * Statistics of one band (tc -s class show) and of the port (totals).
+ * Userspace lists the members with DCB_STATS_FIELDS
+ * (include/dcb_stats_fields.h): a new member goes at the end of both.
+ */
 struct tc_dcb_stats {
 	__u64	enq_packets;
 	__u64	enq_bytes;

@@ -132,7 +132,8 @@ n=$(jq -s --argjson a "$w0" --argjson b "$w1" 'map(select(.t_unix_ms >= $a - 200
 	"$TMPD/mon.json")
 assert_ge "$n" 4 "dcbmon -j rows with a wall clock between $w0 and $w1 ms"
 [ "$n" = "$(wc -l <"$TMPD/mon.json")" ] || fail "dcbmon -j: $n good rows of $(wc -l <"$TMPD/mon.json")"
-awk -F, -v a="$w0" -v b="$w1" 'NR > 1 && ($NF < a - 2000 || $NF > b + 2000) { bad++ }
+awk -F, -v a="$w0" -v b="$w1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["t_unix_ms"] < a - 2000 || $c["t_unix_ms"] > b + 2000 { bad++ }
 	END { exit bad > 0 || NR < 3 }' "$TMPD/mon.csv" || fail "dcbmon t_unix_ms outside [$w0, $w1]"
 log "ok: dcbmon t_unix_ms and JSON lines ($n rows)"
 exit 0
