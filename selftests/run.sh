@@ -187,7 +187,8 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 		total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
 	done
 	vm_tmo=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
-	echo "# booting a guest for ${#GUEST[@]} test(s) (timeout ${vm_tmo}s)"
+	# (vm-run boots a guest unless this machine can run them itself)
+	echo "# running ${#GUEST[@]} guest test(s) through scripts/vm-run (timeout ${vm_tmo}s)"
 	vmrc=0
 	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "$vm_tmo" -- \
 		bash "$TOP/selftests/net/guest-runner.sh" --start "$START" \
