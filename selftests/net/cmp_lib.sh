@@ -4,7 +4,7 @@
 # The side-by-side comparison of none, dcqcn, pcn and ldcp on soft-RoCE
 # (issue 6): the dcblab scenarios cmp_burst and cmp_converge and the guest
 # tests test_76_cmp_pcn_burst and test_77_cmp_converge share this file.
-# Source after lib.sh, dcb_lib.sh and rxe_lib.sh (load_rxe, load_dcqcn,
+# Source after lib.sh, dcb.sh and rxe_lib.sh (load_rxe, load_dcqcn,
 # rxe_algo, rxe_bw_start, rxe_sampler_start, rxe_shares, ...).
 #
 #   cmp_load ALGO...            rdma_rxe.ko and the algorithms' modules

@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 #
 # Helpers for the rdma_rxe (rxe_cc) guest tests.  Source after lib.sh and
-# dcb_lib.sh.
+# scripts/lib/dcb.sh.
 #
 #   load_rxe              our rdma_rxe.ko instead of the distribution's
 #   rxe_topo N            dcb_topo N + an rxe device on every host

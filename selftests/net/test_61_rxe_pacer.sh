@@ -28,7 +28,8 @@
 # 4 s transport timeout, because the TCG guest's vCPUs can stall for tens
 # of ms under host load.)
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_send_bw python3

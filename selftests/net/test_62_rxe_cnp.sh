@@ -12,7 +12,8 @@
 # and the rxe_cc_cnp_sent / rxe_cc_cnp_rcvd tracepoints fired as often.
 # Then the NP's CNP window, the DCQCN paper's rule and mlx5's (below).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw python3 tcpdump tshark

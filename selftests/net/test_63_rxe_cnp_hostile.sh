@@ -12,7 +12,8 @@
 # debug kernel took 700 s for the cases, and a CNP for a QP that is gone
 # is ignored).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 PY=/usr/bin/python3

@@ -9,7 +9,8 @@
 # completes, and once the QPs are destroyed no pacer hrtimer is left armed
 # (/proc/timer_list) and the device can be deleted.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw

@@ -12,7 +12,8 @@
 # that goes to RESET loses its limit (query_qp says 0, a transfer after
 # it is connected again runs unlimited), and so does one that goes to ERR.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma

@@ -19,7 +19,8 @@
 #  - paced_ack 0 (rxe's own AckReqs only), same transfer: s1 counts at
 #    least one completer_retry_err (the timeouts this knob removes).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw

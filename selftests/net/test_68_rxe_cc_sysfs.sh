@@ -13,7 +13,8 @@
 # selecting the built-in algorithm fixed takes no reference on rdma_rxe
 # (it would keep the module from being unloaded).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma

@@ -16,7 +16,8 @@
 # InDatagrams moved), s1's device saw none (rp_cnp_handled and
 # rp_cnp_ignored unchanged).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma python3

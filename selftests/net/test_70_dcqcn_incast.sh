@@ -29,7 +29,8 @@
 #    (R_C, R_T, alpha) with CNP cuts, plotted to PNG in
 #    build/selftests/net/wip_70_dcqcn_incast/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot

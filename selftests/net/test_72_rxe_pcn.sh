@@ -11,7 +11,8 @@
 # sender's rate cut below its line rate by an ECN CNP and raised again by
 # one without.  rmmod is refused while QPs use pcn and works after.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw

@@ -28,7 +28,8 @@
 #  - the same incast with algo none (PFC only): dcqcn sent at most 0.25
 #    times its PAUSE frames (issue 5's 2:1 incast; test_70 is the 4:1).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot

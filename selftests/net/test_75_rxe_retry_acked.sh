@@ -26,7 +26,8 @@
 # (DCBLAB_SLOW) they are scaled with the rest, or the transfer's end
 # would miss them.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 PY=/usr/bin/python3

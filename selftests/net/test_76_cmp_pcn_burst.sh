@@ -17,7 +17,8 @@
 #    drifts with the host's load; Documentation/testing.rst);
 #  - every transfer completes; no drop at the switches.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 . "$(dirname "$0")/cmp_lib.sh"
 

@@ -22,7 +22,8 @@
 # Results (summary.tsv, flows.tsv, dcbmon.csv, queue.csv) are kept in
 # build/selftests/net/test_78_cmp_ldcp_incast/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 . "$TOP/scripts/scenarios/cmp_incast.sh"
 

@@ -26,7 +26,8 @@
 # exhaust, 4 error completions, the first RETRY_EXC_ERR, within 25 s of
 # posting.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 PY=/usr/bin/python3

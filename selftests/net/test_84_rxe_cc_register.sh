@@ -17,7 +17,8 @@
 #  - the module cannot be unloaded while a device has it selected, and
 #    can once none is selected.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ibv_rc_pingpong

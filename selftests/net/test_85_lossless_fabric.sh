@@ -31,7 +31,8 @@
 #    defaults) dcqcn's mean was 46.5 KB (84.8 % of the time above Kmax),
 #    none's 70 KB, and both lossless runs dropped about 96,000 packets.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 . "$(dirname "$0")/cmp_lib.sh"
 

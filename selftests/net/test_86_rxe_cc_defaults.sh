@@ -14,7 +14,8 @@
 # without sch_dcb the link speed (veth: 10 Gb/s), below it max_rate_mbps;
 # PCN's period and LDCP's initial window follow the same inputs.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 
 need_cmd rdma ib_send_lat

@@ -19,7 +19,8 @@
 #  - the paper's Kmin is below section 4's bound for the pool in force.
 # Results are kept in build/selftests/net/test_89_dcqcn_buffer/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 . "$(dirname "$0")/rxe_lib.sh"
 . "$TOP/scripts/scenarios/dcqcn_buffer.sh"
 
