@@ -42,7 +42,7 @@ cmp_source_libs()
 	local n=$REPO/selftests/net prefix=$TOPO_PREFIX
 	# the selftests' helpers; keep dcblab's own exit handling as well
 	# shellcheck disable=SC1091
-	. "$n/lib.sh"; . "$REPO/scripts/lib/dcb.sh"; . "$n/rxe_lib.sh"; . "$n/cmp_lib.sh"
+	. "$n/lib.sh"; . "$REPO/scripts/lib/dcb.sh"; . "$REPO/scripts/lib/rxe.sh"; . "$n/cmp_lib.sh"
 	trap '_cmp_rc=$?; dl_monitor_stop; topo_cleanup; (exit $_cmp_rc); _lib_exit' EXIT
 	TOPO_PREFIX=$prefix
 }

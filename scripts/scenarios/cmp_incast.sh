@@ -22,7 +22,7 @@
 # summary.txt, per-setting directories, queue.png, fct.png, flows-ALGO.png.
 #
 # The functions cmpi_* are also used by selftests/net/test_78_cmp_ldcp_incast.sh,
-# which sources this file after lib.sh, dcb.sh and rxe_lib.sh.
+# which sources this file after lib.sh, dcb.sh and rxe.sh.
 
 CMPI_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 CMPI_TOP=$(cd "$CMPI_HERE/../.." && pwd -P)
@@ -76,8 +76,8 @@ cmpi_libs()
 	. "$CMPI_TOP/selftests/net/lib.sh"
 	# shellcheck source=../lib/dcb.sh
 	. "$CMPI_TOP/scripts/lib/dcb.sh"
-	# shellcheck source=../../selftests/net/rxe_lib.sh
-	. "$CMPI_TOP/selftests/net/rxe_lib.sh"
+	# shellcheck source=../lib/rxe.sh
+	. "$CMPI_TOP/scripts/lib/rxe.sh"
 	eval "$mylog"
 }
 

@@ -14,7 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 [ -r /proc/timer_list ] || skip "no /proc/timer_list"

@@ -36,7 +36,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw jq
 # -u 19 (2.1 s): PFC alone holds the victim v behind the paused trunk for

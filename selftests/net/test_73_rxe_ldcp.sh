@@ -16,7 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 LDCP_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_ldcp.ko

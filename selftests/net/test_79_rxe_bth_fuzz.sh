@@ -20,7 +20,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 SEED=${DCBLAB_FUZZ_SEED:-1}
 COUNT=${DCBLAB_FUZZ_COUNT:-2000}

@@ -19,7 +19,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ibv_rc_pingpong
 KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_regtest.ko

@@ -16,7 +16,8 @@
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_send_lat
 for a in dcqcn pcn ldcp; do load_algo "$a"; done
