@@ -11,7 +11,7 @@
 #
 # PFC on RoCE's band 3 with NP-ECN (pcn), RED (dcqcn) or no marking (none) on
 # every switch port; ldcp without PFC and with DCTCP step marking.  The
-# code is in selftests/net/cmp_lib.sh (shared with test_76).
+# code is in scripts/lib/cmp.sh (shared with test_76).
 
 describe()
 {
@@ -42,12 +42,12 @@ cmp_source_libs()
 	local n=$REPO/selftests/net prefix=$TOPO_PREFIX
 	# the selftests' helpers; keep dcblab's own exit handling as well
 	# shellcheck disable=SC1091
-	. "$n/lib.sh"; . "$REPO/scripts/lib/dcb.sh"; . "$REPO/scripts/lib/rxe.sh"; . "$n/cmp_lib.sh"
+	. "$n/lib.sh"; . "$REPO/scripts/lib/dcb.sh"; . "$REPO/scripts/lib/rxe.sh"; . "$REPO/scripts/lib/cmp.sh"
 	trap '_cmp_rc=$?; dl_monitor_stop; topo_cleanup; (exit $_cmp_rc); _lib_exit' EXIT
 	TOPO_PREFIX=$prefix
 }
 
-# cmp_setup_common: knobs from P[] into the cmp_lib variables
+# cmp_setup_common: knobs from P[] into the cmp.sh variables
 cmp_setup_common()
 {
 	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}

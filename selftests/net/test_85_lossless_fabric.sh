@@ -35,7 +35,8 @@
 . "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
-. "$(dirname "$0")/cmp_lib.sh"
+# shellcheck source=../../scripts/lib/cmp.sh
+. "$TOP/scripts/lib/cmp.sh"
 
 need_cmd rdma ib_write_bw jq
 # the report ran 20 s; 15 s keeps make check under 30 minutes
