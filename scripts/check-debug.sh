@@ -23,11 +23,11 @@ kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
 export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
 export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-6}
 # Timing-sensitive tests scale their rates down and durations up by this
-# (selftests/net/lib.sh, scaled_rate / scaled_time).
+# (scripts/lib/common.sh, scaled_rate / scaled_time).
 export DCBLAB_SLOW=${DCBLAB_SLOW:-5}
 # The guest is CPU-bound there: assertions about how well the emulation
 # performs (rates, shares, Jain's index, queue levels) are logged as XFAIL
-# instead of failing (selftests/net/lib.sh, xfail_on_slow); safety and
+# instead of failing (scripts/lib/common.sh, xfail_on_slow); safety and
 # correctness assertions and the kernel-report checks stay as they are.
 export DCBLAB_MACHINE_SLOW=${DCBLAB_MACHINE_SLOW:-yes}
 # More fuzz cases than make check can afford.

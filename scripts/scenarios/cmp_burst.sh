@@ -11,7 +11,7 @@
 #
 # PFC on RoCE's band 3 with NP-ECN (pcn), RED (dcqcn) or no marking (none) on
 # every switch port; ldcp without PFC and with DCTCP step marking.  The
-# code is in selftests/net/cmp_lib.sh (shared with test_76).
+# code is in scripts/lib/cmp.sh (shared with test_76).
 
 describe()
 {
@@ -35,19 +35,27 @@ interval_ms     50             dcbmon interval (ms)
 EOF2
 }
 
-# shellcheck source=../../selftests/net/lib.sh
+# cmp_source_libs: the helpers of scripts/lib shared with the tests
+# (common.sh, dcb.sh, rxe.sh, cmp.sh)
 cmp_source_libs()
 {
-	# lib.sh picks a prefix of its own; the scenario keeps dcblab's
-	local n=$REPO/selftests/net prefix=$TOPO_PREFIX
-	# the selftests' helpers; keep dcblab's own exit handling as well
-	# shellcheck disable=SC1091
-	. "$n/lib.sh"; . "$n/dcb_lib.sh"; . "$n/rxe_lib.sh"; . "$n/cmp_lib.sh"
+	# the scenario keeps dcblab's topology prefix (run_once's topo_init),
+	# whatever the libraries set
+	local l=$REPO/scripts/lib prefix=$TOPO_PREFIX
+	# shellcheck source=../lib/common.sh
+	. "$l/common.sh"
+	# shellcheck source=../lib/dcb.sh
+	. "$l/dcb.sh"
+	# shellcheck source=../lib/rxe.sh
+	. "$l/rxe.sh"
+	# shellcheck source=../lib/cmp.sh
+	. "$l/cmp.sh"
+	# common.sh's exit handling (_lib_exit), and dcblab's own as well
 	trap '_cmp_rc=$?; dl_monitor_stop; topo_cleanup; (exit $_cmp_rc); _lib_exit' EXIT
 	TOPO_PREFIX=$prefix
 }
 
-# cmp_setup_common: knobs from P[] into the cmp_lib variables
+# cmp_setup_common: knobs from P[] into the cmp.sh variables
 cmp_setup_common()
 {
 	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}

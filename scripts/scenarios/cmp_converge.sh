@@ -7,7 +7,7 @@
 # of the algorithm's rates is at most 1.1 x the line rate (pcn and dcqcn:
 # from their rate tracepoints), the time until the port's queue drains, per-flow
 # throughput and Jain's index over the second half, PAUSE frames, drops.
-# The code is in selftests/net/cmp_lib.sh (shared with test_77).
+# The code is in scripts/lib/cmp.sh (shared with test_77).
 
 . "$(dirname "${BASH_SOURCE[0]}")/cmp_burst.sh"
 

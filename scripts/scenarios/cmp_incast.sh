@@ -21,8 +21,9 @@
 # out_of_seq_request of r).  Results: summary.tsv (one row per setting),
 # summary.txt, per-setting directories, queue.png, fct.png, flows-ALGO.png.
 #
-# The functions cmpi_* are also used by selftests/net/test_78_cmp_ldcp_incast.sh,
-# which sources this file after lib.sh, dcb_lib.sh and rxe_lib.sh.
+# The functions cmpi_* are also used by the guest test
+# test_78_cmp_ldcp_incast.sh, which sources this file after lib.sh, dcb.sh
+# and rxe.sh.
 
 CMPI_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 CMPI_TOP=$(cd "$CMPI_HERE/../.." && pwd -P)
@@ -64,20 +65,21 @@ cmpi_defaults()
 	done <<<"$(params)"
 }
 
-# cmpi_libs: the selftest libraries (dcblab mode).  lib.sh installs its
-# own EXIT trap (its at_exit list: rxe processes, namespaces, scratch
+# cmpi_libs: the helpers of scripts/lib shared with the tests (dcblab
+# mode; a test has sourced them already).  common.sh installs its own
+# EXIT trap (its at_exit list: rxe processes, namespaces, scratch
 # directory); dcblab's log() is kept.
 cmpi_libs()
 {
 	local mylog
 	declare -F rxe_topo >/dev/null && return 0
 	mylog=$(declare -f log)
-	# shellcheck source=../../selftests/net/lib.sh
-	. "$CMPI_TOP/selftests/net/lib.sh"
-	# shellcheck source=../../selftests/net/dcb_lib.sh
-	. "$CMPI_TOP/selftests/net/dcb_lib.sh"
-	# shellcheck source=../../selftests/net/rxe_lib.sh
-	. "$CMPI_TOP/selftests/net/rxe_lib.sh"
+	# shellcheck source=../lib/common.sh
+	. "$CMPI_TOP/scripts/lib/common.sh"
+	# shellcheck source=../lib/dcb.sh
+	. "$CMPI_TOP/scripts/lib/dcb.sh"
+	# shellcheck source=../lib/rxe.sh
+	. "$CMPI_TOP/scripts/lib/rxe.sh"
 	eval "$mylog"
 }
 
@@ -382,7 +384,7 @@ run()
 {
 	local a
 	cmpi_libs
-	# dcblab's EXIT trap was replaced by lib.sh's (which cleans up the
+	# dcblab's EXIT trap was replaced by common.sh's (which cleans up the
 	# rxe processes, the namespaces and the scratch directory)
 	CMPI_OUT=$OUT
 	cmpi_setup

@@ -34,7 +34,7 @@
 # occupancy), the pool's and the ingress counters' peaks, Kmin and the
 # bound.  The tidy results name the configuration in the algo column.
 #
-# The functions are also used by selftests/net/test_89_dcqcn_buffer.sh.
+# The functions are also used by the guest test test_89_dcqcn_buffer.sh.
 
 DCQB_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 # shellcheck source=cmp_incast.sh

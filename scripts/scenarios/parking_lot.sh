@@ -19,7 +19,7 @@
 # over the second half of the time all three ran): each flow's rate,
 # f2's share of the line rate, A's and B's utilisation (f1 + f2 and
 # f2 + f3 over the line rate), Jain's index of the three, PAUSE frames,
-# drops (and of them, at full headrooms), queues of A and B.  Code: selftests/net/cmp_lib.sh's helpers.
+# drops (and of them, at full headrooms), queues of A and B.  Code: scripts/lib/cmp.sh's helpers.
 
 # shellcheck source=cmp_burst.sh
 . "$(dirname "${BASH_SOURCE[0]}")/cmp_burst.sh"

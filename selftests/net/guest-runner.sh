@@ -176,7 +176,7 @@ for t in "${TESTS[@]}"; do
 	reason=
 	case $rc in
 	0) status=ok
-	   # assertions a slow kernel turned into XFAIL (lib.sh, xfail_on_slow)
+	   # assertions a slow kernel turned into XFAIL (scripts/lib/common.sh, xfail_on_slow)
 	   nx=$(grep -c '^XFAIL: ' "$log")
 	   [ "$nx" = 0 ] ||
 		reason="XFAIL $nx on a slow kernel: $(grep -m1 '^XFAIL: ' "$log" | sed 's/^XFAIL: //')" ;;

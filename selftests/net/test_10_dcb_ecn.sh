@@ -14,7 +14,8 @@
 # Data rides DSCP 8 (band 1); DSCP 0 (iperf3's TCP control) is mapped to
 # band 7 so that control never waits behind, or is dropped by, the test.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd iperf3 jq tcpdump tshark python3
 load_dcb
@@ -97,7 +98,7 @@ dcb_set rate $RATE limit ${FULL}b $curve
 ect_start 5203
 wait_for --timeout 20 peak_at_least $((FULL - 3 * WIRE)) ||
 	fail "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))"
-topo_exec r python3 "$TOP/selftests/net/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
+topo_exec r python3 "$TOP/scripts/lib/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
 count_pid=$!
 wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ." ||
 	fail "UDP counter did not start"
@@ -105,7 +106,7 @@ s1=$(dcb_snap 1)
 topo_exec r timeout "$(scaled_time 30)" tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
 	udp dst port 5203 >/dev/null 2>&1 &
 cap_pid=$!
-sent=$(topo_exec s2 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 \
+sent=$(topo_exec s2 python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 6000 \
 	--count 500 --interval 0.004 --tos $NOTECT --len $LEN)
 s2=$(dcb_snap 1)
 ect_stop

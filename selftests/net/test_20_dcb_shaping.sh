@@ -13,7 +13,8 @@
 # backlogged.  On a slow kernel (DCBLAB_SLOW, lib.sh) every rate is divided
 # and every duration multiplied by SLOW (2, 10 and 20 Mbit/s at SLOW=5).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd iperf3 jq
 [ -x "$TOP/tools/dcbmon" ] || skip "tools/dcbmon not built (make tools)"

@@ -12,7 +12,8 @@
 #    namespace deletion leave no backlog and no warning (the runner greps
 #    dmesg after every test).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd iperf3 jq python3
 load_dcb
@@ -104,7 +105,7 @@ dcb_tc class show dev "$PORT" | grep -q '^class dcb 1:5 .*limit 7000b' ||
 dcb_set rate 16kbit limit 300kb
 s0=$(dcb_snap)
 noport0=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
-topo_exec s1 python3 "$TOP/selftests/net/udp_send.py" "$RIP" 6000 --count 100 \
+topo_exec s1 python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 6000 --count 100 \
 	--interval 0 --tos 0x02 --len 1000 >/dev/null
 b0=$(dcb_stat backlog_packets)
 assert_ge "$b0" 30 "packets queued before the change"
@@ -161,7 +162,7 @@ for i in $(seq 1 $CYCLES); do
 	ip -n dcbu$i link set va up && ip -n dcbu$i link set vb up
 	TC_LIB_DIR=$TOP/tc ip netns exec dcbu$i tc qdisc add dev va root handle 1: \
 		dcb rate 1mbit ecn red kmin 1kb kmax 10kb pmax 0.5 || fail "qdisc in netns"
-	ip netns exec dcbu$i python3 "$TOP/selftests/net/udp_send.py" 10.9.9.9 9 \
+	ip netns exec dcbu$i python3 "$TOP/scripts/lib/udp_send.py" 10.9.9.9 9 \
 		--count 20 --interval 0 >/dev/null 2>&1 || true
 	ip netns del dcbu$i
 	wait_for --timeout 20 rmmod sch_dcb || fail "rmmod after namespace deletion ($i)"

@@ -14,7 +14,8 @@
 #    many as the switch port counted;
 #  - PFC off, same buffer: drops.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq tcpdump tshark
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"

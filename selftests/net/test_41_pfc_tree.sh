@@ -21,7 +21,8 @@
 #  - the victim's throughput during the incast is below 70% of its
 #    throughput alone (measured before, same run).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"

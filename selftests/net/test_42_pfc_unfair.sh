@@ -13,7 +13,8 @@
 # sw1 serves its two ingress ports about equally, so h1 gets about half of
 # the bottleneck and h2..h4 a sixth each: h1 >= 1.5x each of the others.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"

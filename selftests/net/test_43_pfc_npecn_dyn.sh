@@ -34,7 +34,8 @@
 #    above the band's limit, and kmax or pmax with np-ecn (extack, the
 #    configuration unchanged).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
@@ -89,7 +90,7 @@ start_flows()
 	else
 	# s1: 2 Mb/s on the wire (1042-byte frames every 4.2 ms)
 	ip netns exec "$(topo_ns s1)" timeout "$(scaled_time 300)" /usr/bin/python3 \
-		"$TOP/selftests/net/udp_send.py" "$RIP" 7001 --count 100000 \
+		"$TOP/scripts/lib/udp_send.py" "$RIP" 7001 --count 100000 \
 		--interval "$(scaled_time 0.0042)" --tos $ECT --len 1000 >/dev/null 2>&1 &
 	PIDS+=($!)
 	fi

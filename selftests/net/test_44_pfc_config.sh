@@ -14,7 +14,8 @@
 #    nothing; a valid PAUSE then a RESUME (positive control) are counted
 #    in pause_rx / resume_rx of band 3 and hold the band for a while.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"

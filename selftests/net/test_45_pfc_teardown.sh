@@ -13,7 +13,8 @@
 #    queued and charged across ports;
 #  - sch_dcb unloaded right after its last qdisc is deleted under traffic.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 load_dcb
@@ -44,7 +45,7 @@ build()
 # flood SECONDS: s1 sends band-3 datagrams at ~4 Mbit/s (blocking socket).
 flood()
 {
-	topo_exec s1 timeout "$1" python3 "$TOP/selftests/net/udp_send.py" "$RIP" 9 \
+	topo_exec s1 timeout "$1" python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
 		--count 1000000 --interval 0.002 --tos $TOS --len 1000 >/dev/null 2>&1 &
 	FLOOD_PID=$!
 }

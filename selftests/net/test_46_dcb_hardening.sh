@@ -34,7 +34,8 @@
 #                exactly the malformed ones are counted, the valid ones
 #                pause what they say.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 need_cmd tcpdump
@@ -119,7 +120,7 @@ after=$(state "$P1")
 [ "$after" = "$before" ] || check_err 1 "failed replace changed the port: $before -> $after"
 # the old port must still be the pool's port of P1: its packets charge it
 peak0=$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)
-topo_exec s1 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" "$RIP" 9 \
+topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
 	--count 30 --interval 0 --tos 0x60 --len 1000 >/dev/null 2>&1
 charged() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
 wait_for --timeout 10 charged
@@ -246,7 +247,7 @@ if pfc_trace_on; then
 	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
 	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
 		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
-	ip netns exec "$(topo_ns s1)" timeout 60 /usr/bin/python3 "$TOP/selftests/net/udp_send.py" \
+	ip netns exec "$(topo_ns s1)" timeout 60 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
 		"$RIP" 9 --count 300 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
 	FLOOD=$!
 	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }

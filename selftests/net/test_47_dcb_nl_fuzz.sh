@@ -20,7 +20,8 @@
 # DCBLAB_FUZZ_COUNT=I+1
 # replays it.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 SEED=${DCBLAB_FUZZ_SEED:-1}
 COUNT=${DCBLAB_FUZZ_COUNT:-500}
@@ -50,7 +51,7 @@ n=0
 for pair in h1:h2 h2:h3 h3:h1; do
 	n=$((n + 1))
 	ip netns exec "$(topo_ns "${pair%:*}")" timeout 600 /usr/bin/python3 \
-		"$TOP/selftests/net/udp_send.py" "$(topo_ip4 "${pair#*:}")" 900$n \
+		"$TOP/scripts/lib/udp_send.py" "$(topo_ip4 "${pair#*:}")" 900$n \
 		--count 100000000 --interval 0.002 --len 1000 >/dev/null 2>&1 &
 	at_exit "kill $! 2>/dev/null"
 done

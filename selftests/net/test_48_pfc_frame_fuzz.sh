@@ -24,7 +24,8 @@
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (random
 # frames per phase, default 1000; make check-debug: 2000).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 SEED=${DCBLAB_FUZZ_SEED:-1}
 COUNT=${DCBLAB_FUZZ_COUNT:-1000}
@@ -63,7 +64,7 @@ at_exit "kill $! 2>/dev/null"
 wait_for --timeout 60 test -e "$TMPD/bound" || fail "packet socket on $P"
 # The port's own traffic (its band 7 is what the PAUSEs hold).
 ip netns exec "$(topo_ns sw)" timeout 600 /usr/bin/python3 \
-	"$TOP/selftests/net/udp_send.py" "$(topo_ip4 a)" 9048 \
+	"$TOP/scripts/lib/udp_send.py" "$(topo_ip4 a)" 9048 \
 	--count 100000000 --interval 0.001 --len 1000 >/dev/null 2>&1 &
 at_exit "kill $! 2>/dev/null"
 

@@ -24,7 +24,8 @@
 #                 in-flight after a PAUSE (pause_inflight_peak) stays below
 #                 the headroom; the measured reaction is logged.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 need_cmd jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"

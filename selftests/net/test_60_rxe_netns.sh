@@ -13,8 +13,10 @@
 # namespace that holds a device, and rmmod with devices in two namespaces.
 # The runner fails the test on any oops/WARNING in the kernel log.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ibv_rc_pingpong ib_write_bw ib_read_bw ib_send_bw ib_send_lat python3 tcpdump
 load_rxe

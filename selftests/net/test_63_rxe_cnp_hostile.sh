@@ -12,8 +12,10 @@
 # debug kernel took 700 s for the cases, and a CNP for a QP that is gone
 # is ignored).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 PY=/usr/bin/python3
 need_cmd rdma ib_write_bw "$PY"

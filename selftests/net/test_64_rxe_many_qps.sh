@@ -9,8 +9,10 @@
 # completes, and once the QPs are destroyed no pacer hrtimer is left armed
 # (/proc/timer_list) and the device can be deleted.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 [ -r /proc/timer_list ] || skip "no /proc/timer_list"

@@ -12,8 +12,10 @@
 # that goes to RESET loses its limit (query_qp says 0, a transfer after
 # it is connected again runs unlimited), and so does one that goes to ERR.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma
 RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_rltest.ko

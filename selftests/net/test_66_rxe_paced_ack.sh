@@ -20,8 +20,10 @@
 #    added, and with 6.1's rxe at least one completer_retry_err (the
 #    timeouts this knob removes; 6.12's rxe has none, see below).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 load_rxe

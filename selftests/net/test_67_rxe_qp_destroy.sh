@@ -12,8 +12,10 @@
 # Asserted: every round's QPs are gone, no pacer timer is left armed, the
 # device can be deleted; the runner fails the test on any kernel splat.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 [ -r /proc/timer_list ] || skip "no /proc/timer_list"

@@ -16,8 +16,10 @@
 # InDatagrams moved), s1's device saw none (rp_cnp_handled and
 # rp_cnp_ignored unchanged).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma python3
 PY=${PYTHON:-python3}

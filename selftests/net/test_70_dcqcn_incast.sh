@@ -18,7 +18,7 @@
 # 10 Mb/s (sch_dcb on every switch port and host NIC), PFC on RoCE's band 3,
 # RED ECN (5 KB / 20 KB / 1 %) on the bottleneck sw -> r.  ib_write_bw
 # from N senders to r at once, N = 4 (DCQCN70_NS), each with algo dcqcn (scaled
-# knobs, rxe_lib.sh DCQCN_KNOBS) and with algo none (PFC only, no ECN: the
+# knobs, rxe.sh DCQCN_KNOBS) and with algo none (PFC only, no ECN: the
 # paper's baseline).  Asserts:
 #  - dcqcn: Jain's fairness index >= 0.95 over the second half of the run
 #    (per-sender rates from the devices' sent_pkts, sampled every 0.5 s);
@@ -29,8 +29,10 @@
 #    (R_C, R_T, alpha) with CNP cuts, plotted to PNG in
 #    build/selftests/net/wip_70_dcqcn_incast/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
 # a 537 ms transport timeout (with -u 15, 134 ms, two runs ended in
@@ -40,7 +42,7 @@ RXE_BW_U=${DCQCN_U:-17}
 load_dcqcn
 rxe_topo 4
 # 20 s: with 16 s and T = K = 55 ms the 4:1 Jain was 0.945 once (T is
-# 30 ms since: rxe_lib.sh)
+# 30 ms since: rxe.sh)
 SECS=${DCQCN70_SECS:-20}
 LINE=${DCQCN70_LINE:-10}
 SW="rate ${LINE}mbit $CTRL_MAP buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"

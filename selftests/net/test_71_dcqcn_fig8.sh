@@ -34,8 +34,10 @@
 # ("Fig. 8 at guest scale").
 # PFC's unfairness needs no long run: the none run is 12 s, v alone 6 s.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw jq
 # -u 19 (2.1 s): PFC alone holds the victim v behind the paused trunk for

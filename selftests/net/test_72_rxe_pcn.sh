@@ -11,8 +11,10 @@
 # sender's rate cut below its line rate by an ECN CNP and raised again by
 # one without.  rmmod is refused while QPs use pcn and works after.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 PCN_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_pcn.ko

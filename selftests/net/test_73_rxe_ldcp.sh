@@ -14,8 +14,10 @@
 # (which took 50-70 s more with two other guests on the 2-core host:
 # 104 s in all at load 7.4; the timeout leaves room for such a host).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw
 LDCP_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_ldcp.ko

@@ -6,7 +6,7 @@
 # DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
 # 10 Mb/s links, PFC on RoCE's band 3, RED 5 KB / 20 KB / 1 % on sw -> r,
 # ib_write_bw from both senders at once with algo dcqcn on every device
-# (the scaled knobs of rxe_lib.sh).  From events/rxe_cc_dcqcn:
+# (the scaled knobs of rxe.sh).  From events/rxe_cc_dcqcn:
 #  - every sender's QP was cut (CNP events), as many CNP events per QP as
 #    its device's rp_cnp_handled;
 #  - every cut follows eq. (1): R_C' = max(R_C (1 - alpha/2), rpg_min_rate)
@@ -28,15 +28,17 @@
 #  - the same incast with algo none (PFC only): dcqcn sent at most 0.25
 #    times its PAUSE frames (issue 5's 2:1 incast; test_70 is the 4:1).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
 RXE_BW_U=17	# 537 ms (see test_70_dcqcn_incast.sh)
 load_dcqcn
 rxe_topo 2
 SECS=${DCQCN74_SECS:-20}
-# (T = K: rxe_lib.sh's 30 ms unless DCQCN74_T_US is set)
+# (T = K: rxe.sh's 30 ms unless DCQCN74_T_US is set)
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN74_T_US
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN74_T_US
 LINE=10

@@ -26,8 +26,10 @@
 # (DCBLAB_SLOW) they are scaled with the rest, or the transfer's end
 # would miss them.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 PY=/usr/bin/python3
 need_cmd rdma tcpdump

@@ -17,9 +17,12 @@
 #    drifts with the host's load; Documentation/testing.rst);
 #  - every transfer completes; no drop at the switches.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
-. "$(dirname "$0")/cmp_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
+# shellcheck source=../../scripts/lib/cmp.sh
+. "$TOP/scripts/lib/cmp.sh"
 
 need_cmd rdma ib_write_bw jq
 RECOVERY_S=${CMP76_RECOVERY_S:-5}

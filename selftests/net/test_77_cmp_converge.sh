@@ -15,9 +15,12 @@
 # 4 KB) the queue falls to 4 KB or less within CMP77_DRAIN_S of passing
 # 4 KB.  Every transfer completes.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
-. "$(dirname "$0")/cmp_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
+# shellcheck source=../../scripts/lib/cmp.sh
+. "$TOP/scripts/lib/cmp.sh"
 
 need_cmd rdma ib_write_bw jq
 PERIODS=${CMP77_PERIODS:-15}

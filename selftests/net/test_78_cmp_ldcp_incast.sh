@@ -22,8 +22,10 @@
 # Results (summary.tsv, flows.tsv, dcbmon.csv, queue.csv) are kept in
 # build/selftests/net/test_78_cmp_ldcp_incast/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 . "$TOP/scripts/scenarios/cmp_incast.sh"
 
 need_cmd rdma ib_write_bw jq

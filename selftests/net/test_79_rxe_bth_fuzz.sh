@@ -18,8 +18,10 @@
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (packets
 # each way, default 2000).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 SEED=${DCBLAB_FUZZ_SEED:-1}
 COUNT=${DCBLAB_FUZZ_COUNT:-2000}

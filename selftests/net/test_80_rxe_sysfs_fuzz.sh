@@ -21,8 +21,10 @@
 # writes, default 1000), RXE80_SECS (at most, default 30, 60 in make
 # check-debug; times DCBLAB_TIMEOUT_SCALE).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 SEED=${DCBLAB_FUZZ_SEED:-1}
 COUNT=${DCBLAB_FUZZ_COUNT:-1000}

@@ -15,8 +15,10 @@
 # the other waits are multiplied by SLOW: rxe's CPU time per packet is the
 # bottleneck there, not the port.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rping rdma
 load_algo dcqcn

@@ -17,8 +17,10 @@
 #  - the module cannot be unloaded while a device has it selected, and
 #    can once none is selected.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ibv_rc_pingpong
 KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_regtest.ko

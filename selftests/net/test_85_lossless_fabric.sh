@@ -31,9 +31,12 @@
 #    defaults) dcqcn's mean was 46.5 KB (84.8 % of the time above Kmax),
 #    none's 70 KB, and both lossless runs dropped about 96,000 packets.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
-. "$(dirname "$0")/cmp_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
+# shellcheck source=../../scripts/lib/cmp.sh
+. "$TOP/scripts/lib/cmp.sh"
 
 need_cmd rdma ib_write_bw jq
 # the report ran 20 s; 15 s keeps make check under 30 minutes

@@ -14,8 +14,10 @@
 # without sch_dcb the link speed (veth: 10 Gb/s), below it max_rate_mbps;
 # PCN's period and LDCP's initial window follow the same inputs.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ib_send_lat
 for a in dcqcn pcn ldcp; do load_algo "$a"; done

@@ -19,8 +19,10 @@
 #  - the paper's Kmin is below section 4's bound for the pool in force.
 # Results are kept in build/selftests/net/test_89_dcqcn_buffer/.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/dcb_lib.sh"
-. "$(dirname "$0")/rxe_lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
 . "$TOP/scripts/scenarios/dcqcn_buffer.sh"
 
 need_cmd rdma ib_write_bw jq

@@ -1,8 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers for the rdma_rxe (rxe_cc) guest tests.  Source after lib.sh and
-# dcb_lib.sh.
+# scripts/lib/rxe.sh - soft-RoCE helpers: our rdma_rxe (rxe_cc) and its
+# congestion-control modules, rxe devices on a dcb.sh topology, perftest
+# flows and samplers, the DCQCN knobs at guest speed.  Used by the
+# soft-RoCE guest tests (selftests/net) and by the dcblab scenarios cmp_*
+# and dcqcn_buffer.  Source after common.sh and dcb.sh.
 #
 #   load_rxe              our rdma_rxe.ko instead of the distribution's
 #   rxe_topo N            dcb_topo N + an rxe device on every host
@@ -150,7 +153,8 @@ rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -
 
 # ------------------------------------------------------------------ DCQCN
 # Helpers of the DCQCN guest tests (test_70, test_74, wip_71) and of the dcblab
-# scenarios dcqcn_* (which source this file too).
+# scenarios (cmp_*, dcqcn_buffer; dcqcn_incast and dcqcn_fig8 run test_70
+# and test_71).
 #
 #   load_algo NAME             rdma_rxe.ko and rxe_cc_NAME.ko (load_dcqcn: dcqcn)
 #   rxe_algo HOST ALGO MBPS    cc/algo, cc/max_rate_mbps (the line rate);

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Send COUNT UDP datagrams of LEN bytes to DST:PORT with a given TOS byte,
-one every INTERVAL seconds (absolute schedule, no drift).  Prints the
-number sent.  Used where a flow must start without any handshake (a
-non-ECT flow into a queue that WRED-drops every non-ECT packet)."""
+"""scripts/lib/udp_send.py - a UDP sender without any handshake.
+
+Send COUNT UDP datagrams of LEN bytes to DST:PORT with a given TOS byte,
+one every INTERVAL seconds (absolute schedule, no drift; --interval 0:
+back to back on a blocking socket).  Prints the number sent.  Used where
+a flow must start without any handshake (a non-ECT flow into a queue that
+WRED-drops every non-ECT packet): pfc_sender in scripts/lib/dcb.sh, the
+sch_dcb guest tests and scripts/bench/pfc.sh."""
 import argparse
 import socket
 import time

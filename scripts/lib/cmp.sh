@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The side-by-side comparison of none, dcqcn, pcn and ldcp on soft-RoCE
-# (issue 6): the dcblab scenarios cmp_burst and cmp_converge and the guest
-# tests test_76_cmp_pcn_burst and test_77_cmp_converge share this file.
-# Source after lib.sh, dcb_lib.sh and rxe_lib.sh (load_rxe, load_dcqcn,
+# scripts/lib/cmp.sh - the side-by-side comparison of none, dcqcn, pcn and
+# ldcp on soft-RoCE (issue 6): the dcblab scenarios cmp_burst, cmp_converge
+# and parking_lot and the guest tests test_76_cmp_pcn_burst,
+# test_77_cmp_converge and test_85_lossless_fabric share this file.
+# Source after common.sh, dcb.sh and rxe.sh (load_rxe, load_dcqcn,
 # rxe_algo, rxe_bw_start, rxe_sampler_start, rxe_shares, ...).
 #
 #   cmp_load ALGO...            rdma_rxe.ko and the algorithms' modules
@@ -91,7 +92,7 @@ cmp_algo()
 		fail "cannot select $a on ${RXE_DEV[$h]} (QPs left?)"
 	rxe_algo "$h" "$a" "$CMP_LINE_MBPS"
 	case $a in
-	# T = K = 55 ms, as results.rst measured the comparison (rxe_lib.sh's
+	# T = K = 55 ms, as results.rst measured the comparison (rxe.sh's
 	# default is 30 ms since; re-measure before moving this)
 	dcqcn) for k in rpg_time_reset dce_tcp_rtt; do rxe_cc "$h" "dcqcn/$k" "$CMP_DCQCN_T_US"; done ;;
 	pcn) for k in "${!PCN_KNOBS[@]}"; do rxe_cc "$h" "pcn/$k" "${PCN_KNOBS[$k]}"; done ;;

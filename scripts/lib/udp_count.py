@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Count UDP datagrams arriving on PORT until the file STOP exists (checked
-every 100 ms, or after --max seconds), then print the count."""
+"""scripts/lib/udp_count.py - a UDP sink that counts.
+
+Count UDP datagrams arriving on PORT until the file STOP exists (checked
+every 100 ms, or after --max seconds), then print the count.  Used by
+pfc_sink in scripts/lib/dcb.sh and by the sch_dcb guest tests."""
 import argparse
 import os
 import socket

@@ -1,11 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Helpers for the sch_dcb guest tests: a sender(s) -> routing switch ->
-# receiver topology with sch_dcb on the switch's port toward the receiver,
-# UDP flows with a chosen TOS, and readers of the qdisc's counters.
-# Source after lib.sh.  Scratch files go to $TMPD (removed at exit).
+# scripts/lib/dcb.sh - sch_dcb helpers: a sender(s) -> routing switch ->
+# receiver topology (dcb_topo, on topo.sh) with sch_dcb on the switch's
+# port toward the receiver, UDP flows with a chosen TOS, PFC senders and
+# sinks (udp_send.py and udp_count.py, beside this file), and readers of
+# the qdisc's counters.  Used by the guest tests (selftests/net) and,
+# under rxe.sh, by the dcblab scenarios cmp_* and dcqcn_buffer.
+# Source after common.sh (a test: after selftests/net/lib.sh).  Scratch
+# files go to $TMPD (removed at exit).
 
+# shellcheck source=topo.sh
 . "$TOP/scripts/lib/topo.sh"
 
 TMPD=$(mktemp -d)
@@ -342,7 +347,7 @@ pfc_sender()
 	ip netns exec "$(topo_ns "$1")" timeout "$(scaled_time 300)" bash -c \
 		'[ -z "$1" ] || while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' \
 		_ "${PFC_GO:-}" /usr/bin/python3 \
-		"$TOP/selftests/net/udp_send.py" "$2" "$3" --count "$5" \
+		"$TOP/scripts/lib/udp_send.py" "$2" "$3" --count "$5" \
 		--interval 0 --tos "$4" --len "${6:-1000}" >"$TMPD/sent-$1-$3" 2>&1 &
 	FLOW_PID=$!
 }
@@ -352,7 +357,7 @@ pfc_sender()
 pfc_sink()
 {
 	ip netns exec "$(topo_ns "$1")" /usr/bin/python3 \
-		"$TOP/selftests/net/udp_count.py" "$2" "$TMPD/stop-$2" \
+		"$TOP/scripts/lib/udp_count.py" "$2" "$TMPD/stop-$2" \
 		>"$TMPD/count-$2" 2>&1 &
 	SINK_PID=$!
 	wait_for --timeout 20 udp_bound "$1" "$2" || fail "UDP sink on $1:$2 did not start"
