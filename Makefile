@@ -287,18 +287,24 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.co
 DKMS_SRC ?= /usr/src
 DKMS_DIR = $(DKMS_SRC)/dcblab-$(DKMS_VERSION)
 
-dkms-source:
-	rm -rf $(DKMS_DIR)
-	mkdir -p $(DKMS_DIR)
-	cd $(TOP) && cp --parents Kbuild Makefile dkms.conf scripts/rxe_prepare.sh \
-		$$(find sch_dcb rxe_cc \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild \
-		-o -name '*.patch') $(DKMS_DIR)/
+# the sources, without build products (also the recipe of dkms-source)
+define DKMS_SOURCE_CMDS
+rm -rf $(DKMS_DIR)
+mkdir -p $(DKMS_DIR)
+cd $(TOP) && cp --parents Kbuild Makefile dkms.conf scripts/rxe_prepare.sh \
+	$$(find sch_dcb rxe_cc \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild \
+	-o -name '*.patch') $(DKMS_DIR)/
+endef
 
-# dkms takes the release (-k 6.12.117+deb12-amd64): KVER=6.12 is resolved
-# as for install.
-dkms-install: dkms-source
+dkms-source:
+	$(DKMS_SOURCE_CMDS)
+
+# dkms takes the release (-k 6.12.117+deb12-amd64), so KVER=6.12 is
+# resolved as for install; both checked before /usr/src is touched.
+dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms-install: dkms not found: apt-get install dkms" >&2; exit 1; }
 	$(call INST_KVER_CHECK,dkms-install)
+	$(DKMS_SOURCE_CMDS)
 	-dkms remove -m dcblab -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	dkms add -m dcblab -v $(DKMS_VERSION)
 	dkms build -m dcblab -v $(DKMS_VERSION) -k $(INST_KVER)
