@@ -195,8 +195,8 @@ bench-rxe: $(DEPS_STAMP)
 
 # make install [DESTDIR=...] [KVER=...] [PREFIX=/usr/local]: what `make`
 # built, for the kernel KDIR is (KVER), without building or installing
-# anything else.  The modules go to /lib/modules/KVER/updates/dcblab, and
-# a depmod.d file makes our rdma_rxe win over the distribution's; the
+# anything else.  The modules go to /lib/modules/RELEASE/updates/dcblab,
+# and a depmod.d file makes our rdma_rxe win over the distribution's; the
 # algorithms load on `echo NAME > cc/algo` (module alias rxe-cc-NAME) and
 # sch_dcb on `tc qdisc add ... dcb`.  q_dcb.so goes where the
 # distribution's tc looks for plugins (TC_LIBDIR, from iproute2's file
@@ -204,20 +204,62 @@ bench-rxe: $(DEPS_STAMP)
 # PREFIX/bin/dcblab is a link to this checkout's scripts/dcblab (it runs
 # from the checkout, where its results go).  depmod runs unless DESTDIR is
 # set (a staging tree for a package).  make uninstall removes it all again.
-KVER ?= $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+#
+# RELEASE (INST_KVER) is the kernel release, the name of its
+# /lib/modules directory:
+#  - without KVER on the command line, KVER (KDIR's release unless the
+#    environment sets it) and the default kernel's build (sch_dcb/,
+#    build/rxe_cc), as always;
+#  - with KVER=X.Y, a series, the release of the headers it selected
+#    (KDIR's utsrelease.h: KVER=6.12 -> 6.12.117+deb12-amd64), and with a
+#    full release KVER=6.12.117+deb12-amd64 that release; both install
+#    what `make all KVER=...` built, $(BUILD_DIR)/X.Y/sch_dcb and
+#    $(BUILD_DIR)/X.Y/rxe_cc, and install refuses modules whose vermagic
+#    is another release (built against older headers of the series).
+# uninstall and dkms-install resolve KVER the same way.
+KDIR_RELEASE = $(shell sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' $(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+KVER ?= $(KDIR_RELEASE)
+ifeq ($(origin KVER),command line)
+# a series has no '-' and at most one '.' (6.12; 6.1.0-56-amd64 is a release)
+KVER_IS_SERIES := $(if $(findstring -,$(KVER))$(word 3,$(subst ., ,$(KVER))),,y)
+INST_KVER = $(if $(KVER_IS_SERIES),$(KDIR_RELEASE),$(KVER))
+DCB_KO ?= $(DCB_KDIR_OUT)/sch_dcb.ko
+INST_BUILT_BY := make all KVER=$(KVER)
+else
+INST_KVER = $(KVER)
+DCB_KO ?= $(TOP)/sch_dcb/sch_dcb.ko
+INST_BUILT_BY := make
+endif
 PREFIX ?= /usr/local
 TC_LIBDIR ?= $(or $(shell dpkg -L iproute2 2>/dev/null | sed -n 's|/normal\.dist$$||p' | head -n1),/usr/lib/tc)
-INST_MODDIR = $(DESTDIR)/lib/modules/$(KVER)/updates/dcblab
-DCB_KO ?= $(TOP)/sch_dcb/sch_dcb.ko
+INST_MODDIR = $(DESTDIR)/lib/modules/$(INST_KVER)/updates/dcblab
 INST_MODS := $(DCB_KO) $(RXE_BUILD)/rdma_rxe.ko \
 	$(RXE_BUILD)/rxe_cc_dcqcn.ko $(RXE_BUILD)/rxe_cc_pcn.ko $(RXE_BUILD)/rxe_cc_ldcp.ko
 INST_DEPMOD = $(DESTDIR)/etc/depmod.d/dcblab.conf
 INST_MANDIR = $(DESTDIR)$(PREFIX)/share/man
 
+# INST_KVER_CHECK TARGET: stop unless the release is known.  A series
+# needs the headers that name its release; a full release needs nothing.
+INST_KVER_CHECK = @test -n "$(INST_KVER)" || { echo "$(1): $(if $(KVER_IS_SERIES),$(INST_NO_SERIES),$(INST_NO_RELEASE))" >&2; exit 1; }
+INST_NO_RELEASE = no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)
+INST_NO_SERIES = KVER=$(KVER) is a kernel series, and no headers name its release (KDIR='$(KDIR)'): \
+	install the package linux-headers-$(KVER).*-amd64 of that kernel, or give its full release \
+	(KVER=<its directory in /lib/modules>)
+
+# modinfo is in /usr/sbin, not in a user's PATH on Debian
+MODINFO := PATH="$$PATH:/usr/sbin:/sbin" modinfo
+
 install:
-	@test -n "$(KVER)" || { echo "install: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	$(call INST_KVER_CHECK,install)
 	@for f in $(INST_MODS) $(TOP)/tc/q_dcb.so $(TOP)/tools/dcbmon $(MAN_OUT); do \
-	  test -f $$f || { echo "install: $$f is missing: run make first" >&2; exit 1; }; done
+	  test -f $$f || { echo "install: $$f is missing: run $(INST_BUILT_BY) first" >&2; exit 1; }; done
+ifeq ($(origin KVER),command line)
+	@for f in $(INST_MODS); do \
+	  vm=$$($(MODINFO) -F vermagic $$f) || { echo "install: modinfo $$f failed (package kmod)" >&2; exit 1; }; \
+	  test "$${vm%% *}" = "$(INST_KVER)" || { \
+	    echo "install: $$f is built for '$${vm%% *}', not $(INST_KVER): run $(INST_BUILT_BY) again" >&2; exit 1; }; \
+	done
+endif
 	install -d $(INST_MODDIR) $(dir $(INST_DEPMOD)) $(DESTDIR)$(TC_LIBDIR) $(DESTDIR)$(PREFIX)/sbin \
 		$(DESTDIR)$(PREFIX)/bin $(INST_MANDIR)/man1 $(INST_MANDIR)/man8
 	install -m 0644 $(INST_MODS) $(INST_MODDIR)/
@@ -226,16 +268,16 @@ install:
 	install -m 0755 $(TOP)/tools/dcbmon $(DESTDIR)$(PREFIX)/sbin/
 	ln -sfn $(TOP)/scripts/dcblab $(DESTDIR)$(PREFIX)/bin/dcblab
 	for m in $(MAN_OUT); do install -m 0644 $$m $(INST_MANDIR)/man$${m##*.}/; done
-	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,depmod -a $(INST_KVER))
 
 uninstall:
-	@test -n "$(KVER)" || { echo "uninstall: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	$(call INST_KVER_CHECK,uninstall)
 	rm -f $(addprefix $(INST_MODDIR)/,$(notdir $(INST_MODS))) $(INST_DEPMOD) \
 		$(DESTDIR)$(TC_LIBDIR)/q_dcb.so $(DESTDIR)$(PREFIX)/sbin/dcbmon \
 		$(DESTDIR)$(PREFIX)/bin/dcblab \
 		$(foreach m,$(notdir $(MAN_OUT)),$(INST_MANDIR)/man$(subst .,,$(suffix $(m)))/$(m))
 	-rmdir $(INST_MODDIR) 2>/dev/null
-	$(if $(DESTDIR),,depmod -a $(KVER))
+	$(if $(DESTDIR),,depmod -a $(INST_KVER))
 
 # DKMS (dkms.conf): make dkms-install copies the sources DKMS builds from to
 # DKMS_SRC/dcblab-VERSION (/usr/src) and runs dkms add, build and install
@@ -245,20 +287,28 @@ DKMS_VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' $(TOP)/dkms.co
 DKMS_SRC ?= /usr/src
 DKMS_DIR = $(DKMS_SRC)/dcblab-$(DKMS_VERSION)
 
-dkms-source:
-	rm -rf $(DKMS_DIR)
-	mkdir -p $(DKMS_DIR)
-	cd $(TOP) && cp --parents Kbuild Makefile dkms.conf scripts/rxe_prepare.sh \
-		$$(find sch_dcb rxe_cc \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild \
-		-o -name '*.patch') $(DKMS_DIR)/
+# the sources, without build products (also the recipe of dkms-source)
+define DKMS_SOURCE_CMDS
+rm -rf $(DKMS_DIR)
+mkdir -p $(DKMS_DIR)
+cd $(TOP) && cp --parents Kbuild Makefile dkms.conf scripts/rxe_prepare.sh \
+	$$(find sch_dcb rxe_cc \( -name '*.[ch]' ! -name '*.mod.c' \) -o -name Kbuild \
+	-o -name '*.patch') $(DKMS_DIR)/
+endef
 
-dkms-install: dkms-source
+dkms-source:
+	$(DKMS_SOURCE_CMDS)
+
+# dkms takes the release (-k 6.12.117+deb12-amd64), so KVER=6.12 is
+# resolved as for install; both checked before /usr/src is touched.
+dkms-install:
 	@command -v dkms >/dev/null || { echo "dkms-install: dkms not found: apt-get install dkms" >&2; exit 1; }
-	@test -n "$(KVER)" || { echo "dkms-install: no kernel release in KDIR='$(KDIR)' (set KDIR or KVER)" >&2; exit 1; }
+	$(call INST_KVER_CHECK,dkms-install)
+	$(DKMS_SOURCE_CMDS)
 	-dkms remove -m dcblab -v $(DKMS_VERSION) --all >/dev/null 2>&1
 	dkms add -m dcblab -v $(DKMS_VERSION)
-	dkms build -m dcblab -v $(DKMS_VERSION) -k $(KVER)
-	dkms install -m dcblab -v $(DKMS_VERSION) -k $(KVER)
+	dkms build -m dcblab -v $(DKMS_VERSION) -k $(INST_KVER)
+	dkms install -m dcblab -v $(DKMS_VERSION) -k $(INST_KVER)
 
 dkms-uninstall:
 	-dkms remove -m dcblab -v $(DKMS_VERSION) --all
