@@ -3,7 +3,7 @@
 #
 # The toolchain and the selftest helpers work (runs on the host, no VM).
 #
-# timeout: 30
+# timeout: 120
 
 . "$(dirname "$0")/../net/lib.sh"
 
