@@ -640,15 +640,10 @@ static void rxe_cc_dev_put_algo(struct rxe_dev *rxe)
 	rxe->cc.params = NULL;
 }
 
-/*
- * Selecting an algorithm derives its defaults (rxe_cc_derive()) from the
- * line rate and base RTT of the moment; knobs a user wrote keep their
- * values.
- */
-static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
-			  const char *buf, size_t count)
+/* algo_store() for a device that stays registered meanwhile */
+static ssize_t rxe_cc_algo_select(struct rxe_dev *rxe, const char *buf,
+				  size_t count)
 {
-	struct rxe_dev *rxe = kobj_to_rxe(kobj);
 	struct rxe_cc_params *fresh = NULL, *cp;
 	struct rxe_cc_ops *ops = NULL;
 	char name[RXE_CC_NAME_MAX];
@@ -698,6 +693,32 @@ static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
 	if ((err == -EBUSY || err == -ENODEV) && ops)
 		module_put(ops->owner);
 	return err ? err : count;
+}
+
+/*
+ * Selecting an algorithm derives its defaults (rxe_cc_derive()) from the
+ * line rate and base RTT of the moment; knobs a user wrote keep their
+ * values.
+ *
+ * The store replaces cc/<algo>/, a sibling of its own file, so it holds
+ * a reference on the ib_device while it runs: the device's unregistration
+ * waits for it (disable_device()) before device_del() removes the sysfs
+ * tree.  The active reference kernfs holds on cc/algo alone does not
+ * protect the new directory: device_del()'s removal can unlink and free
+ * it between its creation and the kobject's own reference on it (an oops
+ * in kobject_add_internal() seen under test_68).
+ */
+static ssize_t algo_store(struct kobject *kobj, struct kobj_attribute *a,
+			  const char *buf, size_t count)
+{
+	struct rxe_dev *rxe = kobj_to_rxe(kobj);
+	ssize_t ret;
+
+	if (!ib_device_try_get(&rxe->ib_dev))
+		return -ENODEV;
+	ret = rxe_cc_algo_select(rxe, buf, count);
+	ib_device_put(&rxe->ib_dev);
+	return ret;
 }
 
 static ssize_t available_algos_show(struct kobject *kobj,
