@@ -321,16 +321,10 @@ cmp_burst_run()
 	rxe_sampler_stop
 	cmp_mon_stop
 	pfc_snap CMP_S1 s0 s1
-	local pause drops retries
-	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))
-	drops=0
-	for k in drops_tail drops_wred drops_headroom; do
-		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
-	done
+	local retries
 	retries=$(( $(cmp_rxe_sum completer_retry_err f0 f1 "${CMP_B[@]}") - rt0 ))
 	{
-		echo "pause_tx=$pause"
-		echo "drops=$drops"
+		cmp_pause_drops
 		echo "retries=$retries"
 		echo "failed=$((bfail + lfail))"
 		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "s1:$(topo_port s1 r1)")"
@@ -340,6 +334,19 @@ cmp_burst_run()
 		cmp_burst_analyse "$o-samples.txt" "$o-flows.csv"
 	} >"$o.env"
 	log "$a: $(tr '\n' ' ' <"$o.env")"
+}
+
+# cmp_pause_drops: the lines pause_tx=N (PAUSE frames the switches sent
+# for the RoCE band) and drops=N (their packets dropped: tail, WRED and
+# headroom) of a run's .env, between the snapshots CMP_S0 and CMP_S1.
+cmp_pause_drops()
+{
+	local k drops=0
+	for k in drops_tail drops_wred drops_headroom; do
+		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
+	done
+	echo "pause_tx=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))"
+	echo "drops=$drops"
 }
 
 # cmp_burst_analyse SAMPLES CSV: metrics from the sent_pkts samples (F0 F1
@@ -590,15 +597,9 @@ cmp_conv_run()
 	cmp_mon_stop
 	[ -z "${CMP_TR_EVENT[$a]:-}" ] || cmp_trace_off "$o-trace.txt"
 	pfc_snap CMP_S1 sw
-	local pause drops k
-	pause=$(( $(pfc_sw_sum CMP_S1 pause_tx "$ROCE_BAND") - $(pfc_sw_sum CMP_S0 pause_tx "$ROCE_BAND") ))
-	drops=0
-	for k in drops_tail drops_wred drops_headroom; do
-		drops=$((drops + $(pfc_sw_sum CMP_S1 $k) - $(pfc_sw_sum CMP_S0 $k)))
-	done
+	local k
 	{
-		echo "pause_tx=$pause"
-		echo "drops=$drops"
+		cmp_pause_drops
 		echo "retries=$(( $(cmp_rxe_sum completer_retry_err "${CMP_S[@]}") - r0 ))"
 		echo "failed=$fl"
 		read -r qm qp qk <<<"$(cmp_queue_stats "$o-dcbmon.csv" "sw:$(topo_port sw r)")"
