@@ -1033,6 +1033,7 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct tc_dcb_xstats *xs = &q->xstats;
+	struct tc_dcb_stats st;
 	unsigned int i;
 
 	memset(xs, 0, sizeof(*xs));
@@ -1042,8 +1043,8 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	/* the core dumps without the qdisc lock: the queues need it */
 	sch_tree_lock(sch);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		dcb_fill_stats(q, i, &xs->band[i]);
-		dcb_stats_add(&xs->total, &xs->band[i]);
+		dcb_fill_stats(q, i, &st);
+		dcb_stats_add(&xs->total, &st);
 	}
 	xs->total.backlog_peak = q->backlog_peak;
 	sch_tree_unlock(sch);

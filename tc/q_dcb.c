@@ -699,18 +699,13 @@ static const struct { int i; const char *fmt; } stats_text[] = {
 };
 static_assert(ARRAY_SIZE(stats_text) == DCB_STAT_drops_wred + 1, "stats_text");
 
-/* Returns whether anything happened (a band's line is shown then) */
-static bool print_stats(const struct tc_dcb_stats *s, bool text)
+static void print_stats(const struct tc_dcb_stats *s, bool text)
 {
-	bool active = false;
 	char fmt[40];
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(stats_names); i++) {
-		/* xoff is a setting in force, not an event */
-		active |= STAT(s, i) && i != DCB_STAT_xoff;
+	for (i = 0; i < ARRAY_SIZE(stats_names); i++)
 		print_lluint(PRINT_JSON, stats_names[i], NULL, STAT(s, i));
-	}
 	for (i = 0; text && i < ARRAY_SIZE(stats_text); i++)
 		print_lluint(PRINT_FP, NULL, stats_text[i].fmt, STAT(s, stats_text[i].i));
 	for (i = ARRAY_SIZE(stats_text); text && i < ARRAY_SIZE(stats_names); i++) {
@@ -718,7 +713,6 @@ static bool print_stats(const struct tc_dcb_stats *s, bool text)
 		if (STAT(s, i))
 			print_lluint(PRINT_FP, NULL, fmt, STAT(s, i));
 	}
-	return active;
 }
 
 static void print_pool(const struct tc_dcb_pool_stats *p)
@@ -736,14 +730,15 @@ static void print_pool(const struct tc_dcb_pool_stats *p)
 }
 
 /*
- * A qdisc's TCA_STATS_APP is struct tc_dcb_xstats of our version (band[]
- * moves when struct tc_dcb_stats grows); a class's is one struct
- * tc_dcb_stats, of which a newer module may send more.
+ * A qdisc's TCA_STATS_APP is struct tc_dcb_xstats of our version (what
+ * follows its totals moves when struct tc_dcb_stats grows); a class's is
+ * one struct tc_dcb_stats (the band's counters), of which a newer module
+ * may send more.
  */
 static int dcb_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
 	const struct tc_dcb_xstats *x;
-	unsigned int len, i;
+	unsigned int len;
 
 	if (!xstats)
 		return 0;
@@ -769,18 +764,6 @@ static int dcb_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstat
 	print_pool(&x->pool);
 	print_lluint(x->pfc_malformed ? PRINT_ANY : PRINT_JSON, "pfc_malformed",
 		     " pfc_malformed %llu", x->pfc_malformed);
-	open_json_array(PRINT_JSON, "bands");
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		open_json_object(NULL);
-		print_uint(PRINT_JSON, "band", NULL, i);
-		if (print_stats(&x->band[i], false) && !is_json_context()) {
-			print_nl();
-			print_uint(PRINT_FP, NULL, "  band %u:", i);
-			print_stats(&x->band[i], true);
-		}
-		close_json_object();
-	}
-	close_json_array(PRINT_JSON, NULL);
 	return 0;
 }
 

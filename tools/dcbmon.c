@@ -2,15 +2,17 @@
 /*
  * dcbmon - sample the statistics of sch_dcb qdiscs into a CSV file.
  *
- *   dcbmon [-i MS] [-d SECONDS] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]
+ *   dcbmon [-i MS] [-d SECONDS] [-c COUNT] [-o FILE] [-a] [-j] NETNS:DEV ...
  *
  * Every interval the root qdiscs of each network namespace are dumped
  * (RTM_GETQDISC) over one rtnetlink socket per namespace.  For each
  * requested device the root qdisc must be of kind "dcb"; its TCA_STATS2 ->
- * TCA_STATS_APP payload is a struct tc_dcb_xstats (pkt_sched_dcb.h).  One
- * CSV row is written for the port totals (band "all") and one per band
- * that has seen traffic (or every band with -a); with -j, one JSON object
- * per line instead, with the same names.  t_ms counts from dcbmon's start
+ * TCA_STATS_APP payload is a struct tc_dcb_xstats (pkt_sched_dcb.h), the
+ * port totals.  The bands are the qdisc's classes, dumped next
+ * (RTM_GETTCLASS, one device at a time), each with one struct
+ * tc_dcb_stats.  One CSV row is written for the port totals (band "all")
+ * and one per band that has seen traffic (or every band with -a); with
+ * -j, one JSON object per line instead, with the same names.  t_ms counts from dcbmon's start
  * (CLOCK_MONOTONIC); t_unix_ms is the wall clock of the same sample, so
  * the samples line up with other tools' timestamps.
  *
@@ -78,6 +80,9 @@ struct target {
 	int found;		/* seen in the current dump */
 	int warned;		/* a "not found / not dcb" warning printed */
 	unsigned int bands_seen; /* bitmask: bands with traffic so far */
+	__u32 handle;		/* of the dcb root qdisc in this sample */
+	int have_xs;		/* xs holds this sample's port counters */
+	struct tc_dcb_xstats xs;
 };
 
 static struct netns *nss;
@@ -102,9 +107,10 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: dcbmon [-i MS] [-d SECONDS] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]\n"
+		"usage: dcbmon [-i MS] [-d SECONDS] [-c COUNT] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]\n"
 		"  -i MS       sampling interval in milliseconds (default 10)\n"
 		"  -d SECONDS  stop after this many seconds (default: until SIGINT/SIGTERM)\n"
+		"  -c COUNT    stop after COUNT samples (-c 1 -a -j: a snapshot)\n"
 		"  -o FILE     write to FILE (default: standard output)\n"
 		"  -a          write all 8 bands every sample (default: bands with traffic)\n"
 		"  -j          JSON lines (one object per row) instead of CSV\n"
@@ -218,13 +224,7 @@ static int link_cb(struct nl_msg *msg, void *arg)
 
 /*
  * The ifindex of device @dev, asked over @sk (RTM_GETLINK by name), or a
- * negative libnl error.  Asking over the socket the dumps use matters:
- * the kernel sizes a dump's first buffer by the largest recvmsg() the
- * socket has made, at least NLMSG_GOODSIZE (a page less overhead), and a
- * dcb qdisc's dump (its xstats twice, as TCA_STATS_APP and the legacy
- * TCA_XSTATS: about 4.1 KB) does not fit in that.  A fresh socket whose
- * first dump met it would end the dump there; receiving this reply into
- * libnl's 16 KB buffer first raises the size for every later dump.
+ * negative libnl error.
  */
 static int link_ifindex(struct nl_sock *sk, const char *dev)
 {
@@ -394,7 +394,6 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	struct tcmsg *tcm;
 	struct target *t = NULL;
 	int i, len;
-	unsigned int b;
 
 	if (hdr->nlmsg_type != RTM_NEWQDISC ||
 	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
@@ -440,7 +439,7 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	       len < (int)sizeof(xs) ? (size_t)len : sizeof(xs));
 	/*
 	 * Only this version: struct tc_dcb_stats grows at its end from one
-	 * version to the next, which moves every band[] after the first.
+	 * version to the next, which moves the pool counters after it.
 	 */
 	if (xs.version != TC_DCB_XSTATS_VERSION) {
 		char what[96];
@@ -462,15 +461,75 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return NL_OK;
 	}
 	t->warned = 0;
-
-	write_row(t, -1, &xs, &xs.total);
-	for (b = 0; b < xs.nbands; b++) {
-		if (band_has_traffic(&xs.band[b]))
-			t->bands_seen |= 1u << b;
-		if (all_bands || (t->bands_seen & (1u << b)))
-			write_row(t, (int)b, &xs, &xs.band[b]);
-	}
+	t->xs = xs;
+	t->handle = tcm->tcm_handle;
+	t->have_xs = 1;
 	return NL_OK;
+}
+
+/* A class of the dcb qdisc of target @arg: band N is minor N + 1. */
+static int class_cb(struct nl_msg *msg, void *arg)
+{
+	struct target *t = arg;
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
+	struct tc_dcb_stats st;
+	struct tcmsg *tcm;
+	unsigned int b;
+	int len;
+
+	if (hdr->nlmsg_type != RTM_NEWTCLASS ||
+	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
+		return NL_OK;
+	tcm = nlmsg_data(hdr);
+	if (tcm->tcm_ifindex != t->ifindex ||
+	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(t->handle))
+		return NL_OK;
+	b = TC_H_MIN(tcm->tcm_handle) - 1;
+	if (b >= t->xs.nbands)
+		return NL_OK;
+	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 ||
+	    !tb[TCA_STATS2] ||
+	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
+	    !sb[TCA_STATS_APP]) {
+		warn_target(t, "dcb class without xstats (TCA_STATS_APP)");
+		return NL_OK;
+	}
+	/* a newer module may append counters: take the ones we know */
+	len = nla_len(sb[TCA_STATS_APP]);
+	if (len < (int)sizeof(st)) {
+		warn_target(t, "class xstats too short (older sch_dcb module?)");
+		return NL_OK;
+	}
+	memcpy(&st, nla_data(sb[TCA_STATS_APP]), sizeof(st));
+	if (band_has_traffic(&st))
+		t->bands_seen |= 1u << b;
+	if (all_bands || (t->bands_seen & (1u << b)))
+		write_row(t, (int)b, &t->xs, &st);
+	return NL_OK;
+}
+
+/* The band rows of @t: a class dump of its device, after the qdiscs'. */
+static int sample_bands(struct target *t)
+{
+	struct tcmsg tcm;
+	struct nl_cb *cb;
+	int err;
+
+	memset(&tcm, 0, sizeof(tcm));
+	tcm.tcm_family = AF_UNSPEC;
+	tcm.tcm_ifindex = t->ifindex;
+	err = nl_send_simple(t->ns->sk, RTM_GETTCLASS, NLM_F_DUMP, &tcm,
+			     sizeof(tcm));
+	if (err < 0)
+		return err;
+	cb = nl_cb_clone(nl_socket_get_cb(t->ns->sk));
+	if (!cb)
+		return -NLE_NOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, class_cb, t);
+	err = nl_recvmsgs(t->ns->sk, cb);
+	nl_cb_put(cb);
+	return err;
 }
 
 static int sample_netns(struct netns *n)
@@ -496,13 +555,22 @@ static void sample(void)
 	clock_gettime(CLOCK_REALTIME, &wall);
 	now_unix_ms = (uint64_t)wall.tv_sec * 1000 + wall.tv_nsec / 1000000;
 	for (i = 0; i < ntargets; i++)
-		targets[i].found = 0;
+		targets[i].found = targets[i].have_xs = 0;
 	for (i = 0; i < nnss; i++) {
 		err = sample_netns(&nss[i]);
 		if (err < 0)
 			fprintf(stderr, "dcbmon: qdisc dump (netns %s): %s\n",
 				*nss[i].name ? nss[i].name : "-",
 				nl_geterror(err));
+	}
+	for (i = 0; i < ntargets; i++) {
+		if (!targets[i].have_xs)
+			continue;
+		write_row(&targets[i], -1, &targets[i].xs, &targets[i].xs.total);
+		err = sample_bands(&targets[i]);
+		if (err < 0)
+			fprintf(stderr, "dcbmon: class dump of %s: %s\n",
+				targets[i].dev, nl_geterror(err));
 	}
 	for (i = 0; i < ntargets; i++)
 		if (!targets[i].found)
@@ -518,9 +586,10 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	uint64_t period_ns, last_flush = 0;
 	char *endp;
+	long count = 0, samples = 0;
 	int opt, i, ret = 0, first = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:o:ajh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:c:o:ajh")) != -1) {
 		switch (opt) {
 		case 'i':
 			interval_ms = strtol(optarg, &endp, 10);
@@ -533,6 +602,13 @@ int main(int argc, char **argv)
 			duration = strtod(optarg, &endp);
 			if (*endp || duration <= 0) {
 				fprintf(stderr, "dcbmon: bad duration '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'c':
+			count = strtol(optarg, &endp, 10);
+			if (*endp || count <= 0) {
+				fprintf(stderr, "dcbmon: bad count '%s'\n", optarg);
 				return 2;
 			}
 			break;
@@ -649,6 +725,8 @@ int main(int argc, char **argv)
 			fflush(out);
 			last_flush = now_ms;
 		}
+		if (count && ++samples >= count)
+			break;
 
 		/* next absolute deadline; skip ticks we already missed */
 		clock_gettime(CLOCK_MONOTONIC, &now);

@@ -215,22 +215,24 @@ struct tc_dcb_pool_stats {
 };
 
 /*
- * TCA_STATS_APP of the qdisc (tc -s qdisc show).  A new version appends
- * its fields to struct tc_dcb_stats, which moves band[] and everything
- * after it: a reader checks version against the one it was built for.
- * A class's TCA_STATS_APP is one struct tc_dcb_stats, which only grows at
- * its end: a reader takes the fields it knows of a longer one.
+ * TCA_STATS_APP of the qdisc (tc -s qdisc show): the port as a whole.
+ * The counters of one band are its class's TCA_STATS_APP (tc -s class
+ * show), one struct tc_dcb_stats each: the qdisc's message must fit in
+ * the page-sized buffers of notifications and first dumps, which nine
+ * copies of the struct, sent twice (TCA_STATS_APP and the legacy
+ * TCA_XSTATS), did not (version 3, 4120 B).  struct tc_dcb_stats grows
+ * at its end, which moves what follows @total: a reader checks version
+ * against the one it was built for.  A class's struct only grows at its
+ * end: a reader takes the fields it knows of a longer one.
  */
 struct tc_dcb_xstats {
 	__u32			version;	/* TC_DCB_XSTATS_VERSION */
 	__u32			nbands;		/* TC_DCB_NUM_BANDS */
 	__u64			rate;		/* bytes/s in force */
 	struct tc_dcb_stats	total;
-	struct tc_dcb_stats	band[TC_DCB_NUM_BANDS];
-	/* version 2 */
 	struct tc_dcb_pool_stats pool;
 	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	3
+#define TC_DCB_XSTATS_VERSION	4
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

@@ -16,7 +16,8 @@ this process can see itself and writes one JSON document:
     modules    srcversion, version and GNU build ID of our modules that
                are loaded
     rxe_cc     every cc/ knob of every rxe device, per namespace
-    qdiscs     `tc -j -s qdisc show` of every namespace at the end
+    qdiscs     `tc -j -s qdisc show` of every namespace at the end (a dcb
+               root qdisc with "bands", its bands' counters)
     tools      versions of the tools and packages the runs used
 """
 

@@ -57,10 +57,23 @@ dcb_set()
 		fail "tc qdisc replace dcb $*"
 }
 
-# dcb_json: `tc -j -s qdisc show` of the port's root qdisc object.
+# dcb_ports_json NODE [DEV [totals]]: NODE's root sch_dcb qdiscs (or DEV's)
+# as a JSON array, each with .bands (topo_qdiscs_json); with "totals",
+# without .bands (one tc call instead of two).
+dcb_ports_json()
+{
+	local f='[.[] | select(.kind == "dcb" and .root == true)]'
+	if [ "${3:-}" = totals ]; then
+		topo_tc "$1" -j -s qdisc show ${2:+dev "$2"} | jq -c "$f"
+	else
+		topo_qdiscs_json "$1" "${2:-}" | jq -c "$f"
+	fi
+}
+
+# dcb_json [totals]: the port's root qdisc object (dcb_ports_json).
 dcb_json()
 {
-	dcb_tc -j -s qdisc show dev "$PORT" | jq -c '.[] | select(.kind == "dcb")'
+	dcb_ports_json sw "$PORT" "${1:-}" | jq -c '.[0] // empty'
 }
 
 # dcb_stat KEY [BAND]: a counter of the port (total) or of one band.
@@ -68,7 +81,7 @@ dcb_stat()
 {
 	local key=$1 band=${2:-}
 	if [ -z "$band" ]; then
-		dcb_json | jq -r ".$key"
+		dcb_json totals | jq -r ".$key"
 	else
 		dcb_json | jq -r ".bands[] | select(.band == $band) | .$key"
 	fi
@@ -82,7 +95,7 @@ dcb_snap()
 		dcb_json | jq -r ".bands[] | select(.band == $1) | [to_entries[] |
 			\"\\(.key)=\\(.value)\"] | join(\" \")"
 	else
-		dcb_json | jq -r '[to_entries[] | select(.value | type == "number") |
+		dcb_json totals | jq -r '[to_entries[] | select(.value | type == "number") |
 			"\(.key)=\(.value)"] | join(" ")'
 	fi
 }
@@ -150,14 +163,14 @@ pfc_snap()
 	local var=$1 n doc='{' sep='' k v out
 	shift
 	for n in "$@"; do
-		doc+="$sep\"$n\":{\"q\":$(topo_tc "$n" -j -s qdisc show),"
+		doc+="$sep\"$n\":{\"q\":$(dcb_ports_json "$n"),"
 		doc+="\"l\":$(ip -n "$(topo_ns "$n")" -j -s link show)}"
 		sep=,
 	done
 	doc+='}'
 	# shellcheck disable=SC2016
 	out=$(jq -r 'to_entries[] | .key as $n | .value as $v |
-		($v.q[] | select(.kind == "dcb" and .root == true) | .dev as $d |
+		($v.q[] | .dev as $d |
 			(to_entries[] | select(.value | type == "number") |
 				"\($n):\($d):\(.key)=\(.value)"),
 			(.pool // {} | to_entries[] | "\($n):\($d):pool.\(.key)=\(.value)"),
@@ -212,8 +225,7 @@ pfc_stat()
 pfc_json()
 {
 	local j
-	j=$(topo_tc "$1" -j -s qdisc show dev "$2" |
-		jq -c '.[] | select(.kind == "dcb" and .root == true)' | head -n1)
+	j=$(dcb_ports_json "$1" "$2" | jq -c '.[0] // empty')
 	[ -n "$j" ] || die_top "no root sch_dcb on $1:$2"
 	echo "$j"
 }

@@ -406,6 +406,31 @@ topo_tc()
 	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} topo_exec "$n" tc "$@"
 }
 
+# topo_qdiscs_json NAME [DEV]: `tc -j -s qdisc show` of NAME (or of its
+# DEV), where each root sch_dcb qdisc has .bands: its 8 bands' counters,
+# each with "band": N.  sch_dcb dumps a band's counters in its class only
+# (band N is class 1:N+1), and Debian 12's tc prints classes as text, so
+# they come from one dcbmon snapshot of NAME's sch_dcb ports.
+topo_qdiscs_json()
+{
+	local n=$1 dev=${2:-} q b='' devs
+	q=$(topo_tc "$n" -j -s qdisc show ${dev:+dev "$dev"}) || return 1
+	# (tc omits "dev" when asked for one device)
+	devs=$(jq -r --arg dev "$dev" '.[] | select(.kind == "dcb" and .root == true) |
+		.dev // $dev' <<<"$q")
+	if [ -n "$devs" ]; then
+		# shellcheck disable=SC2086
+		b=$(topo_exec "$n" "$TOPO_REPO/tools/dcbmon" -c 1 -a -j $devs) ||
+			return 1
+	fi
+	# shellcheck disable=SC2016
+	jq -c --arg dev "$dev" --argjson b "[$(paste -sd, <<<"$b")]" 'map(if
+		.kind == "dcb" and .root == true then (.dev // $dev) as $d | .bands = [$b[] |
+			select(.dev == $d and .band != "all") |
+			del(.t_ms, .t_unix_ms, .netns, .dev, .pool_used)]
+		else . end)' <<<"$q"
+}
+
 # topo_qdisc NAME DEV ARGS...: install a qdisc on NAME's DEV.  ARGS that
 # start with a qdisc kind are installed as "root handle 1: KIND ..."
 # (replacing what was there); ARGS starting with root/parent/handle are

@@ -140,8 +140,7 @@ pfcs_flow_csv()
 # backlog_peak pool.peak pool.drops_full
 pfcs_port_stats()
 {
-	topo_tc "$1" -j -s qdisc show dev "$2" | jq -r '.[] | select(.kind == "dcb" and .root) |
-		(.bands[] | select(.band == 3)) as $b |
+	pfc_json "$1" "$2" | jq -r '(.bands[] | select(.band == 3)) as $b |
 		[$b.pause_tx, $b.resume_tx, $b.pause_rx, $b.paused_us, .drops_headroom, .drops_tail,
 		 $b.in_peak, .backlog_peak, .pool.peak, .pool.drops_full] | @tsv'
 }

@@ -6,6 +6,13 @@ validation (error code and extack message).
 
   dcb_nl.py {add|change|replace} DEV 'JSON'
   dcb_nl.py class-change DEV CLASSID 'JSON'
+  dcb_nl.py notify DEV 'JSON'
+
+notify changes the qdisc as `change` does, with a listener on RTNLGRP_TC,
+and checks that the kernel tells it (RTM_NEWQDISC of kind dcb for DEV)
+and that the first dump on a fresh socket lists the qdisc: both are
+built in a page-sized buffer, which a dcb qdisc message must fit.  Prints
+"ok notify LEN dump LEN" (the messages' lengths) or what is missing.
 
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
 dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
@@ -21,7 +28,10 @@ import socket
 import struct
 import sys
 
-RTM_NEWQDISC, RTM_NEWTCLASS = 36, 40
+RTM_NEWQDISC, RTM_GETQDISC, RTM_NEWTCLASS = 36, 38, 40
+RTNLGRP_TC = 4
+F_DUMP = 0x300
+NLMSG_DONE = 3
 F_REQUEST, F_ACK, F_REPLACE, F_EXCL, F_CREATE = 1, 4, 0x100, 0x200, 0x400
 NLMSG_ERROR = 2
 NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
@@ -112,10 +122,71 @@ def talk(msgtype, flags, ifindex, handle, parent, payload, extra=b""):
     return err, msg
 
 
+def qdisc_msgs(data):
+    """(type, ifindex, kind, length) of each message in data"""
+    off = 0
+    while off + 16 <= len(data):
+        mlen, mtype = struct.unpack_from("=IH", data, off)
+        if mlen < 16:
+            break
+        kind = ""
+        if mtype == RTM_NEWQDISC and mlen >= 36:
+            ifindex = struct.unpack_from("=i", data, off + 20)[0]
+            a = off + 36
+            while a + 4 <= off + mlen:
+                alen, akind = struct.unpack_from("=HH", data, a)
+                if alen < 4:
+                    break
+                if akind == TCA_KIND:
+                    kind = data[a + 4:a + alen].rstrip(b"\0").decode()
+                a += (alen + 3) & ~3
+        else:
+            ifindex = 0
+        yield mtype, ifindex, kind, mlen
+        off += (mlen + 3) & ~3
+
+
+def notify(ifindex, opts):
+    mon = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    mon.bind((0, 1 << (RTNLGRP_TC - 1)))
+    err, msg = talk(RTM_NEWQDISC, 0, ifindex, 1 << 16, 0xFFFFFFFF, qdisc_attrs(opts))
+    if err:
+        print("error %d: %s" % (-err, msg or os.strerror(-err)))
+        return 1
+    # the notification is queued before the change's ACK: it is there now
+    mon.setblocking(False)
+    nlen = 0
+    try:
+        while not nlen:
+            for mtype, idx, kind, mlen in qdisc_msgs(mon.recv(65536)):
+                if mtype == RTM_NEWQDISC and idx == ifindex and kind == "dcb":
+                    nlen = mlen
+    except BlockingIOError:
+        pass
+    # A fresh socket: its first dump buffer is page-sized (no recv yet).
+    d = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+    tcm = struct.pack("=BxxxiIII", socket.AF_UNSPEC, 0, 0, 0, 0)
+    d.send(struct.pack("=IHHII", 16 + len(tcm), RTM_GETQDISC, F_REQUEST | F_DUMP, 1, 0) + tcm)
+    dlen, done = 0, False
+    while not done:
+        for mtype, idx, kind, mlen in qdisc_msgs(d.recv(65536)):
+            if mtype == RTM_NEWQDISC and idx == ifindex and kind == "dcb":
+                dlen = mlen
+            done |= mtype in (NLMSG_DONE, NLMSG_ERROR)
+    if not nlen or not dlen:
+        print("missing:%s%s" % ("" if nlen else " notification",
+                                "" if dlen else " qdisc in the first dump"))
+        return 1
+    print("ok notify %d dump %d" % (nlen, dlen))
+    return 0
+
+
 def main():
     op = sys.argv[1]
     dev = sys.argv[2]
     ifindex = socket.if_nametoindex(dev)
+    if op == "notify":
+        return notify(ifindex, json.loads(sys.argv[3]))
     if op == "class-change":
         classid = int(sys.argv[3].split(":")[0], 16) << 16 | int(sys.argv[3].split(":")[1], 16)
         opts = json.loads(sys.argv[4])

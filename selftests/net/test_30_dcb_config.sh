@@ -7,7 +7,8 @@
 #    netlink, dcb_nl.py), is refused with a message and changes nothing;
 #  - printed options parse back to the same configuration;
 #  - `tc qdisc change` keeps queued packets;
-#  - `tc -j` output is valid JSON;
+#  - `tc -j` output is valid JSON; the qdisc's notifications reach
+#    listeners;
 #  - qdisc replace/delete under traffic, module load/unload loops and
 #    namespace deletion leave no backlog and no warning (the runner greps
 #    dmesg after every test).
@@ -30,6 +31,15 @@ dcb_tc -j -s qdisc show dev "$PORT" | jq empty || fail "tc -j -s qdisc show: inv
 ref=$(opts)
 [ -n "$ref" ] || fail "no options in tc -j output"
 log "configured: $ref"
+
+# 0. The qdisc's message fits the page-sized buffers of notifications and
+# of a fresh socket's first dump: `tc monitor` sees a change (the port's
+# xstats used to carry every band, 4120 B, and the kernel dropped the
+# notification).  The change repeats the limit in force.
+# shellcheck disable=SC2086
+out=$(topo_exec sw $NL notify "$PORT" '{"limit": 307200}' 2>&1) || fail "notify: $out"
+log "$out (bytes)"
+[ "$(opts)" = "$ref" ] || fail "configuration changed by a change to the same limit"
 
 # 1. The plugin refuses bad input; the kernel configuration stays.
 while read -r why args; do

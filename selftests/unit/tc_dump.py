@@ -39,7 +39,7 @@ def msg(kind, handle, info, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
-    ap.add_argument("--xstats-version", type=int, default=3)
+    ap.add_argument("--xstats-version", type=int, default=4)
     a = ap.parse_args()
     dmap = bytearray(d >> 3 for d in range(64))
     dmap[0], dmap[46] = 7, 6
@@ -53,9 +53,7 @@ def main():
                 nest(12, nla(1, u8(0x48)), nla(2, u32(61440)), nla(3, u32(0)),
                      nla(4, u32(0)), nla(5, u32(20480)), nla(6, u16(65535)),
                      nla(7, u32(1500))))
-    idle = struct.pack("=25Q", *[0] * 25)
     x = struct.pack("=IIQ", a.xstats_version, 8, 2500000) + stats(6, True)
-    x += b"".join(stats(b, b == 3) if b in (0, 3) else idle for b in range(8))
     x += struct.pack("=IIQQQQQQ", 2, 2, 4194304, 40960, 90000, 180000, 1500, 3) + u64(4)
     qst = nest(7, nla(1, struct.pack("=QI", 9000000, 6000)),
                nla(3, struct.pack("=IIIII", 60, 90000, 12, 0, 0)), nla(4, x))
