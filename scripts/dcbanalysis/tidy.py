@@ -54,6 +54,8 @@ METRICS = {
                       "values (linear interpolation)"),
     "line_share": ("1", "a flow's rate over the line rate"),
     "utilisation": ("1", "a link's payload rate over its line rate"),
+    "wire_rate": ("Mbit/s", "a port's bytes on the wire (with the shaper's "
+                  "overhead) per second while it had a backlog"),
     "jain": ("1", "Jain's index of the per-flow rates of the run"),
     "jain_post": ("1", "Jain's index of the long flows after the burst"),
     # time
@@ -73,6 +75,8 @@ METRICS = {
     "settle": ("s", "until the queue's 1 s mean stays below the drain "
                "level"),
     "duration": ("s", "seconds of traffic the run was asked for"),
+    "busy": ("s", "time a port had a backlog at both ends of a sample "
+             "interval (what wire_rate is measured over)"),
     # queues
     "queue_mean": ("KB", "mean backlog of a port, sampled by dcbmon"),
     "queue_p99": ("KB", "99th percentile of a port's sampled backlog"),
@@ -91,6 +95,8 @@ METRICS = {
                    "before PFC pauses, for the pool in force"),
     # counters
     "ecn_marked": ("packets", "packets CE-marked by the switches"),
+    "marked_share": ("1", "packets CE-marked over packets enqueued at a "
+                     "port"),
     "drops": ("packets", "packets the switches dropped (tail, WRED and "
               "headroom)"),
     "drops_tail": ("packets", "tail drops of the switches"),

@@ -125,10 +125,12 @@ run()
 	dl_monitor_stop
 	rm -f "$go"
 
-	incast_analyze "$n" "$srate" "$rate_bps"
+	incast_iperf "$n"
 }
 
-# Per-sender results: senders.csv; throughput time series: throughput-hN.csv
+# Per-sender results: senders.csv; throughput time series: throughput-hN.csv.
+# The metrics, the table and the plots are computed from these and
+# dcbmon.csv on the host (scripts/dcbanalysis/scenarios/incast.py).
 incast_iperf()
 {
 	local n=$1 i off c s
@@ -155,138 +157,4 @@ incast_iperf()
 				"\(.end + $off),\(.bits_per_second / 1e6)"' "$s"
 		} >"$OUT/throughput-h$i.csv"
 	done
-}
-
-incast_analyze()
-{
-	local n=$1 srate=$2 rate_bps=$3 ovh kmin kmax limit_b
-	ovh=${P[overhead]}; [ "${P[qdisc]}" = dcb ] || ovh=0
-	kmin=$(dl_size_bytes "${P[kmin]}"); kmax=$(dl_size_bytes "${P[kmax]}")
-	limit_b=$(dl_size_bytes "${P[limit]:-0}")
-
-	incast_iperf "$n"
-
-	# port metrics from the dcbmon samples (band "all")
-	: >"$OUT/metrics.env"
-	if [ -s "$OUT/dcbmon.csv" ]; then
-		awk -F, -v ovh="$ovh" -v win="${P[window_ms]}" \
-		    -v qf="$OUT/queue.csv" -v wf="$OUT/window.csv" \
-		    -v sf="$OUT/.busy-sorted" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
-			  print "t_s,backlog_bytes" > qf
-			  print "t_s,marked_frac,wire_mbps,drop_frac" > wf; next }
-		$c["band"] != "all" { next }
-		{
-			k++; t[k] = $c["t_ms"]; q[k] = $c["backlog_bytes"]
-			enq[k] = $c["enq_packets"]; mk[k] = $c["ecn_marked"]
-			w[k] = $c["deq_bytes"] + ovh * $c["deq_packets"]
-			dr[k] = $c["drops_tail"] + $c["drops_wred"]
-			if ("backlog_peak" in c) pk = $c["backlog_peak"]
-			printf "%.3f,%d\n", t[k] / 1000, q[k] > qf
-			if (k == 1) { lw = 1; next }
-			if (t[k] - t[lw] >= win) {
-				de = enq[k] - enq[lw]; dd = dr[k] - dr[lw]
-				# (parenthesised: a bare ">" in printf args redirects)
-				fm = (de > 0) ? sprintf("%.4f", (mk[k] - mk[lw]) / de) : "NaN"
-				fd = (de + dd > 0) ? sprintf("%.4f", dd / (de + dd)) : "NaN"
-				printf "%.3f,%s,%.3f,%s\n", t[k] / 1000, fm,
-					(w[k] - w[lw]) * 8 / (t[k] - t[lw]) / 1000, fd > wf
-				lw = k
-			}
-		}
-		END {
-			# busy period: first to last sample with a standing queue.
-			# Line rate is measured over the sample intervals that start
-			# and end with a queue (the shaper is never idle in them).
-			for (i = 1; i <= k; i++) if (q[i] > 0) { if (!b0) b0 = i; b1 = i }
-			for (i = 2; i <= k; i++) if (q[i - 1] > 0 && q[i] > 0) {
-				bw += w[i] - w[i - 1]; bt += t[i] - t[i - 1] }
-			if (b1 > b0 && bt > 0) {
-				printf "port_wire_bps=%.0f\n", bw * 8 * 1000 / bt
-				printf "busy_s=%.3f\n", bt / 1000
-				# sort the busy samples (mawk has no asort)
-				m = 0; srt = "sort -n > " sf
-				for (i = b0; i <= b1; i++) { print q[i] | srt; s += q[i]; m++ }
-				close(srt)
-				for (i = 1; (getline x < sf) > 0; i++) v[i] = x + 0
-				close(sf)
-				p = int(0.99 * m + 0.999999); if (p < 1) p = 1
-				printf "queue_mean_bytes=%.0f\nqueue_p99_bytes=%d\n", s / m, v[p]
-				printf "queue_sample_max_bytes=%d\n", v[m]
-			} else {
-				print "port_wire_bps=0"
-			}
-			if (pk == "") { pk = 0; for (i = 1; i <= k; i++) if (q[i] > pk) pk = q[i] }
-			printf "queue_peak_bytes=%d\n", pk
-			printf "enq_packets=%d\necn_marked=%d\n", enq[k], mk[k]
-			printf "marked_frac=%.4f\n", (enq[k] > 0) ? mk[k] / enq[k] : 0
-			printf "samples=%d\n", k
-		}' "$OUT/dcbmon.csv" >>"$OUT/metrics.env"
-		rm -f "$OUT/.busy-sorted"
-		awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["band"] == "all" { t = $c["drops_tail"]; w = $c["drops_wred"] }
-			END { printf "drops_tail=%d\ndrops_wred=%d\n", t, w }' \
-			"$OUT/dcbmon.csv" >>"$OUT/metrics.env"
-	fi
-	awk -F, -v n="$n" -v c="$rate_bps" -v pl="${P[pkt]}" -v ovh="$ovh" \
-	    -v kmin="$kmin" -v kmax="$kmax" 'NR > 1 {
-		s += $3; s2 += $3 * $3; o += $2 }
-		END {
-			printf "senders=%d\nrate_bps=%d\noverhead=%d\n", n, c, ovh
-			printf "kmin_bytes=%d\nkmax_bytes=%d\n", kmin, kmax
-			printf "offered_bps=%.0f\ngoodput_bps=%.0f\n", o, s
-			# UDP payload share of a wire packet: +8 UDP +20 IPv4 +14 Ethernet
-			printf "expected_goodput_bps=%.0f\n", c * pl / (pl + 42 + ovh)
-			printf "jain=%.4f\n", (s2 > 0) ? s * s / (n * s2) : 0
-		}' "$OUT/senders.csv" >>"$OUT/metrics.env"
-	echo "limit_bytes=$limit_b" >>"$OUT/metrics.env"
-
-	incast_table >"$OUT/summary.txt"
-	cat "$OUT/summary.txt"
-	incast_plots "$n" "$kmin" "$kmax" "$rate_bps"
-}
-
-incast_table()
-{
-	# shellcheck disable=SC1091
-	( . "$OUT/metrics.env"
-	echo "incast: ${senders} senders -> $(cat "$OUT/qdisc.txt"), ${P[duration]} s, ECT=${P[ect]}"
-	echo
-	awk -F, 'NR == 1 { printf "%-8s %12s %12s %8s %10s\n", "sender", "offered_Mbps", "rx_Mbps", "loss_%", "packets"; next }
-		{ printf "%-8s %12.2f %12.2f %8.2f %10d\n", $1, $2 / 1e6, $3 / 1e6, $4, $5
-		  o += $2; r += $3 }
-		END { printf "%-8s %12.2f %12.2f\n", "total", o / 1e6, r / 1e6 }' "$OUT/senders.csv"
-	echo
-	awk -v g="$goodput_bps" -v e="$expected_goodput_bps" 'BEGIN {
-		printf "goodput (iperf3)      %8.2f Mb/s  (expected at line rate %.2f, %+.1f%%)\n",
-			g / 1e6, e / 1e6, (e > 0) ? 100 * (g - e) / e : 0 }'
-	if [ -n "${port_wire_bps:-}" ]; then
-		awk -v w="$port_wire_bps" -v c="$rate_bps" -v b="${busy_s:-0}" 'BEGIN {
-			printf "port wire throughput  %8.2f Mb/s  (configured %.2f, %+.1f%%; busy %.1f s)\n",
-				w / 1e6, c / 1e6, (c > 0) ? 100 * (w - c) / c : 0, b }'
-		awk -v m="$ecn_marked" -v e="$enq_packets" -v f="$marked_frac" \
-		    -v t="$drops_tail" -v w="$drops_wred" 'BEGIN {
-			printf "ECN marked            %8.4f      (%d of %d enqueued)\n", f, m, e
-			printf "drops                 tail %d, wred %d\n", t, w }'
-		awk -v a="${queue_mean_bytes:-0}" -v p="${queue_p99_bytes:-0}" \
-		    -v k="$queue_peak_bytes" -v lo="$kmin_bytes" -v hi="$kmax_bytes" 'BEGIN {
-			printf "queue KB              mean %.1f, p99 %.1f, peak %.1f  (kmin %.1f, kmax %.1f)\n",
-				a / 1024, p / 1024, k / 1024, lo / 1024, hi / 1024 }'
-	fi
-	printf "Jain's fairness index %8.4f\n" "$jain" )
-}
-
-incast_plots()
-{
-	local n=$1 kmin=$2 kmax=$3 rate_bps=$4
-	if [ -s "$OUT/queue.csv" ]; then
-		dl_plot queue "$OUT/queue.png" "datafile='$OUT/queue.csv'" \
-			"kmin=$kmin" "kmax=$kmax" "plottitle='incast: port queue'"
-		dl_plot marked "$OUT/marked.png" "datafile='$OUT/window.csv'" \
-			"plottitle='incast: ECN marked fraction per ${P[window_ms]} ms'"
-	fi
-	dl_plot throughput "$OUT/throughput.png" "prefix='$OUT/throughput-h'" \
-		"n=$n" "share=$(awk -v c="$rate_bps" -v n="$n" -v pl="${P[pkt]}" \
-			-v o="${P[overhead]}" 'BEGIN { print c * pl / (pl + 42 + o) / n / 1e6 }')" \
-		"plottitle='incast: received throughput per sender'"
 }

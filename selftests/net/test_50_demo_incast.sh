@@ -3,7 +3,8 @@
 # timeout: 240
 #
 # test_50_demo_incast: run the dcblab `incast` scenario briefly and check
-# its outputs: the results table, non-empty CSV and PNG files, the shaped
+# its outputs: results.csv and its table, non-empty CSV and PNG files
+# (dcbanalysis computes them, as on the host after a guest run), the shaped
 # port sending at its configured rate (within 5%), ECN marks, and a queue
 # that grew past Kmin.  Runs as root where sch_dcb can be loaded (inside
 # the guest); never calls vm-run itself.
@@ -39,21 +40,30 @@ ARGS=${INCAST_ARGS-rate=$(scaled_rate 20mbit)}
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/test50-incast.XXXXXX") || fail "mktemp"
 
 log "dcblab run incast --duration $DUR $ARGS (results in $OUT)"
-# --native: we are where the module can be loaded; never start a guest
+# --native: we are where the module can be loaded; never start a guest.
+# Without DCBLAB_IN_GUEST, dcblab also analyses the results here as it
+# does on the host after a guest (dcbanalysis: results.csv, plots, table).
 # shellcheck disable=SC2086
-DCBLAB_IN_GUEST=1 bash "$TOP/scripts/dcblab" run incast --native \
+env -u DCBLAB_IN_GUEST bash "$TOP/scripts/dcblab" run incast --native \
 	--out "$OUT" --duration "$DUR" $ARGS >"$OUT/dcblab.log" 2>&1
 rc=$?
 cat "$OUT/dcblab.log"
 [ $rc -eq 0 ] || fail "dcblab exited with status $rc"
 
-check_cmd "results table written" grep -q "Jain's fairness index" "$OUT/summary.txt"
-check_cmd "table has a row per sender" \
-	test "$(grep -c '^h[0-9]' "$OUT/summary.txt")" -eq 4
-for f in dcbmon.csv senders.csv queue.csv window.csv throughput-h1.csv \
-	 queue.png marked.png throughput.png metrics.env; do
+# metric NAME: its value in results.csv (empty when missing)
+metric() { awk -F, -v m="$1" '$4 == m { print $5; exit }' "$OUT/results.csv"; }
+# param NAME: a knob in force (params.txt)
+param() { sed -n "s/^$1=//p" "$OUT/params.txt" | head -n1; }
+# py EXPR: a value of dcbanalysis' units (the tc notations)
+py() { PYTHONPATH=$TOP/scripts python3 -c "from dcbanalysis import units; print($1)"; }
+
+for f in dcbmon.csv senders.csv throughput-h1.csv results.csv table.txt \
+	 queue.png marked.png throughput.png; do
 	check_cmd "$f exists and is not empty" test -s "$OUT/$f"
 done
+check_cmd "table has Jain's index" grep -q '^jain ' "$OUT/table.txt"
+check_cmd "results have a goodput per sender" \
+	test "$(grep -c ',goodput\.h[0-9],' "$OUT/results.csv")" -eq 4
 for f in queue.png marked.png throughput.png; do
 	check_cmd "$f is a PNG" \
 		test "$(head -c 8 "$OUT/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
@@ -62,22 +72,24 @@ check_cmd "dcbmon.csv has samples of the port" \
 	test "$(grep -c ',all,' "$OUT/dcbmon.csv")" -ge 10
 log_test results
 
-# shellcheck disable=SC1091
-. "$OUT/metrics.env" || fail "cannot read metrics.env"
-log "port wire throughput ${port_wire_bps:-?} b/s of $rate_bps configured, busy ${busy_s:-?} s"
-log "marked fraction $marked_frac, queue peak $queue_peak_bytes B (kmin $kmin_bytes B), Jain $jain"
+rate=$(py "units.rate_mbps('$(param rate)')")
+kmin=$(py "units.size_bytes('$(param kmin)') / 1024")
+wire=$(metric wire_rate) busy=$(metric busy) marked=$(metric marked_share)
+qmax=$(metric queue_max) jain=$(metric jain)
+log "port wire throughput ${wire:-?} Mb/s of $rate configured, busy ${busy:-?} s"
+log "marked share ${marked:-?}, queue peak ${qmax:-?} KB (kmin $kmin KB), Jain ${jain:-?}"
 
 within5() { awk -v w="$1" -v c="$2" 'BEGIN { d = (w - c) / c; exit !(d <= 0.05 && d >= -0.05) }'; }
 # the rate is only measurable while the port is backlogged
-check_cmd "port backlogged for at least $(scaled_time 1) s (busy ${busy_s:-0} s)" \
-	awk -v b="${busy_s:-0}" -v m="$(scaled_time 1)" 'BEGIN { exit !(b >= m) }'
+check_cmd "port backlogged for at least $(scaled_time 1) s (busy ${busy:-0} s)" \
+	awk -v b="${busy:-0}" -v m="$(scaled_time 1)" 'BEGIN { exit !(b >= m) }'
 check_perf "port throughput within 5% of the configured rate" \
-	within5 "${port_wire_bps:-0}" "$rate_bps"
+	within5 "${wire:-0}" "$rate"
 log_test shaping
-check_cmd "some packets ECN-marked (marked fraction $marked_frac > 0)" \
-	awk -v f="$marked_frac" 'BEGIN { exit !(f > 0) }'
-check_cmd "queue peak $queue_peak_bytes > kmin $kmin_bytes" \
-	test "$queue_peak_bytes" -gt "$kmin_bytes"
+check_cmd "some packets ECN-marked (marked share ${marked:-0} > 0)" \
+	awk -v f="${marked:-0}" 'BEGIN { exit !(f > 0) }'
+check_cmd "queue peak ${qmax:-0} KB > kmin $kmin KB" \
+	awk -v q="${qmax:-0}" -v k="$kmin" 'BEGIN { exit !(q > k) }'
 log_test marking
 
 if tests_passed; then rm -rf "$OUT"; else echo "results kept in $OUT" >&2; fi

@@ -15,7 +15,7 @@
 #    namespaces with perftest) natively: both pass, their logs say they
 #    ran on this kernel, no qemu is started;
 #  - dcblab run incast, without --native, runs natively and writes its
-#    results: summary.txt, and metadata.json naming this kernel.
+#    results: table.txt, and metadata.json naming this kernel.
 # Run in make check-smoke, so CI proves it on the second kernel (6.12).
 # The modules are the ones the host built for this kernel (DCBLAB_BUILD);
 # building them again in a TCG guest would take most of the time limit.
@@ -71,8 +71,8 @@ rc=$?
 tail -n 15 "$TMPD/dcblab.log" | sed 's/^/  | /'
 [ "$rc" = 0 ] || fail "dcblab run incast: exit $rc"
 grep -q 'running in the guest' "$TMPD/dcblab.log" && fail "dcblab chose the guest"
-[ -s "$out/summary.txt" ] || fail "no summary.txt in $out: $(ls "$out" | tr '\n' ' ')"
+[ -s "$out/table.txt" ] || fail "no table.txt in $out: $(ls "$out" | tr '\n' ' ')"
 k=$(jq -r '.kernel.release // empty' "$out/metadata.json" 2>/dev/null)
 [ "$k" = "$rel" ] || fail "metadata.json's kernel is '$k', not $rel"
-log "ok: dcblab run incast natively: $(grep -c . "$out/summary.txt") lines of summary, kernel $k"
+log "ok: dcblab run incast natively: $(grep -c . "$out/table.txt") lines of table, kernel $k"
 exit "$ksft_pass"

@@ -126,7 +126,7 @@ class Analyze(unittest.TestCase):
     def test_no_analyser(self):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run incast 2026\nduration=5\n")
+                f.write("# dcblab run pfc_tree 2026\nduration=5\n")
             self.assertEqual(analyze.analyze(t), 0)
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
@@ -295,6 +295,67 @@ class ParkingLot(unittest.TestCase):
             self.assertEqual(v["utilisation.B"], 0.965)
             self.assertNotIn("queue_mean.B", v.index)
             self.assertEqual(set(df.algo), {"pcn"})
+
+
+DCBMON_HEAD = ("t_ms,netns,dev,band,enq_packets,enq_bytes,deq_packets,"
+               "deq_bytes,backlog_bytes,backlog_packets,backlog_peak,"
+               "ecn_marked,drops_tail,drops_wred,pool_used,t_unix_ms\n")
+
+
+class Incast(unittest.TestCase):
+    def folder(self, t):
+        with open(os.path.join(t, "params.txt"), "w") as f:
+            f.write("# dcblab run incast 2026\nsenders=2\nrate=20mbit\n"
+                    "overhead=24\npkt=1000\necn=red\nkmin=20kb\n"
+                    "kmax=100kb\nwindow_ms=100\nqdisc=dcb\n")
+        with open(os.path.join(t, "senders.csv"), "w") as f:
+            f.write("sender,offered_bps,rx_bps,loss_pct,packets,"
+                    "lost_packets\nh1,15000000,9000000,40,1000,600\n"
+                    "h2,15000000,9000000,40,1000,600\n")
+        with open(os.path.join(t, "dcbmon.csv"), "w") as f:
+            f.write(DCBMON_HEAD)
+            # idle, then 1 s backlogged: 2 600 000 B and 2 000 packets
+            # dequeued (20.8 + 0.384 Mbit on the wire with 24 B each),
+            # queue 10, 30, 150 KB; then idle again
+            for ms, enq, deq, dpk, q, mk in ((0, 0, 0, 0, 0, 0),
+                                             (100, 100, 0, 0, 10240, 0),
+                                             (600, 1100, 1300000, 1000,
+                                              30720, 50),
+                                             (1100, 2100, 2600000, 2000,
+                                              153600, 150),
+                                             (1200, 2100, 2730000, 2100,
+                                              0, 150)):
+                f.write("%d,-,p,all,%d,0,%d,%d,%d,0,0,%d,3,1,0,1\n"
+                        % (ms, enq, dpk, deq, q, mk))
+                f.write("%d,-,p,0,%d,0,%d,%d,%d,0,0,%d,3,1,0,1\n"
+                        % (ms, enq, dpk, deq, q, mk))
+        for i in (1, 2):
+            with open(os.path.join(t, "throughput-h%d.csv" % i), "w") as f:
+                f.write("t_s,rx_mbps\n0.5,9\n1.0,9\n")
+
+    def test_analyze_and_plot(self):
+        with tempfile.TemporaryDirectory() as t:
+            self.folder(t)
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["goodput.h1"], 9)
+            self.assertEqual(v["goodput.all"], 18)
+            self.assertEqual(v["jain"], 1)
+            self.assertAlmostEqual(v["utilisation"], 18 / (20 * 1000 / 1066))
+            self.assertAlmostEqual(v["wire_rate"], (2600000 + 24 * 2000) * 8
+                                   / 1.0 / 1e6)
+            self.assertEqual(v["busy"], 1)
+            self.assertAlmostEqual(v["queue_mean"], (10 + 30 + 150) / 3)
+            self.assertEqual(v["queue_max"], 150)
+            self.assertAlmostEqual(v["above_kmax"], 1 / 3)
+            self.assertEqual(v["ecn_marked"], 150)
+            self.assertEqual(v["drops_tail"], 3)
+            self.assertAlmostEqual(v["marked_share"], 150 / 2100)
+            self.assertEqual(set(df.algo), {"line-rate"})
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["marked.png", "queue.png", "throughput.png"])
 
 
 class Units(unittest.TestCase):
