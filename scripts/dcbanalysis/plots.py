@@ -55,3 +55,29 @@ def series(path, lines, plot_title, ylabel, xlabel="time (s)",
         fig.savefig(path)
         plt.close(fig)
     return plot_title
+
+
+def bars(path, groups, series, plot_title, ylabel):
+    """Write the PNG @path: clustered bars, one cluster per label of
+    @groups, one bar per (label, values) of @series, values in @groups'
+    order (None: no bar).  Returns the title it used."""
+    with plt.rc_context(STYLE):
+        fig, ax = plt.subplots()
+        n = max(len(series), 1)
+        width = 0.8 / n
+        for k, (label, values) in enumerate(series):
+            xs = [i - 0.4 + width * (k + 0.5) for i in range(len(groups))]
+            pts = [(x, v) for x, v in zip(xs, values) if v is not None]
+            if pts:
+                ax.bar([p[0] for p in pts], [p[1] for p in pts], width,
+                       label=label)
+        ax.set_xticks(range(len(groups)))
+        ax.set_xticklabels(groups)
+        ax.set_title(plot_title)
+        ax.set_ylabel(ylabel)
+        ax.set_ylim(bottom=0)
+        ax.legend(loc="best")
+        fig.tight_layout()
+        fig.savefig(path)
+        plt.close(fig)
+    return plot_title

@@ -19,7 +19,7 @@
 # over its second half (dcbmon), PAUSE frames sent by the switch, drops
 # (tail, WRED, headroom), go-back-N (completer_retry_err of the senders,
 # out_of_seq_request of r).  Results: summary.tsv (one row per setting),
-# summary.txt, per-setting directories, queue.png, fct.png, flows-ALGO.png.
+# summary.txt, per-setting directories; on the host, queue.png and fct.png.
 #
 # The functions cmpi_* are also used by the guest test
 # test_78_cmp_ldcp_incast.sh, which sources this file after lib.sh, dcb.sh
@@ -340,7 +340,8 @@ cmpi_analyze()
 
 CMPI_HDR='algo	flows_mbps	jain	queue_mean_kb	queue_p99_kb	q2_mean_kb	q2_p99_kb	pause_tx	drops	drops_tail	drops_wred	gbn_retry	oos_req	fct_max_s	fct_s	writes	ecn_marked'
 
-# cmpi_summary: summary.tsv, summary.txt (printed), plots.
+# cmpi_summary: summary.tsv, summary.txt (printed).  The host draws the
+# plots (scripts/dcbanalysis/scenarios/cmp.py).
 cmpi_summary()
 {
 	{ echo "$CMPI_HDR"; cat "$CMPI_OUT/summary.tsv.rows"; } >"$CMPI_OUT/summary.tsv"
@@ -353,31 +354,6 @@ cmpi_summary()
 		column -t -s "$(printf '\t')" "$CMPI_OUT/summary.tsv"
 	} >"$CMPI_OUT/summary.txt"
 	cat "$CMPI_OUT/summary.txt"
-	[ "${CMPI_PLOTS:-1}" = 0 ] || cmpi_plots
-}
-
-cmpi_plots()
-{
-	local term=pngcairo files='' labels='' a
-	gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 || term=png
-	for a in $(awk -F'\t' 'NR > 1 { print $1 }' "$CMPI_OUT/summary.tsv"); do
-		[ -s "$CMPI_OUT/$a/queue.csv" ] || continue
-		files+="${files:+ }$CMPI_OUT/$a/queue.csv"; labels+="${labels:+ }$a"
-	done
-	[ -n "$files" ] && gnuplot -e "term='$term'; outfile='$CMPI_OUT/queue.png'; dir='$CMPI_TOP/scripts/plot/';
-		files='$files'; labels='$labels'; plottitle='cmp_incast: bottleneck queue (t = first packet)'" \
-		"$CMPI_TOP/scripts/plot/cmp_queue.gp" 2>"$CMPI_OUT/gnuplot.err"
-	{
-		printf 'algo'; for a in "${CMPI_HOSTS[@]}"; do printf '\t%s' "$a"; done; echo
-		awk -F'\t' 'NR > 1 { n = split($15, f, "/"); printf "%s", $1
-			for (i = 1; i <= n; i++) printf "\t%s", f[i]; print "" }' "$CMPI_OUT/summary.tsv"
-	} >"$CMPI_OUT/fct.tsv"
-	gnuplot -e "term='$term'; outfile='$CMPI_OUT/fct.png'; dir='$CMPI_TOP/scripts/plot/';
-		datafile='$CMPI_OUT/fct.tsv'; nflows=${#CMPI_HOSTS[@]}; plottitle='cmp_incast: flow completion times (s)'" \
-		"$CMPI_TOP/scripts/plot/cmp_fct.gp" 2>>"$CMPI_OUT/gnuplot.err"
-	[ -s "$CMPI_OUT/gnuplot.err" ] && sed 's/^/gnuplot: /' "$CMPI_OUT/gnuplot.err" >&2
-	[ -s "$CMPI_OUT/gnuplot.err" ] || rm -f "$CMPI_OUT/gnuplot.err"
-	return 0
 }
 
 run()

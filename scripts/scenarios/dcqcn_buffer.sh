@@ -189,7 +189,6 @@ run()
 	local c
 	cmpi_libs
 	CMPI_OUT=$OUT
-	CMPI_PLOTS=0	# the host draws them (scripts/dcbanalysis)
 	dcqb_setup
 	log "topology up: ${#CMPI_HOSTS[@]} senders, $PORT toward r"
 	for c in ${P[configs]//,/ }; do

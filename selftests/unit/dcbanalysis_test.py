@@ -187,6 +187,26 @@ class Compare(unittest.TestCase):
             self.assertRegex(txt, r"cmp_incast: .*\n")
             self.assertRegex(txt, r"\ncompleted +1 +1 +0\.7500\n")
 
+    def test_incast_plots(self):
+        with tempfile.TemporaryDirectory() as t:
+            self.folder(t)
+            os.makedirs(os.path.join(t, "cmp_incast", "ldcp"))
+            with open(os.path.join(t, "cmp_incast", "ldcp", "queue.csv"),
+                      "w") as f:
+                f.write("t_s,backlog_bytes\n0.0,0\n0.5,10240\n1.0,512\n")
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["cmp_incast-fct.png", "cmp_incast-queue.png"])
+            for f in files:
+                with open(f, "rb") as fh:
+                    self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
+            # cmp_incast alone: the same plots in its own folder
+            with open(os.path.join(t, "cmp_incast", "params.txt"), "w") as f:
+                f.write("# dcblab run cmp_incast 2026\nalgos=none,ldcp\n")
+            files = analyze.plot(os.path.join(t, "cmp_incast"))
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["fct.png", "queue.png"])
+
     def test_incomplete_run_left_out(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t, runs=2)

@@ -144,3 +144,50 @@ def analyzer(scenario):
     def analyze(d, params):
         return rows(scenario, os.path.join(d, "summary.tsv"))
     return analyze
+
+
+def plot_incast(d, params, prefix=""):
+    """cmp_incast's plots of @d (its summary.tsv and ALGO/queue.csv):
+    PREFIXqueue.png, the bottleneck's backlog of every algorithm (t = 0:
+    the first packet), and PREFIXfct.png, each flow's completion time
+    per algorithm.  Returns the files written."""
+    from .. import plots
+
+    path = os.path.join(d, "summary.tsv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        table = list(csv.DictReader(f, delimiter="\t"))
+    keys = ("senders", "rate", "iters", "size", "algos")
+    out = []
+    lines = []
+    for r in table:
+        p = os.path.join(d, r["algo"], "queue.csv")
+        if not os.path.exists(p):
+            continue
+        t, q = [], []
+        with open(p, newline="") as f:
+            for s in csv.DictReader(f):
+                t.append(float(s["t_s"]))
+                q.append(float(s["backlog_bytes"]) / 1024)
+        lines.append((r["algo"], t, q) +
+                     ((plots.ALGO_COLORS[r["algo"]],)
+                      if r["algo"] in plots.ALGO_COLORS else ()))
+    if lines:
+        f = os.path.join(d, prefix + "queue.png")
+        plots.series(f, lines, plots.title(
+            "cmp_incast", "bottleneck backlog (t = first packet)", params,
+            keys), "backlog (KB)", xlabel="time since the first packet (s)")
+        out.append(f)
+    fct = [[_num(x) for x in str(r.get("fct_s", "")).split("/")]
+           for r in table]
+    nflows = max((len(v) for v in fct), default=0)
+    if table and nflows:
+        series = [("f%d" % (k + 1), [v[k] if k < len(v) else None
+                                     for v in fct]) for k in range(nflows)]
+        f = os.path.join(d, prefix + "fct.png")
+        plots.bars(f, [r["algo"] for r in table], series, plots.title(
+            "cmp_incast", "flow completion times", params, keys),
+            "completion time (s)")
+        out.append(f)
+    return out

@@ -15,3 +15,12 @@ def analyze(d, params):
         if name in cmp.COLUMNS and os.path.exists(path):
             out += cmp.rows(name, path)
     return out
+
+
+def plot(d, params):
+    """cmp_incast's plots, as DIR/cmp_incast-queue.png and -fct.png (the
+    other scenarios' plots are drawn in the guest and copied so)."""
+    if "cmp_incast" not in params.get("scenarios", "").split(","):
+        return []
+    return cmp.plot_incast(os.path.join(d, "cmp_incast"), params,
+                           "cmp_incast-")
