@@ -50,6 +50,11 @@ METRICS = {
     "share": ("1", "a sender's goodput over the sum of all senders'"),
     "victim_keep": ("1", "the victim flow's rate during the burst over "
                     "its rate before"),
+    "victim_share": ("1", "the victim flow's rate beside the incast over "
+                     "its rate alone"),
+    "rate_alone": ("Mbit/s", "a flow's payload rate when it runs alone"),
+    "h1_ratio": ("1", "h1's rate over the mean of h2..h4 (DCQCN Fig. 3: "
+                 "about 3 under PFC alone)"),
     "flow_rate_p10": ("Mbit/s", "10th percentile of the run's flow_rate "
                       "values (linear interpolation)"),
     "line_share": ("1", "a flow's rate over the line rate"),

@@ -79,10 +79,6 @@ run()
 	for a in $CMP_ALGOS; do
 		cmp_burst_run "$a"
 		cmp_row "$OUT/burst-$a.env" "$a" "$CMP_BURST_COLS" >>"$OUT/summary.tsv"
-		cmp_plot pfc_series "$OUT/throughput-$a.png" "datafile='$OUT/burst-$a-flows.csv'" "ncols=3" \
-			"ylab='Mb/s (payload)'" \
-			"plottitle='cmp_burst: $a: F0, F1 and the burst (t = 0: burst start)'" || true
-		cp "$OUT/burst-$a-flows.csv" "$OUT/f0-$a.csv"
 	done
 	{
 		echo "cmp_burst: F0 f0->r0 and F1 f1->r1 across s0->s1, burst ${CMP_NB} x ${CMP_BURST_MSGS} x ${CMP_BURST_SIZE} B -> r1; ${P[rate]} Mb/s links"
@@ -93,13 +89,6 @@ run()
 		cmp_table "$OUT/summary.tsv"
 	} >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	# F0 of every algorithm in one plot
-	local i=1 names=''
-	for a in $CMP_ALGOS; do
-		awk -F, 'NR > 1 { print $1 "," $2 }' "$OUT/burst-$a-flows.csv" | sed '1i t_s,F0' >"$OUT/f0-$i.csv"
-		names+="${names:+ }$a"; i=$((i + 1))
-	done
-	cmp_plot pfc_flows "$OUT/f0.png" "prefix='$OUT/f0-'" "n=$((i - 1))" "names='$names'" "tstart=0" "ylab='sent (Mb/s of payload)'" \
-		"plottitle='cmp_burst: F0 (the victim) per algorithm, t = 0: burst start'" || true
+	# (the plots are drawn on the host: scripts/dcbanalysis/scenarios/cmp.py)
 	return 0
 }

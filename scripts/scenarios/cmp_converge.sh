@@ -32,7 +32,7 @@ EOF2
 
 run()
 {
-	local a i names='' cols
+	local a cols
 	cmp_source_libs
 	cmp_setup_common
 	CMP_N=${P[flows]}; CMP_DRAIN_KB=${P[drain_kb]}
@@ -44,8 +44,6 @@ run()
 	for a in $CMP_ALGOS; do
 		cmp_conv_run "$a"
 		cmp_row "$OUT/conv-$a.env" "$a" "$cols" >>"$OUT/summary.tsv"
-		cmp_plot pfc_series "$OUT/throughput-$a.png" "datafile='$OUT/conv-$a-flows.csv'" "ncols=$CMP_N" \
-			"ylab='Mb/s (payload)'" "plottitle='cmp_converge: $a: $CMP_N flows into one ${P[rate]} Mb/s port'" || true
 	done
 	{
 		echo "cmp_converge: ${CMP_N} flows -> sw -> r, ${P[rate]} Mb/s, ${P[duration]} s per algorithm"
@@ -58,15 +56,6 @@ run()
 		cmp_table "$OUT/summary.tsv"
 	} >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	# queue of every algorithm in one plot
-	i=1
-	for a in $CMP_ALGOS; do
-		awk -F, -v nd="$(topo_ns sw):$(topo_port sw r)" 'NR == 1 { for (k = 1; k <= NF; k++) c[$k] = k; print "t_s,q"; next }
-			$c["netns"] ":" $c["dev"] == nd && $c["band"] == "all" { printf "%.3f,%.2f\n", $c["t_ms"] / 1000, $c["backlog_bytes"] / 1024 }' \
-			"$OUT/conv-$a-dcbmon.csv" >"$OUT/queue-$i.csv"
-		names+="${names:+ }$a"; i=$((i + 1))
-	done
-	cmp_plot pfc_flows "$OUT/queue.png" "prefix='$OUT/queue-'" "n=$((i - 1))" "names='$names'" \
-		"ylab='backlog (KB)'" "plottitle='cmp_converge: queue of sw -> r per algorithm'" || true
+	# (the plots are drawn on the host: scripts/dcbanalysis/scenarios/cmp.py)
 	return 0
 }

@@ -4,15 +4,27 @@
 # dcqcn_fig8: PFC's unfairness and the victim flow, then DCQCN (issue 5;
 # DCQCN paper Fig. 3 -> Fig. 8 and Fig. 4 -> Fig. 9).
 #
-#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, `line` Mb/s)
+#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, 10 Mb/s)
 #                  / |
-#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 4 x line)
+#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 40 Mb/s)
 #
-# Runs selftests/net/test_71_dcqcn_fig8.sh (v alone; the incast h1..h4 -> r
-# with v -> vr under algo none, then dcqcn) and turns its outputs into a
-# table (Mb/s per flow over the second half, PAUSE frames, h1's advantage
-# under PFC, the victim's share of its rate alone) and per-flow throughput
-# plots.
+# Host links 10 Mb/s, PFC on RoCE's band 3 everywhere, RED ECN on sw1 -> r
+# in the dcqcn run.  h1..h4 send to r (ib_write_bw); v sends to vr over
+# the trunk and never crosses the congested port.  Runs: v alone; the
+# incast with v under algo none (PFC only: sw1 pauses the trunk, h1 gets
+# about half of the bottleneck, v is slowed); the same with dcqcn.
+# Measured per run, over the second half: each flow's Mb/s (rxe's
+# sent_pkts), PAUSE frames and drops of the switches.  Results:
+# summary.tsv (one row per run), summary.txt, samples-RUN.txt,
+# counters-RUN.txt, throughput-RUN.png; results.csv on the host (h1's
+# advantage under PFC, the victim's share of its rate alone, Jain).
+#
+# The functions dcq8_* are also used by the guest test
+# test_71_dcqcn_fig8.sh, which sources this file after lib.sh, dcb.sh and
+# rxe.sh and asserts on what they measured.
+
+DCQ8_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+DCQ8_TOP=$(cd "$DCQ8_HERE/../.." && pwd -P)
 
 describe()
 {
@@ -32,46 +44,176 @@ timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
 }
 
+# dcq8_libs: the helpers of scripts/lib shared with the test (dcblab
+# mode; a test has sourced them already; see cmp_incast.sh's cmpi_libs).
+dcq8_libs()
+{
+	local mylog
+	declare -F rxe_topo >/dev/null && return 0
+	mylog=$(declare -f log)
+	# shellcheck source=../lib/common.sh
+	. "$DCQ8_TOP/scripts/lib/common.sh"
+	# shellcheck source=../lib/dcb.sh
+	. "$DCQ8_TOP/scripts/lib/dcb.sh"
+	# shellcheck source=../lib/rxe.sh
+	. "$DCQ8_TOP/scripts/lib/rxe.sh"
+	eval "$mylog"
+}
+
+# dcq8_setup XOFF OUTDIR: DCQCN loaded, the topology above with PFC XOFF
+# XOFF on every switch port; results go to OUTDIR.
+#
+# delay 100ms: with 50ms the PFC-only run overflowed headrooms (170
+# drops).  XOFF 96kb: ECN must act before PFC (DCQCN paper section 3: the
+# PFC threshold above RED's Kmax).  Here it counts per ingress port, and
+# sw1's port from the trunk carries three of the four senders: with
+# xoff 16kb, under RED's kmax of 20 KB, the dcqcn run still sent 2366
+# PAUSE frames and the shares were 1.6-3.1 Mb/s.  With 48kb, DCQCN's
+# overshoots (the queue peaks at 40-60 KB when the four flows increase
+# together) crossed it in two of five dcqcn runs (4141 and 4546 PAUSE
+# frames; h1 then got 18 and 21 % less than the fair share, PFC's
+# unfairness back).
+#
+# A transport timeout of 2.1 s by default (RXE_BW_U 19): PFC alone holds
+# the victim v behind the paused trunk for long stretches, and a shorter
+# timeout retransmits while the originals are still queued; the
+# responder then NAKs an invalid request (IBV_WC_REM_INV_REQ_ERR,
+# dcqcn.rst).  The PFC-only run ended so at h1, h2 with -u 15 (134 ms),
+# and once in five runs at v with -u 17 (537 ms).  Nothing is lost under
+# PFC: a long timeout costs nothing.
+dcq8_setup()
+{
+	local h xoff=$1
+	DCQ8_OUT=$2
+	DCQ8_LINE=10
+	RXE_BW_U=${RXE_BW_U:-19}
+	DCQ8_SW="rate ${DCQ8_LINE}mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff delay 100ms"
+	DCQ8_TRUNK="rate 40mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff delay 100ms"
+	DCQ8_RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
+	DCQ8_HOSTS="h1 h2 h3 h4 v r vr"
+	mkdir -p "$DCQ8_OUT" || fail "mkdir $DCQ8_OUT"
+	load_dcb
+	load_dcqcn
+	topo_switch sw1 && topo_switch sw2 || fail "switches"
+	topo_host r && topo_link r sw1 >/dev/null || fail "r"
+	topo_host vr && topo_link vr sw1 >/dev/null || fail "vr"
+	topo_host h1 && topo_link h1 sw1 >/dev/null || fail "h1"
+	topo_link sw2 sw1 >/dev/null || fail "sw2-sw1"
+	for h in h2 h3 h4 v; do topo_host $h && topo_link $h sw2 >/dev/null || fail "$h"; done
+	topo_routes || fail "routes"
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $DCQ8_SW || fail "tc: switch ports"
+	# shellcheck disable=SC2086
+	topo_qdisc sw1 "$(topo_port sw1 sw2)" dcb $DCQ8_TRUNK || fail "trunk sw1"
+	# shellcheck disable=SC2086
+	topo_qdisc sw2 "$(topo_port sw2 sw1)" dcb $DCQ8_TRUNK || fail "trunk sw2"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate ${DCQ8_LINE}mbit $CTRL_MAP limit 2mb || fail "tc: host NICs"
+	DCQ8_BN=$(topo_port sw1 r)
+	for h in $DCQ8_HOSTS; do
+		topo_exec $h sysctl -qw net.ipv4.tcp_ecn=1
+		RXE_DEV[$h]=${TOPO_PREFIX}_$h
+		topo_exec $h rdma link add "${RXE_DEV[$h]}" type rxe netdev eth0 ||
+			fail "rdma link add in $h"
+	done
+	at_exit rxe_kill_all
+	for h in $DCQ8_HOSTS; do
+		wait_for --timeout 30 rxe_gid "$h" 4 || fail "no RoCE v2 GID on ${RXE_DEV[$h]}"
+	done
+	printf 'run\talgo\tsecs\th1\th2\th3\th4\tv\tjain\tpause_tx\tdrops\tdrops_wred\n' \
+		>"$DCQ8_OUT/summary.tsv"
+	declare -gA DCQ8_SH=() DCQ8_PAUSE=() DCQ8_DROPS=() DCQ8_OVERLAP=()
+	log "topology up"
+}
+
+# dcq8_run NAME ALGO SECS FLOWS...: one run; FLOWS are h1..h4 and/or v.
+# Sets DCQ8_SH[NAME-flow] (Mb/s over the second half), DCQ8_PAUSE[NAME]
+# (PAUSE frames of the switches), DCQ8_DROPS[NAME] (headroom, ingress
+# and tail drops as "key=+n ...", empty for none; WRED drops of
+# perftest's non-ECT TCP control packets are counted apart) and
+# DCQ8_OVERLAP[NAME] (the second half's start-end, s, or NaN when the
+# flows did not overlap long enough); appends the run to summary.tsv.
+dcq8_run()
+{
+	local name=$1 algo=$2 secs=$3 f i=0 res r k drops='' dsum=0 wred
+	shift 3
+	for f in $DCQ8_HOSTS; do rxe_algo "$f" "$algo" "$DCQ8_LINE"; done
+	if [ "$algo" = dcqcn ]; then
+		# shellcheck disable=SC2086
+		topo_qdisc sw1 "$DCQ8_BN" dcb $DCQ8_SW $DCQ8_RED || fail "tc: bottleneck"
+	else
+		# shellcheck disable=SC2086
+		topo_qdisc sw1 "$DCQ8_BN" dcb $DCQ8_SW ecn off || fail "tc: bottleneck"
+	fi
+	pfc_snap DCQ8_S0 sw1 sw2
+	for f in "$@"; do
+		i=$((i + 1))
+		if [ "$f" = v ]; then
+			RXE_BW_DST=vr rxe_bw_start v $((18800 + i)) "$secs"
+		else
+			rxe_bw_start "$f" $((18800 + i)) "$secs"
+		fi
+	done
+	rxe_sampler_start 0.5 "$DCQ8_OUT/samples-$name.txt" "$@"
+	rxe_bw_clients "$secs"
+	rxe_bw_wait
+	rxe_sampler_stop
+	pfc_snap DCQ8_S1 sw1 sw2
+	DCQ8_PAUSE[$name]=$(( $(pfc_sw_sum DCQ8_S1 pause_tx "$ROCE_BAND") -
+		$(pfc_sw_sum DCQ8_S0 pause_tx "$ROCE_BAND") ))
+	wred=$(( $(pfc_sw_sum DCQ8_S1 drops_wred) - $(pfc_sw_sum DCQ8_S0 drops_wred) ))
+	for k in drops_headroom in_drops drops_tail; do
+		i=$(( $(pfc_sw_sum DCQ8_S1 "$k") - $(pfc_sw_sum DCQ8_S0 "$k") ))
+		[ "$i" = 0 ] || drops+="$k=+$i "
+		# (in_drops counts at the ingress port what drops_headroom
+		# counts where it was queued: once in the sum)
+		[ "$k" = in_drops ] || dsum=$((dsum + i))
+	done
+	DCQ8_DROPS[$name]=$drops
+	res=$(rxe_shares "$DCQ8_OUT/samples-$name.txt")
+	read -r -a r <<<"$res"
+	DCQ8_OVERLAP[$name]=${r[0]}-${r[1]}
+	_lib_num "${r[2]}" || DCQ8_OVERLAP[$name]=NaN
+	i=3
+	for f in "$@"; do DCQ8_SH[$name-$f]=${r[$i]:-NaN}; i=$((i + 1)); done
+	log "$name ($algo): second half ${r[0]}-${r[1]} s, Mb/s: $(for f in "$@"; do printf '%s %s  ' "$f" "${DCQ8_SH[$name-$f]}"; done)" \
+		"PAUSE frames ${DCQ8_PAUSE[$name]}; switch drops: ${drops:-none}; WRED (TCP control) $wred"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$algo" "$secs" \
+		"${DCQ8_SH[$name-h1]:-NaN}" "${DCQ8_SH[$name-h2]:-NaN}" "${DCQ8_SH[$name-h3]:-NaN}" \
+		"${DCQ8_SH[$name-h4]:-NaN}" "${DCQ8_SH[$name-v]:-NaN}" \
+		"$(dcq8_jain "$name")" "${DCQ8_PAUSE[$name]}" "$dsum" "$wred" >>"$DCQ8_OUT/summary.tsv"
+	grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* | grep -v ':0$' |
+		sed 's|/sys/class/infiniband/||; s|/ports/1/hw_counters/| |' >"$DCQ8_OUT/counters-$name.txt"
+}
+
+# dcq8_jain NAME: Jain's index of h1..h4 in run NAME (NaN without them).
+dcq8_jain()
+{
+	awk -v a="${DCQ8_SH[$1-h1]:-NaN}" -v b="${DCQ8_SH[$1-h2]:-NaN}" \
+	    -v c="${DCQ8_SH[$1-h3]:-NaN}" -v d="${DCQ8_SH[$1-h4]:-NaN}" 'BEGIN {
+		if (a == "NaN" || b == "NaN" || c == "NaN" || d == "NaN") { print "NaN"; exit }
+		s = a + b + c + d; q = a * a + b * b + c * c + d * d
+		printf "%.4f\n", (q > 0 ? s * s / (4 * q) : 0) }'
+}
+
 run()
 {
-	local t=$REPO/selftests/net/test_71_dcqcn_fig8.sh rc=0 f a
-	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_71_dcqcn_fig8
-	log "running $t (${P[none]} s PFC-only and ${P[duration]} s dcqcn incast runs, xoff ${P[xoff]})"
-	DCQCN71_SECS=${P[duration]} DCQCN71_NONE_SECS=${P[none]} DCQCN71_ALONE_SECS=${P[alone]} \
-		DCQCN71_KNOBS="rpg_time_reset=${P[t_us]} dce_tcp_rtt=${P[k_us]}" DCQCN71_XOFF=${P[xoff]} \
-		DCQCN_U=${P[timeout_exp]} bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
-	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
-	dcqcn_fig8_table >"$OUT/summary.txt"
+	dcq8_libs
+	RXE_BW_U=${P[timeout_exp]}
+	DCQCN_KNOBS[rpg_time_reset]=${P[t_us]}
+	DCQCN_KNOBS[dce_tcp_rtt]=${P[k_us]}
+	dcq8_setup "${P[xoff]}" "$OUT"
+	dcq8_run alone dcqcn "${P[alone]}" v
+	dcq8_run none none "${P[none]}" h1 h2 h3 h4 v
+	dcq8_run dcqcn dcqcn "${P[duration]}" h1 h2 h3 h4 v
+	{
+		echo "dcqcn_fig8: 10 Mb/s bottleneck sw1 -> r, 40 Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = ${P[t_us]} us)"
+		echo "(Mb/s of RDMA payload per flow over the second half; paper: Fig. 3 h1 about 3x, Fig. 8 fair, Fig. 9 victim kept)"
+		echo
+		column -t -s "$(printf '\t')" "$OUT/summary.tsv"
+	} >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	# per-flow throughput (Mb/s of 1024-byte packets) of every run; the
-	# line is h1..h4's fair share of the 10 Mb/s bottleneck
-	for f in "$OUT"/samples-*.txt; do
-		[ -e "$f" ] || continue
-		a=$(basename "$f" .txt); a=${a#samples-}
-		dl_rxe_flows "$f" "$OUT/throughput-$a.png" "$(awk 'BEGIN { print 10 * 1024 / 1082 / 4 }')" \
-			"dcqcn_fig8: $a (flows: $(dcqcn_fig8_flows "$a"))"
-	done
-	[ $rc = 0 ] || { warn "test_71 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
+	# (the per-flow throughput plots are drawn on the host:
+	# scripts/dcbanalysis/scenarios)
 	return 0
-}
-
-# dcqcn_fig8_flows RUN: the flows of RUN in the samples' column order
-dcqcn_fig8_flows()
-{
-	case $1 in
-	alone) echo "v";;
-	*) echo "h1 h2 h3 h4 v";;
-	esac
-}
-
-dcqcn_fig8_table()
-{
-	echo "dcqcn_fig8: 10 Mb/s bottleneck sw1 -> r, 40 Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = ${P[t_us]} us) (paper: Fig. 3 h1 about 3x, Fig. 8 fair, Fig. 9 victim kept)"
-	printf '%-6s %-6s %-44s %7s\n' run algo "Mb/s per flow (2nd half)" PAUSE
-	sed -n 's/^\[[ 0-9.]*\] \([a-z]*\) (\([a-z]*\)): second half [^,]*, Mb\/s: \(.*\) PAUSE frames \([0-9]*\);.*/\1|\2|\3|\4/p' \
-		"$OUT/test.log" | while IFS='|' read -r r a f p; do
-		printf '%-6s %-6s %-44s %7s\n' "$r" "$a" "$(tr -s ' ' <<<"$f")" "$p"
-	done
-	grep -E 'h1 / mean|PAUSE frames: dcqcn|victim: alone|Jain|largest deviation' "$OUT/test.log" | sed 's/^\[[ 0-9.]*\] /  /'
-	grep -E '^FAIL' "$OUT/test.log" || echo "  test_71 assertions: all passed"
 }

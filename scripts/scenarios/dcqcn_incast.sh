@@ -6,11 +6,22 @@
 #   s1..s4 -> sw -> r     every link `line` Mb/s, PFC on RoCE's band 3,
 #                         RED 5 KB / 20 KB / 1 % on sw -> r
 #
-# Runs selftests/net/test_70_dcqcn_incast.sh (4:1 and 2:1, each with algo
-# dcqcn and none: ib_write_bw, per-sender rates from the rxe counters,
-# Jain's index over the second half, PAUSE frames, the rxe_cc_dcqcn
-# tracepoint of the 4:1 dcqcn run) and turns its outputs into a table,
-# per-flow throughput plots and the rate timeline.
+# For each incast of `incasts` (N:1, N senders at once to r) with algo
+# dcqcn and with none (PFC only, no ECN: the paper's baseline):
+# ib_write_bw -D `duration` from s1..sN, per-sender rates from the rxe
+# counters (sent_pkts every 0.5 s) over the second half of the time all
+# ran, Jain's index of them, PAUSE frames and drops of the switch, and the
+# rxe_cc_dcqcn tracepoint of the 4:1 dcqcn run (every QP's R_C, R_T and
+# alpha).  Results: summary.tsv (one row per run), summary.txt,
+# samples-N-ALGO.txt, counters-N-ALGO.txt, trace-4.csv, timeline-4.png,
+# throughput-N-ALGO.png; results.csv on the host.
+#
+# The functions dcqi_* are also used by the guest test
+# test_70_dcqcn_incast.sh, which sources this file after lib.sh, dcb.sh
+# and rxe.sh and asserts on what they measured.
+
+DCQI_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+DCQI_TOP=$(cd "$DCQI_HERE/../.." && pwd -P)
 
 describe()
 {
@@ -20,44 +31,152 @@ describe()
 params()
 {
 	cat <<'EOF2'
+incasts         4,2       incasts to run (N senders to one receiver), in this order
 line            10        line rate of every link and rxe device (Mb/s)
 duration        16        ib_write_bw -D seconds per run (Jain needs it: 0.887 once with 12)
 timeout_exp     17        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
 }
 
-run()
+# dcqi_libs: the helpers of scripts/lib shared with the test (dcblab
+# mode; a test has sourced them already; see cmp_incast.sh's cmpi_libs).
+dcqi_libs()
 {
-	local t=$REPO/selftests/net/test_70_dcqcn_incast.sh rc=0 f n a
-	local src=${DCBLAB_BUILD:-$REPO/build}/selftests/net/test_70_dcqcn_incast
-	log "running $t (line ${P[line]} Mb/s, ${P[duration]} s per run)"
-	DCQCN70_NS="4 2" DCQCN70_LINE=${P[line]} DCQCN70_SECS=${P[duration]} DCQCN_U=${P[timeout_exp]} \
-		bash "$t" >"$OUT/test.log" 2>&1 || rc=$?
-	for f in "$src"/*; do [ -e "$f" ] && cp "$f" "$OUT/"; done
-	dcqcn_incast_table >"$OUT/summary.txt"
-	cat "$OUT/summary.txt"
-	# per-flow throughput (Mb/s of 1024-byte packets) of every run
-	for f in "$OUT"/samples-*.txt; do
-		[ -e "$f" ] || continue
-		a=$(basename "$f" .txt); a=${a#samples-}
-		n=$(awk 'NR == 1 { print NF - 1 }' "$f")
-		dl_rxe_flows "$f" "$OUT/throughput-$a.png" \
-			"$(awk -v c="${P[line]}" -v n="$n" 'BEGIN { print c * 1024 / 1082 / n }')" \
-			"dcqcn_incast: ${a%%-*}:1, algo ${a#*-}, ${P[line]} Mb/s"
-	done
-	[ -e "$OUT/timeline-4.png" ] && log "rate timeline: $OUT/timeline-4.png"
-	[ $rc = 0 ] || { warn "test_70 failed (status $rc): $(grep '^FAIL' "$OUT/test.log")"; return 1; }
-	return 0
+	local mylog
+	declare -F rxe_topo >/dev/null && return 0
+	mylog=$(declare -f log)
+	# shellcheck source=../lib/common.sh
+	. "$DCQI_TOP/scripts/lib/common.sh"
+	# shellcheck source=../lib/dcb.sh
+	. "$DCQI_TOP/scripts/lib/dcb.sh"
+	# shellcheck source=../lib/rxe.sh
+	. "$DCQI_TOP/scripts/lib/rxe.sh"
+	eval "$mylog"
 }
 
-dcqcn_incast_table()
+# dcqi_setup LINE OUTDIR: DCQCN loaded, s1..s4 -> sw -> r with every link
+# at LINE Mb/s (sch_dcb on every switch port and host NIC), PFC on RoCE's
+# band 3; results go to OUTDIR.  A 537 ms transport timeout by default
+# (RXE_BW_U; with 134 ms, two runs ended in IBV_WC_REM_INV_REQ_ERR): paced
+# QPs lose a packet now and then (Documentation/dcqcn.rst) and perftest's
+# usual 4 s stalls the flow.
+dcqi_setup()
 {
-	echo "dcqcn_incast: ${P[line]} Mb/s links, ${P[duration]} s per run (paper: fair shares and far fewer PAUSE frames with DCQCN)"
-	printf '%-6s %-6s %-34s %7s %7s\n' incast algo "Mb/s per sender (2nd half)" Jain PAUSE
-	sed -n 's/^\[[ 0-9.]*\] \([0-9]\):1 \([a-z]*\): second half [^:]*: Mb\/s \(.*\), Jain \([0-9.]*\); PAUSE frames sent by sw \([0-9]*\);.*/\1:1 \2|\3|\4|\5/p' \
-		"$OUT/test.log" | while IFS='|' read -r a r j p; do
-		printf '%-6s %-6s %-34s %7s %7s\n' "${a% *}" "${a#* }" "$r" "$j" "$p"
+	local h
+	DCQI_LINE=$1 DCQI_OUT=$2
+	RXE_BW_U=${RXE_BW_U:-17}
+	DCQI_SW="rate ${DCQI_LINE}mbit $CTRL_MAP buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"
+	DCQI_RED=${DCQI_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
+	mkdir -p "$DCQI_OUT" || fail "mkdir $DCQI_OUT"
+	load_dcqcn
+	rxe_topo 4
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $DCQI_SW || fail "tc: $DCQI_SW"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate "${DCQI_LINE}mbit" $CTRL_MAP limit 2mb || fail "tc: host NICs"
+	# TCP (perftest's control connection) ECN-capable: RED marks it, no
+	# WRED drop
+	for h in s1 s2 s3 s4 r; do topo_exec "$h" sysctl -qw net.ipv4.tcp_ecn=1; done
+	# distinct QPNs per sender (the tracepoint names QPs, not devices)
+	rxe_qpn_skip s2:1 s3:2 s4:3
+	printf 'incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\tdrops_wred\tecn_marked\tbacklog_peak\n' \
+		>"$DCQI_OUT/summary.tsv"
+	declare -gA DCQI_JAIN=() DCQI_PAUSE=() DCQI_DROPS=()
+	DCQI_QPNS=()
+	log "topology up: s1..s4 -> sw -> r at $DCQI_LINE Mb/s, QPNs skipped"
+}
+
+# dcqi_run N ALGO SECS: one N:1 incast of SECS seconds with ALGO (dcqcn:
+# RED on the bottleneck; none: ECN off).  Sets DCQI_JAIN[N-ALGO] (Jain's
+# index over the second half; NaN when the flows did not overlap long
+# enough), DCQI_PAUSE[N-ALGO] (PAUSE frames the switch sent) and
+# DCQI_DROPS[N-ALGO] (headroom, ingress and tail drops as "key=+n ...",
+# empty for none; WRED drops of perftest's non-ECT TCP control packets
+# are counted apart), appends the run to summary.tsv.  The 4:1 dcqcn run
+# also records the tracepoint: trace-4.csv, timeline-4.png and DCQI_QPNS
+# ("sK:QPN" of each sender).
+dcqi_run()
+{
+	local n=$1 algo=$2 secs=$3 h i hosts=() res k drops='' dsum=0 wred r
+	for i in $(seq 1 "$n"); do hosts+=("s$i"); done
+	for h in "${hosts[@]}" r; do rxe_algo "$h" "$algo" "$DCQI_LINE"; done
+	if [ "$algo" = dcqcn ]; then
+		# shellcheck disable=SC2086
+		dcb_set $DCQI_SW $DCQI_RED
+	else
+		# shellcheck disable=SC2086
+		dcb_set $DCQI_SW ecn off
+	fi
+	[ "$algo.$n" = dcqcn.4 ] && dcqcn_trace_on
+	pfc_snap DCQI_S0 sw
+	for i in $(seq 1 "$n"); do rxe_bw_start "s$i" $((18700 + i)) "$secs"; done
+	rxe_sampler_start 0.5 "$DCQI_OUT/samples-$n-$algo.txt" "${hosts[@]}"
+	rxe_bw_clients "$secs"
+	log "$n:1 $algo: clients started"
+	rxe_bw_wait
+	rxe_sampler_stop
+	[ "$algo.$n" = dcqcn.4 ] && dcqcn_trace_off
+	pfc_snap DCQI_S1 sw
+	DCQI_PAUSE[$n-$algo]=$(( $(pfc_sw_sum DCQI_S1 pause_tx "$ROCE_BAND") -
+		$(pfc_sw_sum DCQI_S0 pause_tx "$ROCE_BAND") ))
+	wred=$(( $(pfc_sw_sum DCQI_S1 drops_wred) - $(pfc_sw_sum DCQI_S0 drops_wred) ))
+	for k in drops_headroom in_drops drops_tail; do
+		i=$(( $(pfc_sw_sum DCQI_S1 "$k") - $(pfc_sw_sum DCQI_S0 "$k") ))
+		[ "$i" = 0 ] || drops+="$k=+$i "
+		# (in_drops counts at the ingress port what drops_headroom
+		# counts where it was queued: once in the sum)
+		[ "$k" = in_drops ] || dsum=$((dsum + i))
 	done
-	grep -E 'PAUSE frames dcqcn [0-9]+, none' "$OUT/test.log" | sed 's/^\[[ 0-9.]*\] /  /'
-	grep -E '^FAIL' "$OUT/test.log" || echo "  test_70 assertions: all passed"
+	DCQI_DROPS[$n-$algo]=$drops
+	res=$(rxe_shares "$DCQI_OUT/samples-$n-$algo.txt")
+	grep -H . /sys/class/infiniband/*/ports/1/hw_counters/* | grep -v ':0$' |
+		sed 's|/sys/class/infiniband/||; s|/ports/1/hw_counters/| |' \
+		>"$DCQI_OUT/counters-$n-$algo.txt"
+	read -r -a r <<<"$res"
+	DCQI_JAIN[$n-$algo]=${r[2]}
+	k=$(( ${DCQI_S1[sw:$PORT:ecn_marked]} - ${DCQI_S0[sw:$PORT:ecn_marked]} ))
+	log "$n:1 $algo: second half ${r[0]}-${r[1]} s: Mb/s ${r[*]:3}, Jain ${r[2]};" \
+		"PAUSE frames sent by sw ${DCQI_PAUSE[$n-$algo]}; bottleneck marked $k," \
+		"peak ${DCQI_S1[sw:$PORT:backlog_peak]} B; CNPs sent by r so far" \
+		"$(rxe_cnt r np_cnp_sent); switch drops: ${drops:-none}; WRED (TCP control) $wred"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$algo" \
+		"$(IFS=/; echo "${r[*]:3}")" "${r[2]}" "${DCQI_PAUSE[$n-$algo]}" \
+		"$dsum" "$wred" "$k" "${DCQI_S1[sw:$PORT:backlog_peak]}" >>"$DCQI_OUT/summary.tsv"
+	if [ "$algo.$n" = dcqcn.4 ]; then
+		dcqcn_trace_csv "$DCQI_OUT/trace-4.csv"
+		DCQI_QPNS=()
+		for i in $(seq 1 "$n"); do
+			DCQI_QPNS+=("s$i:$(rxe_bw_qpn "s$i" $((18700 + i)))")
+		done
+		log "QPNs ${DCQI_QPNS[*]}; $(wc -l <"$DCQI_OUT/trace-4.csv") trace events," \
+			"$(grep -c ',cnp$' "$DCQI_OUT/trace-4.csv") cuts"
+		dcqcn_timeline "$DCQI_OUT/trace-4.csv" "$DCQI_OUT/timeline-4.png" \
+			"DCQCN 4:1 incast, ${DCQI_LINE} Mb/s: R_C (solid), R_T (dotted), alpha" \
+			"$(awk -v c="$DCQI_LINE" 'BEGIN { print c * 1024 / 1082 / 4 }')" "${DCQI_QPNS[@]}"
+	fi
+}
+
+run()
+{
+	local n
+	dcqi_libs
+	RXE_BW_U=${P[timeout_exp]}
+	dcqi_setup "${P[line]}" "$OUT"
+	# 4:1 first: its QPNs are then 17..20 (rxe_qpn_skip), distinct in the
+	# trace
+	for n in ${P[incasts]//,/ }; do
+		dcqi_run "$n" dcqcn "${P[duration]}"
+		dcqi_run "$n" none "${P[duration]}"
+	done
+	{
+		echo "dcqcn_incast: ${P[line]} Mb/s links, ${P[duration]} s per run (paper: fair shares and far fewer PAUSE frames with DCQCN)"
+		echo "(Mb/s of RDMA payload per sender over the second half of the overlap)"
+		echo
+		column -t -s "$(printf '\t')" "$OUT/summary.tsv"
+	} >"$OUT/summary.txt"
+	cat "$OUT/summary.txt"
+	# (the per-flow throughput plots are drawn on the host:
+	# scripts/dcbanalysis/scenarios)
+	[ -e "$OUT/timeline-4.png" ] && log "rate timeline: $OUT/timeline-4.png"
+	return 0
 }

@@ -194,9 +194,18 @@ class Compare(unittest.TestCase):
             with open(os.path.join(t, "cmp_incast", "ldcp", "queue.csv"),
                       "w") as f:
                 f.write("t_s,backlog_bytes\n0.0,0\n0.5,10240\n1.0,512\n")
+            conv = os.path.join(t, "cmp_converge")
+            with open(os.path.join(conv, "conv-pcn-flows.csv"), "w") as f:
+                f.write("t_s,s1,s2,s3\n0.25,5,6,7\n0.5,6,6,6\n")
+            with open(os.path.join(conv, "conv-pcn-dcbmon.csv"), "w") as f:
+                f.write(DCBMON_HEAD + "0,-,p,all,0,0,0,0,2048,0,0,0,0,0,0,1\n"
+                        "50,-,p,all,0,0,0,0,4096,0,0,0,0,0,0,1\n")
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
-                             ["cmp_incast-fct.png", "cmp_incast-queue.png"])
+                             ["cmp_converge-queue.png",
+                              "cmp_converge-throughput-pcn.png",
+                              "cmp_incast-fct.png", "cmp_incast-queue.png"])
+            self.assertTrue(all(os.path.dirname(f) == t for f in files))
             for f in files:
                 with open(f, "rb") as fh:
                     self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
@@ -376,6 +385,65 @@ class Incast(unittest.TestCase):
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["marked.png", "queue.png", "throughput.png"])
+
+
+class DcqcnIncast(unittest.TestCase):
+    def test_analyze(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run dcqcn_incast 2026\nincasts=4,2\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write("incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\t"
+                        "drops_wred\tecn_marked\tbacklog_peak\n"
+                        "4\tdcqcn\t2.3/2.4/2.2/2.5\t0.9973\t3\t0\t2\t410\t"
+                        "20480\n"
+                        "4\tnone\t4.1/1.9/NaN/2.0\t0.8\t488\t0\t0\t0\t"
+                        "98304\n")
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            self.assertEqual(set(df.scenario), {"dcqcn_incast 4:1"})
+            v = df.set_index(["algo", "metric"])["value"]
+            self.assertEqual(v[("dcqcn", "flow_rate.f4")], 2.5)
+            self.assertEqual(v[("none", "pause_tx")], 488)
+            self.assertEqual(v[("none", "queue_max")], 96)
+            self.assertNotIn(("none", "flow_rate.f3"), v.index)
+            self.assertRegex(summary.table([t]),
+                             r"dcqcn_incast 4:1: .*\n(.*\n)*jain +1 +0\.9973 +0\.8000")
+
+
+class DcqcnFig8(unittest.TestCase):
+    def test_analyze(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run dcqcn_fig8 2026\nduration=48\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write("run\talgo\tsecs\th1\th2\th3\th4\tv\tjain\t"
+                        "pause_tx\tdrops\tdrops_wred\n"
+                        "alone\tdcqcn\t6\tNaN\tNaN\tNaN\tNaN\t9.0\tNaN\t0\t"
+                        "0\t0\n"
+                        "none\tnone\t12\t4.5\t1.5\t1.5\t1.5\t1.8\t0.7\t240\t"
+                        "0\t0\n"
+                        "dcqcn\tdcqcn\t48\t2.3\t2.4\t2.3\t2.4\t8.1\t0.99\t48\t"
+                        "0\t3\n")
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index(["algo", "metric"])["value"]
+            self.assertEqual(v[("none", "h1_ratio")], 3)
+            self.assertAlmostEqual(v[("none", "victim_share")], 0.2)
+            self.assertAlmostEqual(v[("dcqcn", "victim_share")], 0.9)
+            self.assertEqual(v[("none", "pause_rate")], 20)
+            self.assertEqual(v[("dcqcn", "rate_alone.v")], 9)
+            self.assertEqual(v[("dcqcn", "rate_late.h2")], 2.4)
+            self.assertNotIn(("dcqcn", "jain.alone"), v.index)
+            for run, n in (("alone", 1), ("none", 5), ("dcqcn", 5)):
+                with open(os.path.join(t, "samples-%s.txt" % run), "w") as f:
+                    for k in range(5):
+                        f.write("%.1f %s\n" % (100 + k * 0.5, " ".join(
+                            str(k * 300) for _ in range(n))))
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["throughput-alone.png", "throughput-dcqcn.png",
+                              "throughput-none.png"])
 
 
 class Units(unittest.TestCase):

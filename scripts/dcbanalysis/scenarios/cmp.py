@@ -146,11 +146,12 @@ def analyzer(scenario):
     return analyze
 
 
-def plot_incast(d, params, prefix=""):
+def plot_incast(d, params, prefix="", out_dir=None):
     """cmp_incast's plots of @d (its summary.tsv and ALGO/queue.csv):
     PREFIXqueue.png, the bottleneck's backlog of every algorithm (t = 0:
     the first packet), and PREFIXfct.png, each flow's completion time
-    per algorithm.  Returns the files written."""
+    per algorithm, in @out_dir (default @d).  Returns the files
+    written."""
     from .. import plots
 
     path = os.path.join(d, "summary.tsv")
@@ -174,7 +175,7 @@ def plot_incast(d, params, prefix=""):
                      ((plots.ALGO_COLORS[r["algo"]],)
                       if r["algo"] in plots.ALGO_COLORS else ()))
     if lines:
-        f = os.path.join(d, prefix + "queue.png")
+        f = os.path.join(out_dir or d, prefix + "queue.png")
         plots.series(f, lines, plots.title(
             "cmp_incast", "bottleneck backlog (t = first packet)", params,
             keys), "backlog (KB)", xlabel="time since the first packet (s)")
@@ -185,9 +186,116 @@ def plot_incast(d, params, prefix=""):
     if table and nflows:
         series = [("f%d" % (k + 1), [v[k] if k < len(v) else None
                                      for v in fct]) for k in range(nflows)]
-        f = os.path.join(d, prefix + "fct.png")
+        f = os.path.join(out_dir or d, prefix + "fct.png")
         plots.bars(f, [r["algo"] for r in table], series, plots.title(
             "cmp_incast", "flow completion times", params, keys),
             "completion time (s)")
+        out.append(f)
+    return out
+
+
+def _algos(d):
+    """The algorithms of @d's summary.tsv, in its order."""
+    path = os.path.join(d, "summary.tsv")
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return [r["algo"] for r in csv.DictReader(f, delimiter="\t")]
+
+
+def _columns(path):
+    """{column: [floats]} of the CSV @path (NaN for what is not a
+    number), or None when it does not exist."""
+    if not os.path.exists(path):
+        return None
+    with open(path, newline="") as f:
+        rd = csv.DictReader(f)
+        cols = {h: [] for h in rd.fieldnames or []}
+        for r in rd:
+            for h in cols:
+                x = _num(r[h])
+                cols[h].append(x if x is not None else math.nan)
+    return cols
+
+
+def _color(algo):
+    from .. import plots
+    return (plots.ALGO_COLORS[algo],) if algo in plots.ALGO_COLORS else ()
+
+
+def _flow_plots(d, out_dir, params, prefix, scenario, csv_name, what,
+                keys):
+    """PREFIXthroughput-ALGO.png in @out_dir of each algorithm of @d: the
+    columns of its CSV @csv_name % algo (t_s, then one Mbit/s column per
+    flow)."""
+    from .. import plots
+
+    out = []
+    for a in _algos(d):
+        c = _columns(os.path.join(d, csv_name % a))
+        if not c or "t_s" not in c:
+            continue
+        t = c.pop("t_s")
+        f = os.path.join(out_dir, "%sthroughput-%s.png" % (prefix, a))
+        plots.series(f, [(k, t, v) for k, v in c.items()], plots.title(
+            scenario, "%s: %s" % (a, what), params, keys),
+            "sent (Mbit/s of payload)")
+        out.append(f)
+    return out
+
+
+def plot_burst(d, params, prefix="", out_dir=None):
+    """cmp_burst's plots of @d: PREFIXthroughput-ALGO.png (F0, F1 and the
+    burst, t = 0 at the burst's start) and PREFIXf0.png (the victim F0
+    under every algorithm), in @out_dir (default @d).  Returns the files
+    written."""
+    from .. import plots
+
+    keys = ("rate", "bursters", "burst_msgs", "burst_size")
+    out = _flow_plots(d, out_dir or d, params, prefix, "cmp_burst",
+                      "burst-%s-flows.csv",
+                      "F0, F1 and the burst (t = 0: burst start)", keys)
+    lines = []
+    for a in _algos(d):
+        c = _columns(os.path.join(d, "burst-%s-flows.csv" % a))
+        if c and "F0" in c:
+            lines.append((a, c["t_s"], c["F0"]) + _color(a))
+    if lines:
+        f = os.path.join(out_dir or d, prefix + "f0.png")
+        plots.series(f, lines, plots.title(
+            "cmp_burst", "F0 (the victim) per algorithm, t = 0: burst "
+            "start", params, keys), "sent (Mbit/s of payload)")
+        out.append(f)
+    return out
+
+
+def plot_converge(d, params, prefix="", out_dir=None):
+    """cmp_converge's plots of @d: PREFIXthroughput-ALGO.png (each flow)
+    and PREFIXqueue.png (the bottleneck's backlog under every algorithm,
+    from its dcbmon samples), in @out_dir (default @d).  Returns the
+    files written."""
+    from .. import plots
+
+    keys = ("flows", "rate", "duration")
+    out = _flow_plots(d, out_dir or d, params, prefix, "cmp_converge",
+                      "conv-%s-flows.csv", "flows into one port", keys)
+    lines = []
+    for a in _algos(d):
+        path = os.path.join(d, "conv-%s-dcbmon.csv" % a)
+        if not os.path.exists(path):
+            continue
+        t, q = [], []
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if r["band"] == "all":
+                    t.append(int(r["t_ms"]) / 1000)
+                    q.append(int(r["backlog_bytes"]) / 1024)
+        if t:
+            lines.append((a, t, q) + _color(a))
+    if lines:
+        f = os.path.join(out_dir or d, prefix + "queue.png")
+        plots.series(f, lines, plots.title(
+            "cmp_converge", "bottleneck backlog per algorithm", params,
+            keys), "backlog (KB)")
         out.append(f)
     return out

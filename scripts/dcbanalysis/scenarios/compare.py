@@ -18,9 +18,12 @@ def analyze(d, params):
 
 
 def plot(d, params):
-    """cmp_incast's plots, as DIR/cmp_incast-queue.png and -fct.png (the
-    other scenarios' plots are drawn in the guest and copied so)."""
-    if "cmp_incast" not in params.get("scenarios", "").split(","):
-        return []
-    return cmp.plot_incast(os.path.join(d, "cmp_incast"), params,
-                           "cmp_incast-")
+    """The plots of the comparison scenarios, as DIR/NAME-*.png (the
+    names compare's copies of plots drawn in the guest have)."""
+    out = []
+    for name, fn in (("cmp_incast", cmp.plot_incast),
+                     ("cmp_burst", cmp.plot_burst),
+                     ("cmp_converge", cmp.plot_converge)):
+        if name in params.get("scenarios", "").split(","):
+            out += fn(os.path.join(d, name), params, name + "-", d)
+    return out
