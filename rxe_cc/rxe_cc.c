@@ -1530,6 +1530,25 @@ void rxe_cc_req_unsent(struct rxe_qp *qp)
 }
 
 /*
+ * Responder: it executes the request @pkt (new requests only, in PSN
+ * order, each before the ACK that covers it).  CE is noted here rather
+ * than on receive: 6.12's responder runs from a work queue, behind
+ * packets already received, and a flag set on receive was taken by the
+ * ACK of an earlier request (one BECN for a batch of marked packets).
+ */
+void rxe_cc_resp_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	const struct rxe_cc_ops *ops = qp->cc.ops;
+
+	if (!ops || !(ops->flags & RXE_CC_F_BECN) ||
+	    !(pkt->mask & RXE_CC_CE_MASK))
+		return;
+	rxe_cc_lock(qp);
+	qp->cc.ce_unacked = true;
+	rxe_cc_unlock(qp);
+}
+
+/*
  * Responder: an ACK or read response is built; carry BECN if CE was seen.
  * NAKs do not carry it (the requester does not take them as ACKs): the
  * next positive ACK does.
@@ -1705,8 +1724,6 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 	rxe_cc_lock(qp);
 	if (ops->on_rx)
 		ops->on_rx(qp, rxe_cc_wire_bytes(qp, pkt), ce);
-	if (ce && (ops->flags & RXE_CC_F_BECN))
-		qp->cc.ce_unacked = true;
 	if (ce && (ops->flags & RXE_CC_F_NP)) {
 		now = ktime_get_ns();
 		gap = (u64)READ_ONCE(pkt->rxe->cc.min_time_between_cnps) *

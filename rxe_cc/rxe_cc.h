@@ -29,7 +29,7 @@
 /* struct rxe_cc_ops.flags */
 #define RXE_CC_F_ECT		BIT(0)	/* data packets carry ECT(0) */
 #define RXE_CC_F_NP		BIT(1)	/* engine sends CNPs on CE (DCQCN NP) */
-/* responder sets BECN in the next ACK after a CE-marked request packet */
+/* responder sets BECN in the ACK covering a CE-marked request packet */
 #define RXE_CC_F_BECN		BIT(2)
 
 /*
@@ -195,6 +195,7 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
 void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 void rxe_cc_req_unsent(struct rxe_qp *qp);
+void rxe_cc_resp_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 

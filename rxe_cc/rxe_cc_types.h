@@ -53,7 +53,7 @@ struct rxe_cc_qp {
 	u32			snd_max;	/* (L) RP: PSN after highest sent */
 	u64			noack_ns;	/* RP: pacing time since AckReq */
 	bool			acked_valid;	/* (L) acked_psn, snd_max set */
-	bool			ce_unacked;	/* (L) NP: CE seen since last ACK */
+	bool			ce_unacked;	/* (L) NP: CE executed since last ACK */
 	bool			cnp_pending;	/* (L) send cnp_rsvd on unlock */
 	u8			cnp_rsvd[16];	/* (L) RXE_CC_CNP_RSVD_BYTES */
 	u64			last_cnp_ns;	/* (L) NP: last CNP for this QP */
