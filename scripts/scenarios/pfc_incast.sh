@@ -140,7 +140,8 @@ pfcs_flow_csv()
 # backlog_peak pool.peak pool.drops_full
 pfcs_port_stats()
 {
-	pfc_json "$1" "$2" | jq -r '(.bands[] | select(.band == 3)) as $b |
+	topo_qdiscs_json "$1" "$2" | jq -r '.[] | select(.kind == "dcb" and .root == true) |
+		(.bands[] | select(.band == 3)) as $b |
 		[$b.pause_tx, $b.resume_tx, $b.pause_rx, $b.paused_us, .drops_headroom, .drops_tail,
 		 $b.in_peak, .backlog_peak, .pool.peak, .pool.drops_full] | @tsv'
 }
