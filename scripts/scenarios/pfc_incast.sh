@@ -8,6 +8,9 @@
 #
 # The pfc_* scenarios share the helpers below (pfcs_*); pfc_tree.sh and
 # pfc_unfair.sh source this file and define their own describe/params/run.
+# The guest leaves iperf3's JSON, senders.tsv, port.tsv, headroom_drops.txt,
+# dcbmon.csv and ports.tsv; the host computes results.csv, the table and
+# the plots (scripts/dcbanalysis/scenarios/pfc_incast.py).
 
 describe()
 {
@@ -146,19 +149,19 @@ pfcs_port_stats()
 		 $b.in_peak, .backlog_peak, .pool.peak, .pool.drops_full] | @tsv'
 }
 
-# pfcs_ts NETNS:DEV KEY BAND OUTFILE: time series t_s,KEY of one port and
-# band ("all" = totals) from dcbmon.csv.
-pfcs_ts()
+# pfcs_ports LABEL=NODE:DEV...: ports.tsv, "label<TAB>netns:dev" of the
+# ports whose dcbmon series the host plots (scripts/dcbanalysis).
+pfcs_ports()
 {
-	awk -F, -v nd="$1" -v key="$2" -v band="$3" -v off_ms=0 '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["netns"] ":" $c["dev"] == nd && $c["band"] == band {
-			if (!(key in c)) exit 1
-			printf "%.3f,%s\n", $c["t_ms"] / 1000, $c[key] }' "$OUT/dcbmon.csv"
+	local spec n
+	for spec in "$@"; do
+		n=${spec#*=}
+		printf '%s\t%s:%s\n' "${spec%%=*}" "$(topo_ns "${n%%:*}")" "${n#*:}"
+	done >"$OUT/ports.tsv"
 }
 
 # pfcs_series FILE TITLE KEY BAND NETNS:DEV=LABEL...: a multi-column CSV
-# (t_s,LABEL1,LABEL2,...) of KEY for several ports, for pfc_series.gp.
+# (t_s,LABEL1,LABEL2,...) of KEY for several ports (pfc_unfair's plot).
 pfcs_series()
 {
 	local f=$1 key=$3 band=$4 spec; shift 4
@@ -239,44 +242,9 @@ run()
 	done
 	echo "$hr" >"$OUT/headroom_drops.txt"
 
-	pfc_incast_table >"$OUT/summary.txt"
-	cat "$OUT/summary.txt"
-
+	# the table and the plots are made on the host from these files
+	# (scripts/dcbanalysis/scenarios/pfc_incast.py)
 	# shellcheck disable=SC2046 # one word per port
-	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 \
-		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
-	# shellcheck disable=SC2046
-	pfcs_series "$OUT/pauses.csv" "" pause_tx 3 \
-		$(for i in $(seq "$n"); do echo "$(topo_ns sw):$(topo_port sw "h$i")=h$i"; done)
-	pfcs_series "$OUT/queue.csv" "" backlog_bytes all "$(topo_ns sw):$rport=port" 
-	pfcs_series "$OUT/pool.csv" "" pool_used all "$(topo_ns sw):$rport=pool"
-	dl_plot pfc_series "$OUT/ingress.png" "datafile='$OUT/ingress.csv'" "ncols=$n" \
-		"ylab='bytes charged (KB)'" "scale=1024" "hline=$(dl_size_bytes "${P[xoff]}")" \
-		"plottitle='pfc_incast: ingress counters (band 3) per sender port, XOFF dashed'"
-	dl_plot pfc_series "$OUT/pauses.png" "datafile='$OUT/pauses.csv'" "ncols=$n" \
-		"ylab='PAUSE frames sent (cumulative)'" "scale=1" \
-		"plottitle='pfc_incast: PAUSE frames sent per ingress port'"
-	dl_plot pfc_series "$OUT/queue.png" "datafile='$OUT/queue.csv'" "ncols=1" \
-		"ylab='backlog (KB)'" "scale=1024" \
-		"plottitle='pfc_incast: congested port queue'"
-	dl_plot throughput "$OUT/throughput.png" "prefix='$OUT/throughput-h'" "n=$n" \
-		"plottitle='pfc_incast: received throughput per sender'"
+	pfcs_ports "port=sw:$rport" $(for i in $(seq "$n"); do echo "h$i=sw:$(topo_port sw "h$i")"; done)
 	return 0
-}
-
-pfc_incast_table()
-{
-	local n=${P[senders]}
-	echo "pfc_incast: $n senders -> 1 port, ${P[rate]}, PFC ${P[pfc]}, ${P[duration]} s"
-	sed 's/^/  /' "$OUT/qdisc.txt"
-	echo
-	awk -F'\t' 'NR == 1 { printf "%-6s %10s %9s %7s %8s %8s %9s %8s %8s\n", "sender",
-			"offered", "rx_Mbps", "loss_%", "packets", "PAUSErx", "paused_s", "swPAUSE", "in_peak"; next }
-		{ printf "%-6s %10.2f %9.2f %7.2f %8d %8d %9.2f %8d %8d\n", $1, $2 / 1e6, $3 / 1e6,
-			$4, $5, $6, $7, $8, $9; r += $3; s += $3; s2 += $3 * $3; k++ }
-		END { printf "%-6s %10s %9.2f\n", "total", "", r / 1e6
-		      printf "Jain fairness index %.4f\n", (s2 > 0) ? s * s / (k * s2) : 0 }' "$OUT/senders.tsv"
-	awk -F'\t' -v hr="$(cat "$OUT/headroom_drops.txt")" '{
-		printf "congested port: queue peak %d B, tail drops %d, pool peak %d B, pool drops %d, headroom drops (all ports) %d\n",
-			$8, $6, $9, $10, hr }' "$OUT/port.tsv"
 }

@@ -13,7 +13,10 @@
 # The victim v -> vr never crosses the congested port, but shares sw1's
 # port toward sw2, which sw2 pauses; sw1 then pauses its hosts, v too.
 # The victim runs alone for the first third of the run, then s1..s5 start.
-# Helpers: pfc_incast.sh (pfcs_*).
+# Helpers: pfc_incast.sh (pfcs_*).  The guest leaves hops.tsv (band 3 of
+# every hop), victim.tsv, senders.tsv, iperf3's JSON, dcbmon.csv and
+# ports.tsv; the host computes results.csv, the table and the plots
+# (scripts/dcbanalysis/scenarios/pfc_tree.py).
 
 . "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
 
@@ -73,65 +76,26 @@ run()
 	for i in 1 2 3 4 5; do pfcs_flow_csv $((5300 + i)) "s$i"; done >"$OUT/senders.tsv"
 	{
 		printf 'hop\tport\tpause_tx\tresume_tx\tpause_rx\tpaused_s\tdrops_headroom\tdrops_tail\n'
-		pfc_tree_hop "sw2 -> sw1 (pauses sw1)" sw2 "$up"
-		pfc_tree_hop "sw1 -> sw2 (paused)" sw1 "$down"
-		for h in s1 s2 s3 v; do pfc_tree_hop "sw1 -> $h" sw1 "$(topo_port sw1 $h)"; done
-		for h in s4 s5; do pfc_tree_hop "sw2 -> $h" sw2 "$(topo_port sw2 $h)"; done
-		for h in s1 s2 s3 v s4 s5; do pfc_tree_hop "$h NIC" $h eth0; done
-		pfc_tree_hop "sw2 -> r (congested)" sw2 "$(topo_port sw2 r)"
+		pfc_tree_hop sw2-sw1 sw2 "$up"
+		pfc_tree_hop sw1-sw2 sw1 "$down"
+		for h in s1 s2 s3 v; do pfc_tree_hop "sw1-$h" sw1 "$(topo_port sw1 $h)"; done
+		for h in s4 s5; do pfc_tree_hop "sw2-$h" sw2 "$(topo_port sw2 $h)"; done
+		for h in s1 s2 s3 v s4 s5; do pfc_tree_hop "nic-$h" $h eth0; done
+		pfc_tree_hop sw2-r sw2 "$(topo_port sw2 r)"
 	} >"$OUT/hops.tsv"
-	# the victim's throughput alone (before the incast) and during it
-	# (iperf3 interval times count from the victim's start, as does late)
-	jq -r '.intervals[]? | .sum | "\(.end) \(.bits_per_second)"' "$OUT/iperf3-server-5300.json" |
-		awk -v l="$late" '{ t = $1 + 0
-		if (t > 0.6 && t <= l) { a += $2; na++ } else if (t > l + 1) { d += $2; nd++ } }
-		END { printf "victim_alone_mbps=%.3f\nvictim_during_mbps=%.3f\n",
-			na ? a / na / 1e6 : 0, nd ? d / nd / 1e6 : 0 }' >"$OUT/metrics.env"
-
-	pfc_tree_table >"$OUT/summary.txt"
-	cat "$OUT/summary.txt"
-	cp "$OUT/throughput-v.csv" "$OUT/throughput-f1.csv"
-	i=2
-	for h in s1 s4; do cp "$OUT/throughput-$h.csv" "$OUT/throughput-f$i.csv"; i=$((i + 1)); done
-	dl_plot pfc_flows "$OUT/throughput.png" "prefix='$OUT/throughput-f'" "n=3" \
-		"names='victim s1(sw1) s4(sw2)'" "tstart=$late" \
-		"plottitle='pfc_tree: victim throughput before and during the incast'"
-	pfcs_series "$OUT/pauses.csv" "" pause_tx 3 "$(topo_ns sw2):$up=sw2->sw1" \
-		"$(topo_ns sw1):$(topo_port sw1 v)=sw1->v" "$(topo_ns sw1):$(topo_port sw1 s1)=sw1->s1"
-	dl_plot pfc_series "$OUT/pauses.png" "datafile='$OUT/pauses.csv'" "ncols=3" \
-		"ylab='PAUSE frames sent (cumulative)'" \
-		"plottitle='pfc_tree: PAUSE frames, hop by hop'"
-	pfcs_series "$OUT/paused.csv" "" paused_us 3 "$(topo_ns sw1):$down=sw1->sw2" \
-		"$(topo_ns v):eth0=v NIC" "$(topo_ns s1):eth0=s1 NIC"
-	dl_plot pfc_series "$OUT/paused.png" "datafile='$OUT/paused.csv'" "ncols=3" \
-		"ylab='time paused (s, cumulative)'" "scale=1000000" \
-		"plottitle='pfc_tree: time held by PAUSE'"
+	# the table and the plots are made on the host from these files
+	# (scripts/dcbanalysis/scenarios/pfc_tree.py)
+	pfcs_ports "sw2-sw1=sw2:$up" "sw1-sw2=sw1:$down" "sw1-v=sw1:$(topo_port sw1 v)" \
+		"sw1-s1=sw1:$(topo_port sw1 s1)" "nic-v=v:eth0" "nic-s1=s1:eth0"
 	return 0
 }
 
+# pfc_tree_hop HOP NODE DEV: one line of hops.tsv, band 3 of NODE's DEV
+# (HOP: "sw2-sw1" is sw2's port toward sw1, "nic-v" v's NIC).
 pfc_tree_hop()
 {
 	local s
 	s=$(pfcs_port_stats "$2" "$3")
 	awk -F'\t' -v h="$1" -v p="$2:$3" '{ printf "%s\t%s\t%d\t%d\t%d\t%.3f\t%d\t%d\n",
 		h, p, $1, $2, $3, $4 / 1e6, $5, $6 }' <<<"$s"
-}
-
-pfc_tree_table()
-{
-	# shellcheck disable=SC1091,SC2154 # victim_*_mbps come from metrics.env
-	. "$OUT/metrics.env"
-	echo "pfc_tree: congestion tree at ${P[rate]}, PFC ${P[pfc]}, ${P[duration]} s (incast from 1/3)"
-	sed 's/^/  /' "$OUT/qdisc.txt"
-	echo
-	awk -F'\t' 'NR == 1 { printf "%-24s %-12s %8s %8s %8s %9s %8s %8s\n", "hop", "port",
-		"PAUSEtx", "RESUMEtx", "PAUSErx", "paused_s", "hr_drop", "tail"; next }
-		{ printf "%-24s %-12s %8d %8d %8d %9.2f %8d %8d\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$OUT/hops.tsv"
-	echo
-	awk -F'\t' 'NR > 1 { h += $7 } END { printf "headroom drops (all ports): %d\n", h }' "$OUT/hops.tsv"
-	awk -F'\t' '{ printf "%-6s rx %6.2f Mb/s  loss %5.2f%%\n", $1, $3 / 1e6, $4 }' "$OUT/senders.tsv"
-	# shellcheck disable=SC2154 # from metrics.env
-	awk -v a="$victim_alone_mbps" -v d="$victim_during_mbps" 'BEGIN {
-		printf "victim: alone %.2f Mb/s, during the incast %.2f Mb/s (%.0f%% of alone)\n",
-			a, d, (a > 0) ? 100 * d / a : 0 }'
 }

@@ -126,7 +126,8 @@ class Analyze(unittest.TestCase):
     def test_no_analyser(self):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_tree 2026\nduration=5\n")
+                # (every scenario has an analyser now)
+                f.write("# dcblab run no_analyser 2026\nduration=5\n")
             self.assertEqual(analyze.analyze(t), 0)
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
@@ -444,6 +445,95 @@ class DcqcnFig8(unittest.TestCase):
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["throughput-alone.png", "throughput-dcqcn.png",
                               "throughput-none.png"])
+
+
+PFC_DCBMON_HEAD = ("t_ms,netns,dev,band,backlog_bytes,in_bytes,pause_tx,"
+                   "paused_us,pool_used,t_unix_ms\n")
+
+
+class PfcScenarios(unittest.TestCase):
+    def dcbmon(self, t, ports):
+        with open(os.path.join(t, "dcbmon.csv"), "w") as f:
+            f.write(PFC_DCBMON_HEAD)
+            for ms in (0, 20, 40):
+                for k, (_, nd) in enumerate(ports):
+                    ns, dev = nd.split(":")
+                    for band in ("all", "3"):
+                        f.write("%d,%s,%s,%s,%d,%d,%d,%d,%d,1\n" % (
+                            ms, ns, dev, band, 1000 * k + ms, 100 * ms,
+                            ms // 20, 1000 * ms, 5000))
+        with open(os.path.join(t, "ports.tsv"), "w") as f:
+            for label, nd in ports:
+                f.write("%s\t%s\n" % (label, nd))
+
+    def test_pfc_incast(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run pfc_incast 2026\nsenders=2\n"
+                        "rate=10mbit\npfc=on\nxoff=16kb\nduration=8\n")
+            with open(os.path.join(t, "senders.tsv"), "w") as f:
+                f.write("sender\toffered_bps\trx_bps\tloss_pct\tpackets\t"
+                        "pause_rx\tpaused_s\tswitch_pause_tx\tin_peak\n"
+                        "h1\t10000000\t4800000\t0\t4000\t30\t4.0\t31\t"
+                        "20480\nh2\t10000000\t4800000\t0\t4000\t28\t"
+                        "3.6\t29\t19456\n")
+            with open(os.path.join(t, "port.tsv"), "w") as f:
+                f.write("0\t0\t0\t0\t0\t3\t0\t61440\t90112\t0\n")
+            with open(os.path.join(t, "headroom_drops.txt"), "w") as f:
+                f.write("0\n")
+            for h in ("h1", "h2"):
+                with open(os.path.join(t, "throughput-%s.csv" % h),
+                          "w") as f:
+                    f.write("t_s,rx_mbps\n0.5,4.7\n1.0,4.9\n")
+            self.dcbmon(t, [("port", "x-sw:p0"), ("h1", "x-sw:p1"),
+                            ("h2", "x-sw:p2")])
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["goodput.all"], 9.6)
+            self.assertEqual(v["jain"], 1)
+            self.assertEqual(v["pause_tx.h2"], 29)
+            self.assertEqual(v["paused_share.h1"], 0.5)
+            self.assertEqual(v["ingress_peak.h1"], 20)
+            self.assertEqual(v["queue_max"], 60)
+            self.assertEqual(v["pool_peak"], 88)
+            self.assertEqual(v["drops_tail"], 3)
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["ingress.png", "pauses.png", "queue.png",
+                              "throughput.png"])
+
+    def test_pfc_tree(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run pfc_tree 2026\nrate=10mbit\n"
+                        "duration=12\n")
+            with open(os.path.join(t, "hops.tsv"), "w") as f:
+                f.write("hop\tport\tpause_tx\tresume_tx\tpause_rx\t"
+                        "paused_s\tdrops_headroom\tdrops_tail\n"
+                        "sw2-sw1\tsw2:p1\t40\t39\t0\t0.000\t0\t0\n"
+                        "nic-v\tv:eth0\t0\t0\t12\t3.000\t1\t0\n")
+            with open(os.path.join(t, "senders.tsv"), "w") as f:
+                f.write("s1\t10000000\t2000000\t0\t100\n")
+            with open(os.path.join(t, "iperf3-server-5300.json"), "w") as f:
+                json.dump({"intervals": [
+                    {"sum": {"end": e, "bits_per_second": b}}
+                    for e, b in ((0.5, 1e6), (1.0, 9e6), (3.5, 9e6),
+                                 (5.5, 3e6), (8.0, 3e6))]}, f)
+            with open(os.path.join(t, "throughput-v.csv"), "w") as f:
+                f.write("t_s,rx_mbps\n0.5,9\n1.0,9\n")
+            self.dcbmon(t, [("sw2-sw1", "x-sw2:p1"), ("nic-v", "x-v:eth0")])
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["pause_tx.sw2-sw1"], 40)
+            self.assertEqual(v["paused_share.nic-v"], 0.25)
+            self.assertEqual(v["headroom_drops"], 1)
+            self.assertEqual(v["rate_alone.v"], 9)
+            self.assertAlmostEqual(v["victim_share"], 1 / 3)
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["paused.png", "pauses.png", "throughput.png"])
 
 
 class Units(unittest.TestCase):

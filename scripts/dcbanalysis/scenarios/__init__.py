@@ -5,7 +5,7 @@ A module here named after a scenario defines analyze(run_dir, params),
 returning (metric, value, unit[, algo[, scenario]]) tuples for one run;
 params are the knobs in force (params.txt).  A module may also define
 plot(run_dir, params), drawing the run's figures on the host
-(plots.py).  Scenarios without a module report no metrics (yet).
+(plots.py).  A scenario without a module reports no metrics.
 """
 
 import importlib
@@ -28,6 +28,6 @@ def analyzer(scenario):
 
 def plotter(scenario):
     """The plot(run_dir, params) of @scenario (returning the files it
-    wrote), or None: its plots are still drawn by gnuplot in the run."""
+    wrote), or None."""
     mod = _module(scenario)
     return getattr(mod, "plot", None)
