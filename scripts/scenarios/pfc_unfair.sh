@@ -71,24 +71,9 @@ run()
 		for d in $(topo_ports $n); do hr=$((hr + $(pfcs_port_stats $n "$d" | cut -f5))); done
 	done
 	echo "$hr" >"$OUT/headroom_drops.txt"
-	pfc_unfair_table >"$OUT/summary.txt"
-	cat "$OUT/summary.txt"
-	# throughput.png and ingress.png are drawn on the host from these
-	# files (scripts/dcbanalysis/scenarios/pfc_unfair.py)
+	# the table, throughput.png and ingress.png are made on the host from
+	# these files (scripts/dcbanalysis/scenarios/pfc_unfair.py)
 	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 "$(topo_ns sw1):$p1=from h1" \
 		"$(topo_ns sw1):$p2=from sw2"
 	return 0
-}
-
-pfc_unfair_table()
-{
-	echo "pfc_unfair: h1 alone vs h2..h4 sharing an ingress port, ${P[rate]}, PFC ${P[pfc]}, ${P[duration]} s"
-	sed 's/^/  /' "$OUT/qdisc.txt"
-	echo
-	awk -F'\t' '{ printf "%-6s offered %6.2f Mb/s  rx %6.2f Mb/s  loss %5.2f%%\n", $1, $2 / 1e6, $3 / 1e6, $4
-		rx[NR] = $3 }
-		END { m = (rx[2] + rx[3] + rx[4]) / 3
-		      printf "h1 / mean(h2..h4) = %.2f   (DCQCN Fig. 3: about 3 with PFC only)\n", (m > 0) ? rx[1] / m : 0 }' "$OUT/senders.tsv"
-	awk -F'\t' '{ printf "ingress %-9s PAUSE tx %6d, in_peak %7d B\n", $1, $2, $8 }' "$OUT/ingress.tsv"
-	echo "headroom drops (all switch ports): $(cat "$OUT/headroom_drops.txt")"
 }

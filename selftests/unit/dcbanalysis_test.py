@@ -85,8 +85,9 @@ class Analyze(unittest.TestCase):
             self.folder(t, [(5, 1.6, 1.7, 1.7), (4.6, 1.8, 1.8, 1.8),
                             (5.2, 1.5, 1.6, 1.7)])
             n = analyze.analyze(t)
-            # 4 goodputs + 4 shares + jain + 2 pause_tx + headroom, x 3
-            self.assertEqual(n, 3 * 12)
+            # 4 goodputs + 4 shares + jain + h1_ratio + 2 pause_tx +
+            # headroom, x 3
+            self.assertEqual(n, 3 * 13)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(sorted(set(df["run"])), [1, 2, 3])
             self.assertEqual(set(df["algo"]), {"line-rate"})
@@ -100,6 +101,10 @@ class Analyze(unittest.TestCase):
             self.assertRegex(txt, r"\ngoodput\.h1 +Mbit/s +5\.00 \(4\.60-5\.20\)\n")
             self.assertRegex(txt, r"\npause_tx\.sw1-from-h1 +frames +12\n")
             self.assertIn("pause_tx.sw1-from-sw2", txt)
+            # h1 / mean(h2..h4) of run 1: 5 / (5 / 3)
+            self.assertEqual(
+                df[(df.metric == "h1_ratio") & (df.run == 1)]["value"].iloc[0],
+                3)
             # again: the same file, not twice the rows
             self.assertEqual(analyze.analyze(t), n)
 
@@ -109,7 +114,7 @@ class Analyze(unittest.TestCase):
             with open(os.path.join(t, "guest-metrics.csv"), "w") as f:
                 f.write("scenario,algo,run,metric,value,unit\n"
                         "pfc_unfair,line-rate,1,cnp_rx.h1,7,packets\n")
-            self.assertEqual(analyze.analyze(t), 13)
+            self.assertEqual(analyze.analyze(t), 14)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(int(df[df.metric == "cnp_rx.h1"]["value"].iloc[0]), 7)
 

@@ -32,6 +32,9 @@ def analyze(d, params):
     j = fairness.jain(rx.values())
     if j is not None:
         rows.append(("jain", j, "1"))
+    others = [rx[h] for h in ("h2", "h3", "h4") if h in rx]
+    if "h1" in rx and len(others) == 3 and sum(others) > 0:
+        rows.append(("h1_ratio", rx["h1"] * 3 / sum(others), "1"))
     for r in _tsv(os.path.join(d, "ingress.tsv")):
         port = r[0].replace("<-", "-from-")
         rows.append(("pause_tx." + port, int(r[1]), "frames"))
