@@ -3,8 +3,8 @@
 # timeout: 240
 #
 # test_50_demo_incast: run the dcblab `incast` scenario briefly and check
-# its outputs: results.csv and its table, non-empty CSV and PNG files
-# (dcbanalysis computes them, as on the host after a guest run), the shaped
+# its outputs: non-empty CSV files and results.csv (dcbanalysis computes
+# it, as on the host after a guest run), the shaped
 # port sending at its configured rate (within 5%), ECN marks, and a queue
 # that grew past Kmin.  Runs as root where sch_dcb can be loaded (inside
 # the guest); never calls vm-run itself.
@@ -41,14 +41,19 @@ OUT=$(mktemp -d "${TMPDIR:-/tmp}/test50-incast.XXXXXX") || fail "mktemp"
 
 log "dcblab run incast --duration $DUR $ARGS (results in $OUT)"
 # --native: we are where the module can be loaded; never start a guest.
-# Without DCBLAB_IN_GUEST, dcblab also analyses the results here as it
-# does on the host after a guest (dcbanalysis: results.csv, plots, table).
+# DCBLAB_IN_GUEST: the guest's half of a run, as under `dcblab run` on a
+# host that cannot load modules; then the host's first step, results.csv
+# (dcbanalysis analyze).  The plots and the table need matplotlib and
+# pandas, which take a minute to import in a TCG guest: the unit tests
+# draw them from files like these, and test_90 runs the whole native path.
 # shellcheck disable=SC2086
-env -u DCBLAB_IN_GUEST bash "$TOP/scripts/dcblab" run incast --native \
+DCBLAB_IN_GUEST=1 bash "$TOP/scripts/dcblab" run incast --native \
 	--out "$OUT" --duration "$DUR" $ARGS >"$OUT/dcblab.log" 2>&1
 rc=$?
 cat "$OUT/dcblab.log"
 [ $rc -eq 0 ] || fail "dcblab exited with status $rc"
+PYTHONPATH=$TOP/scripts python3 -m dcbanalysis analyze "$OUT" ||
+	fail "dcbanalysis analyze $OUT"
 
 # metric NAME: its value in results.csv (empty when missing)
 metric() { awk -F, -v m="$1" '$4 == m { print $5; exit }' "$OUT/results.csv"; }
@@ -57,17 +62,12 @@ param() { sed -n "s/^$1=//p" "$OUT/params.txt" | head -n1; }
 # py EXPR: a value of dcbanalysis' units (the tc notations)
 py() { PYTHONPATH=$TOP/scripts python3 -c "from dcbanalysis import units; print($1)"; }
 
-for f in dcbmon.csv senders.csv throughput-h1.csv results.csv table.txt \
-	 queue.png marked.png throughput.png; do
+for f in dcbmon.csv senders.csv throughput-h1.csv results.csv; do
 	check_cmd "$f exists and is not empty" test -s "$OUT/$f"
 done
-check_cmd "table has Jain's index" grep -q '^jain ' "$OUT/table.txt"
+check_cmd "results have Jain's index" test -n "$(metric jain)"
 check_cmd "results have a goodput per sender" \
 	test "$(grep -c ',goodput\.h[0-9],' "$OUT/results.csv")" -eq 4
-for f in queue.png marked.png throughput.png; do
-	check_cmd "$f is a PNG" \
-		test "$(head -c 8 "$OUT/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a
-done
 check_cmd "dcbmon.csv has samples of the port" \
 	test "$(grep -c ',all,' "$OUT/dcbmon.csv")" -ge 10
 log_test results
