@@ -149,7 +149,7 @@ dcqi_run()
 			DCQI_QPNS+=("s$i:$(rxe_bw_qpn "s$i" $((18700 + i)))")
 		done
 		log "QPNs ${DCQI_QPNS[*]}; $(wc -l <"$DCQI_OUT/trace-4.csv") trace events," \
-			"$(grep -c ',cnp$' "$DCQI_OUT/trace-4.csv") cuts"
+			"$(awk -F, '$6 == "cnp"' "$DCQI_OUT/trace-4.csv" | wc -l) cuts"
 		dcqcn_timeline "$DCQI_OUT/trace-4.csv" "$DCQI_OUT/timeline-4.png" \
 			"DCQCN 4:1 incast, ${DCQI_LINE} Mb/s: R_C (solid), R_T (dotted), alpha" \
 			"$(awk -v c="$DCQI_LINE" 'BEGIN { print c * 1024 / 1082 / 4 }')" "${DCQI_QPNS[@]}"
