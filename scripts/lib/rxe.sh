@@ -57,10 +57,17 @@ load_rxe()
 	fi
 }
 
-# unload_rxe: rmmod our module (every process using it must be gone).
+# unload_rxe: rmmod our module and the algorithm modules that hold it
+# (every process using it must be gone).
 unload_rxe()
 {
+	local m
 	[ -d /sys/module/rdma_rxe ] || return 0
+	# the algorithm modules an earlier test loaded hold rdma_rxe
+	for m in /sys/module/rdma_rxe/holders/*; do
+		[ -e "$m" ] || continue
+		rmmod "${m##*/}" || return 1
+	done
 	rmmod rdma_rxe
 }
 
