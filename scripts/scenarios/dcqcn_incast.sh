@@ -10,7 +10,8 @@
 # dcqcn and with none (PFC only, no ECN: the paper's baseline):
 # ib_write_bw -D `duration` from s1..sN, per-sender rates from the rxe
 # counters (sent_pkts every 0.5 s) over the second half of the time all
-# ran, Jain's index of them, PAUSE frames and drops of the switch, and the
+# ran, Jain's index of them, PAUSE frames, drops and CE marks of the
+# switch, and the
 # rxe_cc_dcqcn tracepoint of the 4:1 dcqcn run (every QP's R_C, R_T and
 # alpha).  Results: summary.tsv (one row per run), summary.txt,
 # samples-N-ALGO.txt, counters-N-ALGO.txt, trace-4.csv, timeline-4.png,
@@ -79,7 +80,7 @@ dcqi_setup()
 	for h in s1 s2 s3 s4 r; do topo_exec "$h" sysctl -qw net.ipv4.tcp_ecn=1; done
 	# distinct QPNs per sender (the tracepoint names QPs, not devices)
 	rxe_qpn_skip s2:1 s3:2 s4:3
-	printf 'incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\tdrops_wred\tecn_marked\tbacklog_peak\n' \
+	printf 'incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\tdrops_wred\tecn_marked\n' \
 		>"$DCQI_OUT/summary.tsv"
 	declare -gA DCQI_JAIN=() DCQI_PAUSE=() DCQI_DROPS=()
 	DCQI_QPNS=()
@@ -137,11 +138,11 @@ dcqi_run()
 	k=$(( ${DCQI_S1[sw:$PORT:ecn_marked]} - ${DCQI_S0[sw:$PORT:ecn_marked]} ))
 	log "$n:1 $algo: second half ${r[0]}-${r[1]} s: Mb/s ${r[*]:3}, Jain ${r[2]};" \
 		"PAUSE frames sent by sw ${DCQI_PAUSE[$n-$algo]}; bottleneck marked $k," \
-		"peak ${DCQI_S1[sw:$PORT:backlog_peak]} B; CNPs sent by r so far" \
+		"peak since the port was set up ${DCQI_S1[sw:$PORT:backlog_peak]} B; CNPs sent by r so far" \
 		"$(rxe_cnt r np_cnp_sent); switch drops: ${drops:-none}; WRED (TCP control) $wred"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$algo" \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "$algo" \
 		"$(IFS=/; echo "${r[*]:3}")" "${r[2]}" "${DCQI_PAUSE[$n-$algo]}" \
-		"$dsum" "$wred" "$k" "${DCQI_S1[sw:$PORT:backlog_peak]}" >>"$DCQI_OUT/summary.tsv"
+		"$dsum" "$wred" "$k" >>"$DCQI_OUT/summary.tsv"
 	if [ "$algo.$n" = dcqcn.4 ]; then
 		dcqcn_trace_csv "$DCQI_OUT/trace-4.csv"
 		DCQI_QPNS=()

@@ -400,18 +400,16 @@ class DcqcnIncast(unittest.TestCase):
                 f.write("# dcblab run dcqcn_incast 2026\nincasts=4,2\n")
             with open(os.path.join(t, "summary.tsv"), "w") as f:
                 f.write("incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\t"
-                        "drops_wred\tecn_marked\tbacklog_peak\n"
-                        "4\tdcqcn\t2.3/2.4/2.2/2.5\t0.9973\t3\t0\t2\t410\t"
-                        "20480\n"
-                        "4\tnone\t4.1/1.9/NaN/2.0\t0.8\t488\t0\t0\t0\t"
-                        "98304\n")
+                        "drops_wred\tecn_marked\n"
+                        "4\tdcqcn\t2.3/2.4/2.2/2.5\t0.9973\t3\t0\t2\t410\n"
+                        "4\tnone\t4.1/1.9/NaN/2.0\t0.8\t488\t0\t0\t0\n")
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(set(df.scenario), {"dcqcn_incast 4:1"})
             v = df.set_index(["algo", "metric"])["value"]
             self.assertEqual(v[("dcqcn", "flow_rate.f4")], 2.5)
             self.assertEqual(v[("none", "pause_tx")], 488)
-            self.assertEqual(v[("none", "queue_max")], 96)
+            self.assertEqual(v[("dcqcn", "ecn_marked")], 410)
             self.assertNotIn(("none", "flow_rate.f3"), v.index)
             self.assertRegex(summary.table([t]),
                              r"dcqcn_incast 4:1: .*\n(.*\n)*jain +1 +0\.9973 +0\.8000")

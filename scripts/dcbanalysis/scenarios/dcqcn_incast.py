@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """dcqcn_incast: summary.tsv, one row per run (incast N, algo dcqcn or
 none): the senders' rates over the second half ('/'-separated, Mbit/s of
-RDMA payload), Jain's index, PAUSE frames and drops of the switch, the
-bottleneck's CE marks and peak backlog (bytes).  Each incast is its own
+RDMA payload), Jain's index, PAUSE frames and drops of the switch and
+the bottleneck's CE marks.  Each incast is its own
 block of the table: the rows' scenario is "dcqcn_incast N:1"."""
 
 import csv
@@ -10,14 +10,13 @@ import os
 
 from .cmp import _num
 
-# column -> (metric, unit, bytes to KB)
+# column -> (metric, unit[, divisor])
 COLUMNS = {
     "jain": ("jain", "1"),
     "pause_tx": ("pause_tx", "frames"),
     "drops": ("drops", "packets"),
     "drops_wred": ("drops_wred", "packets"),
     "ecn_marked": ("ecn_marked", "packets"),
-    "backlog_peak": ("queue_max", "KB", 1024),
 }
 
 
