@@ -11,3 +11,19 @@ def jain(values):
     if not xs or sq == 0:
         return None
     return sum(xs) ** 2 / (len(xs) * sq)
+
+
+def sender_rows(rx, total_row=True):
+    """Rows of the senders' received rates @rx ({name: Mbit/s}):
+    goodput.NAME, goodput.all (unless not @total_row), share.NAME and
+    Jain's index, the ones that apply."""
+    rows = [("goodput." + n, v, "Mbit/s") for n, v in rx.items()]
+    total = sum(rx.values())
+    if total_row:
+        rows.append(("goodput.all", total, "Mbit/s"))
+    if total > 0:
+        rows += [("share." + n, v / total, "1") for n, v in rx.items()]
+    j = jain(rx.values())
+    if j is not None:
+        rows.append(("jain", j, "1"))
+    return rows

@@ -85,16 +85,8 @@ def analyze(d, params):
     rows = []
     rx = {r["sender"]: float(r["rx_bps"]) / 1e6
           for r in _rows(os.path.join(d, "senders.csv"))}
-    for name, mbps in rx.items():
-        rows.append(("goodput." + name, mbps, "Mbit/s"))
+    rows += fairness.sender_rows(rx)
     total = sum(rx.values())
-    rows.append(("goodput.all", total, "Mbit/s"))
-    if total > 0:
-        for name, mbps in rx.items():
-            rows.append(("share." + name, mbps / total, "1"))
-    j = fairness.jain(rx.values())
-    if j is not None:
-        rows.append(("jain", j, "1"))
     rate = units.rate_mbps(params.get("rate") or "0")
     pkt = int(params.get("pkt") or 1000)
     if rate:

@@ -48,20 +48,12 @@ def analyze(d, params):
     secs = float(params.get("duration") or 0)
     senders = _tsv(os.path.join(d, "senders.tsv"))[1:]
     rx = {s[0]: float(s[2]) / 1e6 for s in senders}
+    rows += fairness.sender_rows(rx)
     for s in senders:
-        rows.append(("goodput." + s[0], float(s[2]) / 1e6, "Mbit/s"))
         rows.append(("pause_tx." + s[0], int(s[7]), "frames"))
         rows.append(("ingress_peak." + s[0], int(s[8]) / 1024, "KB"))
         if secs:
             rows.append(("paused_share." + s[0], float(s[6]) / secs, "1"))
-    total = sum(rx.values())
-    rows.append(("goodput.all", total, "Mbit/s"))
-    if total > 0:
-        for name, mbps in rx.items():
-            rows.append(("share." + name, mbps / total, "1"))
-    j = fairness.jain(rx.values())
-    if j is not None:
-        rows.append(("jain", j, "1"))
     port = _tsv(os.path.join(d, "port.tsv"))[0]
     rows += [("drops_tail", int(port[5]), "packets"),
              ("queue_max", int(port[7]) / 1024, "KB"),

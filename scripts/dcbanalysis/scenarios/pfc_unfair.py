@@ -23,15 +23,7 @@ def analyze(d, params):
     rows = []
     senders = _tsv(os.path.join(d, "senders.tsv"))
     rx = {s[0]: float(s[2]) / 1e6 for s in senders}
-    for name, mbps in rx.items():
-        rows.append(("goodput." + name, mbps, "Mbit/s"))
-    total = sum(rx.values())
-    if total > 0:
-        for name, mbps in rx.items():
-            rows.append(("share." + name, mbps / total, "1"))
-    j = fairness.jain(rx.values())
-    if j is not None:
-        rows.append(("jain", j, "1"))
+    rows += fairness.sender_rows(rx, total_row=False)
     others = [rx[h] for h in ("h2", "h3", "h4") if h in rx]
     if "h1" in rx and len(others) == 3 and sum(others) > 0:
         rows.append(("h1_ratio", rx["h1"] * 3 / sum(others), "1"))
