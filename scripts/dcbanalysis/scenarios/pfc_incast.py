@@ -43,6 +43,20 @@ def series(d, want, key, band):
     return out
 
 
+def flow_lines(d, names):
+    """[(name, t_s, rx_mbps)] of throughput-NAME.csv of @names that
+    exist: iperf3's received rate per interval."""
+    out = []
+    for n in names:
+        path = os.path.join(d, "throughput-%s.csv" % n)
+        if os.path.exists(path):
+            with open(path, newline="") as f:
+                r = list(csv.DictReader(f))
+            out.append((n, [float(x["t_s"]) for x in r],
+                        [float(x["rx_mbps"]) for x in r]))
+    return out
+
+
 def analyze(d, params):
     rows = []
     secs = float(params.get("duration") or 0)
@@ -108,14 +122,7 @@ def plot(d, params):
                 "pfc_incast", "congested port's backlog and the pool",
                 params, keys), "bytes (KB)")
             out.append(f)
-    lines = []
-    for k in senders:
-        path = os.path.join(d, "throughput-%s.csv" % k)
-        if os.path.exists(path):
-            with open(path, newline="") as f:
-                r = list(csv.DictReader(f))
-            lines.append((k, [float(x["t_s"]) for x in r],
-                          [float(x["rx_mbps"]) for x in r]))
+    lines = flow_lines(d, senders)
     if lines:
         rate = units.rate_mbps(params.get("rate") or "0")
         pkt = int(params.get("pkt") or 1000)

@@ -14,7 +14,7 @@ import csv
 import json
 import os
 
-from .pfc_incast import ports, series
+from .pfc_incast import flow_lines, ports, series
 
 
 def _tsv(path):
@@ -70,14 +70,7 @@ def plot(d, params):
 
     out = []
     keys = ("rate", "pfc", "xoff", "delay", "duration")
-    lines = []
-    for name in ("v", "s1", "s4"):
-        path = os.path.join(d, "throughput-%s.csv" % name)
-        if os.path.exists(path):
-            with open(path, newline="") as f:
-                r = list(csv.DictReader(f))
-            lines.append((name, [float(x["t_s"]) for x in r],
-                          [float(x["rx_mbps"]) for x in r]))
+    lines = flow_lines(d, ("v", "s1", "s4"))
     if lines:
         f = os.path.join(d, "throughput.png")
         plots.series(f, lines, plots.title(
