@@ -65,24 +65,6 @@ cmpi_defaults()
 	done <<<"$(params)"
 }
 
-# cmpi_libs: the helpers of scripts/lib shared with the tests (dcblab
-# mode; a test has sourced them already).  common.sh installs its own
-# EXIT trap (its at_exit list: rxe processes, namespaces, scratch
-# directory); dcblab's log() is kept.
-cmpi_libs()
-{
-	local mylog
-	declare -F rxe_topo >/dev/null && return 0
-	mylog=$(declare -f log)
-	# shellcheck source=../lib/common.sh
-	. "$CMPI_TOP/scripts/lib/common.sh"
-	# shellcheck source=../lib/dcb.sh
-	. "$CMPI_TOP/scripts/lib/dcb.sh"
-	# shellcheck source=../lib/rxe.sh
-	. "$CMPI_TOP/scripts/lib/rxe.sh"
-	eval "$mylog"
-}
-
 cmpi_mbps() { awk -v r="$(dl_rate_bps "$1")" 'BEGIN { printf "%d", r / 1e6 }'; }
 
 # rate bits/s of a tc rate (dcblab has dl_rate_bps; tests do not)
@@ -359,7 +341,7 @@ cmpi_summary()
 run()
 {
 	local a
-	cmpi_libs
+	dl_test_libs
 	# dcblab's EXIT trap was replaced by common.sh's (which cleans up the
 	# rxe processes, the namespaces and the scratch directory)
 	CMPI_OUT=$OUT

@@ -187,7 +187,7 @@ dcqb_setup()
 run()
 {
 	local c
-	cmpi_libs
+	dl_test_libs
 	CMPI_OUT=$OUT
 	dcqb_setup
 	log "topology up: ${#CMPI_HOSTS[@]} senders, $PORT toward r"

@@ -23,8 +23,6 @@
 # test_71_dcqcn_fig8.sh, which sources this file after lib.sh, dcb.sh and
 # rxe.sh and asserts on what they measured.
 
-DCQ8_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-DCQ8_TOP=$(cd "$DCQ8_HERE/../.." && pwd -P)
 
 describe()
 {
@@ -42,22 +40,6 @@ k_us            30000     DCQCN K (dce_tcp_rtt), us; above the CNP interval N (2
 xoff            96kb      PFC XOFF of every switch port (above RED's kmax 20 KB)
 timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
-}
-
-# dcq8_libs: the helpers of scripts/lib shared with the test (dcblab
-# mode; a test has sourced them already; see cmp_incast.sh's cmpi_libs).
-dcq8_libs()
-{
-	local mylog
-	declare -F rxe_topo >/dev/null && return 0
-	mylog=$(declare -f log)
-	# shellcheck source=../lib/common.sh
-	. "$DCQ8_TOP/scripts/lib/common.sh"
-	# shellcheck source=../lib/dcb.sh
-	. "$DCQ8_TOP/scripts/lib/dcb.sh"
-	# shellcheck source=../lib/rxe.sh
-	. "$DCQ8_TOP/scripts/lib/rxe.sh"
-	eval "$mylog"
 }
 
 # dcq8_setup XOFF OUTDIR: DCQCN loaded, the topology above with PFC XOFF
@@ -198,7 +180,7 @@ dcq8_jain()
 
 run()
 {
-	dcq8_libs
+	dl_test_libs
 	RXE_BW_U=${P[timeout_exp]}
 	DCQCN_KNOBS[rpg_time_reset]=${P[t_us]}
 	DCQCN_KNOBS[dce_tcp_rtt]=${P[k_us]}

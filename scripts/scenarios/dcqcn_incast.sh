@@ -21,8 +21,6 @@
 # test_70_dcqcn_incast.sh, which sources this file after lib.sh, dcb.sh
 # and rxe.sh and asserts on what they measured.
 
-DCQI_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
-DCQI_TOP=$(cd "$DCQI_HERE/../.." && pwd -P)
 
 describe()
 {
@@ -37,22 +35,6 @@ line            10        line rate of every link and rxe device (Mb/s)
 duration        16        ib_write_bw -D seconds per run (Jain needs it: 0.887 once with 12)
 timeout_exp     17        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
-}
-
-# dcqi_libs: the helpers of scripts/lib shared with the test (dcblab
-# mode; a test has sourced them already; see cmp_incast.sh's cmpi_libs).
-dcqi_libs()
-{
-	local mylog
-	declare -F rxe_topo >/dev/null && return 0
-	mylog=$(declare -f log)
-	# shellcheck source=../lib/common.sh
-	. "$DCQI_TOP/scripts/lib/common.sh"
-	# shellcheck source=../lib/dcb.sh
-	. "$DCQI_TOP/scripts/lib/dcb.sh"
-	# shellcheck source=../lib/rxe.sh
-	. "$DCQI_TOP/scripts/lib/rxe.sh"
-	eval "$mylog"
 }
 
 # dcqi_setup LINE OUTDIR: DCQCN loaded, s1..s4 -> sw -> r with every link
@@ -160,7 +142,7 @@ dcqi_run()
 run()
 {
 	local n
-	dcqi_libs
+	dl_test_libs
 	RXE_BW_U=${P[timeout_exp]}
 	dcqi_setup "${P[line]}" "$OUT"
 	# 4:1 first: its QPNs are then 17..20 (rxe_qpn_skip), distinct in the
