@@ -1640,10 +1640,10 @@ static int rxe_cc_xmit_cnp(struct rxe_qp *qp, const u8 *rsvd)
 
 	/*
 	 * The receive path may get here while the QP is being destroyed:
-	 * its last reference gone, its cleanup not run yet.  rxe's transmit
-	 * path takes a reference without checking and its skb destructor
-	 * drops one, so send only while holding a reference of our own.
-	 * The peer learns nothing from a QP whose responder is not ready.
+	 * its last reference gone, its cleanup (which releases the socket
+	 * rxe_send() uses) about to run.  Send only while holding a
+	 * reference of our own, which keeps that cleanup waiting.  The peer
+	 * learns nothing from a QP whose responder is not ready.
 	 */
 	if (!qp->valid || !rxe_cc_resp_ready(qp))
 		return -ENOENT;
