@@ -158,11 +158,12 @@ check: $(DEPS_STAMP)
 # KVER=6.12): a guest with routing namespaces (test_00), sch_dcb's ECN
 # marking (test_10), PFC PAUSE/RESUME sent by a switch port and obeyed by
 # a host, and rmmod sch_dcb (test_45), our rdma_rxe across namespaces with
-# perftest and its rmmod (test_60), DCQCN's CNPs (test_62), and the
+# perftest and its rmmod (test_60), DCQCN's CNPs (test_62), QP destroy and
+# rmmod with packets in flight (test_83, the 6.12 form of a fix), and the
 # native path a user's machine takes, run inside the guest (test_90: make,
 # vm-run, run.sh and dcblab choose native mode there).  Guest tests only;
 # see Documentation/testing.rst.
-SMOKE_TESTS := 00_guest_smoke|10_dcb_ecn|45_pfc_teardown|60_rxe_netns|62_rxe_cnp|90_native
+SMOKE_TESTS := 00_guest_smoke|10_dcb_ecn|45_pfc_teardown|60_rxe_netns|62_rxe_cnp|83_rxe_destroy_inflight|90_native
 
 check-smoke: $(DEPS_STAMP)
 	$(MAKE) all
