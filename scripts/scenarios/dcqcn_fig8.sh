@@ -23,7 +23,6 @@
 # test_71_dcqcn_fig8.sh, which sources this file after lib.sh, dcb.sh and
 # rxe.sh and asserts on what they measured.
 
-
 describe()
 {
 	echo "DCQCN Fig. 3/8/9: PFC unfairness and victim flow, none vs dcqcn, table and plots"

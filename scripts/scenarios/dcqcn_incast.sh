@@ -21,7 +21,6 @@
 # test_70_dcqcn_incast.sh, which sources this file after lib.sh, dcb.sh
 # and rxe.sh and asserts on what they measured.
 
-
 describe()
 {
 	echo "DCQCN vs PFC only: 2:1 and 4:1 soft-RoCE incast, Jain, PAUSE ratio, rate timeline"
