@@ -18,6 +18,8 @@
  * [0.5 Kmin, Kmax] (the fluid model's fixed point sits near Kmin, §5).
  *
  *   model [-v]          run the built-in scenarios, exit 1 on a failure
+ *   model -f            the paper's section 5 analyses (Fig. 11, 12): one
+ *                       line per setting, see figures()
  *   model -x C_MBPS N KMIN_KB KMAX_KB PMAX LOOP_MS CNP_MS T_MS AI_KBPS
  *            HAI_KBPS RUN_S SEEDS [K_MS]
  *                       one guest-style setting over SEEDS seeds (flows
@@ -35,7 +37,7 @@
 
 #include "dcqcn_sm.h"
 
-#define MAXN 16
+#define MAXN 32
 #define QCAP (1 << 20)
 
 struct scenario {
@@ -49,6 +51,9 @@ struct scenario {
 	double cnp_ns;		/* NP: one CNP per flow per this */
 	double stagger_ns;	/* flow i starts at i * stagger */
 	double run_ns;
+	u32 late_rate;		/* kb/s: flows 1.. start at this R_C and R_T
+				 * (0: at line rate, as DCQCN starts them)
+				 */
 	struct dcqcn_params p;
 };
 
@@ -59,7 +64,16 @@ struct result {
 	double alpha_sum, alpha_max;	/* alpha after each cut, 2nd half */
 	u64 cuts;
 	u64 early_decays;	/* alpha decays less than N after a CNP */
+	double qmax, qsd;	/* bytes, second half */
+	/* two flows: the end of the last CONV_WIN_NS window in which their
+	 * throughputs differed by more than CONV_GAP of C (0: never), and
+	 * that difference over the last tenth of the run
+	 */
+	double conv_ns, gap_end;
 };
+
+#define CONV_WIN_NS	2e6
+#define CONV_GAP	0.1
 
 #define SEED0 0x9e3779b97f4a7c15ULL
 
@@ -89,12 +103,21 @@ static void run(const struct scenario *sc, struct result *res)
 	u32 qh = 0, qt = 0, ch = 0, ct = 0;
 	double qsum = 0;
 	u64 qsamples = 0, total = 0, next_print = 0;
+	u64 win[2] = { 0, 0 }, win_end = (u64)CONV_WIN_NS;
+	u64 tail[2] = { 0, 0 }, tail_from = end - end / 10;
+	double qsq = 0;
 	int i;
 
 	memset(res, 0, sizeof(*res));
 	rng = seed;
 	for (i = 0; i < sc->n; i++) {
 		dcqcn_sm_init(&sm[i], &sc->p);
+		if (i && sc->late_rate) {
+			/* as if cut there by CNPs: its timers run */
+			dcqcn_sm_on_cnp(&sm[i], &sc->p, 1);
+			sm[i].rc = sc->late_rate;
+			sm[i].rt = sc->late_rate;
+		}
 		credit[i] = 0;
 		np_last[i] = 0;
 		rp_cnp[i] = 0;
@@ -150,6 +173,11 @@ static void run(const struct scenario *sc, struct result *res)
 				got[f] += sc->pkt;
 				total += sc->pkt;
 			}
+			if (f < 2) {
+				win[f] += sc->pkt;
+				if (now > tail_from)
+					tail[f] += sc->pkt;
+			}
 			qh++;
 		}
 		/* CNPs reaching the RPs */
@@ -184,8 +212,23 @@ static void run(const struct scenario *sc, struct result *res)
 			}
 		}
 		if (now > half) {
-			qsum += (double)(qt - qh) * sc->pkt;
+			double qb = (double)(qt - qh) * sc->pkt;
+
+			qsum += qb;
+			qsq += qb * qb;
+			if (qb > res->qmax)
+				res->qmax = qb;
 			qsamples++;
+		}
+		if (now >= win_end) {
+			double gap = fabs((double)win[0] - (double)win[1]) *
+				     8 / (CONV_WIN_NS / 1e9) / sc->c_bps;
+
+			if (sc->n == 2 && now > start[1] && gap > CONV_GAP)
+				res->conv_ns = now;
+			win[0] = 0;
+			win[1] = 0;
+			win_end += (u64)CONV_WIN_NS;
 		}
 		if (verbose && now >= next_print) {
 			printf("  t=%8.3f ms q=%7.1f KB", now / 1e6,
@@ -213,6 +256,11 @@ static void run(const struct scenario *sc, struct result *res)
 		res->jain = sum * sum / (sc->n * sq);
 		res->util = total * 8.0 / secs / sc->c_bps;
 		res->qmean = qsamples ? qsum / qsamples : 0;
+		res->qsd = qsamples ?
+			   sqrt(fmax(0, qsq / qsamples - res->qmean * res->qmean)) :
+			   0;
+		res->gap_end = fabs((double)tail[0] - (double)tail[1]) * 8 /
+			       ((end - tail_from) / 1e9) / sc->c_bps;
 	}
 }
 
@@ -287,6 +335,136 @@ static struct scenario guest_scale(int n, int k)
 		},
 	};
 	return sc;
+}
+
+/*
+ * model -f: the analyses of the paper's section 5 (its Fig. 11 and 12,
+ * which it ran on a fluid model) on this discrete model driving
+ * dcqcn_sm.c, at the paper's 40 Gb/s.  Every line is one run; "conv" is
+ * when two flows (one at line rate, one starting at the minimum rate,
+ * as in the paper's two-flow study) last differed by more than 10 % of C
+ * over 2 ms, "-" when never.
+ */
+static struct scenario fig_base(int n, int strawman)
+{
+	struct scenario sc = paper_scale(n);
+
+	sc.name = strawman ? "strawman" : "paper";
+	sc.stagger_ns = 0;
+	if (strawman) {
+		/* QCN's and DCTCP's recommendations (paper, section 5.2) */
+		sc.p.byte_reset = 150 * 1000;
+		sc.p.time_reset_ns = 1500000;
+		sc.kmin = 40e3;
+		sc.kmax = 40e3;
+		sc.pmax = 1;
+		sc.p.g = 1024 - 64;	/* g = 1/16 */
+	}
+	return sc;
+}
+
+static void fig_line(const char *fig, const char *what,
+		     const struct scenario *sc)
+{
+	struct result r;
+
+	seed = SEED0;
+	run(sc, &r);
+	printf("%-4s %-22s %2d %6.4f %5.3f %7.1f %7.1f %7.1f ", fig, what,
+	       sc->n, r.jain, r.util, r.qmean / 1e3, r.qsd / 1e3,
+	       r.qmax / 1e3);
+	if (sc->n == 2) {
+		if (r.conv_ns)
+			printf("%6.1f", r.conv_ns / 1e6);
+		else
+			printf("%6s", "-");
+		printf(" %5.3f", r.gap_end);
+	}
+	printf("\n");
+}
+
+static int figures(void)
+{
+	static const u32 bytes[] = { 150 * 1000, 1500 * 1000, 10 << 20 };
+	static const char * const bnames[] = { "150 KB", "1.5 MB", "10 MB" };
+	static const u32 timers[] = { 1500000, 300000, 55000 };
+	static const u32 gs[] = { 16, 64, 256 };
+	static const u32 ais[] = { 40000, 20000, 10000, 5000 };
+	static const int incasts[] = { 2, 16, 32 };
+	struct scenario sc;
+	char what[64];
+	unsigned int i, j;
+
+	printf("%-4s %-22s %2s %6s %5s %7s %7s %7s %6s %5s\n", "fig",
+	       "setting", "N", "jain", "util", "q KB", "sd KB", "max KB",
+	       "conv", "gap");
+	printf("%-4s %-22s %2s %6s %5s %7s %7s %7s %6s %5s\n", "", "",
+	       "", "", "", "mean", "", "", "ms", "end");
+	for (i = 0; i < ARRAY_SIZE(bytes); i++) {
+		sc = fig_base(2, 1);
+		sc.late_rate = sc.p.min_rate;
+		sc.p.byte_reset = bytes[i];
+		snprintf(what, sizeof(what), "strawman B %s", bnames[i]);
+		fig_line("11a", what, &sc);
+	}
+	for (i = 0; i < ARRAY_SIZE(timers); i++) {
+		sc = fig_base(2, 1);
+		sc.late_rate = sc.p.min_rate;
+		sc.p.byte_reset = 10 << 20;
+		sc.p.time_reset_ns = timers[i];
+		snprintf(what, sizeof(what), "B 10 MB T %u us",
+			 timers[i] / 1000);
+		fig_line("11b", what, &sc);
+	}
+	for (i = 0; i < 2; i++) {
+		sc = fig_base(2, 1);
+		sc.late_rate = sc.p.min_rate;
+		sc.kmin = 5e3;
+		sc.kmax = i ? 200e3 : 40e3;
+		snprintf(what, sizeof(what), "strawman Kmax %.0f KB",
+			 sc.kmax / 1e3);
+		fig_line("11c", what, &sc);
+	}
+	for (i = 0; i < 3; i++) {
+		static const double pm[] = { 1, 0.1, 0.01 };
+
+		sc = fig_base(2, 1);
+		sc.late_rate = sc.p.min_rate;
+		sc.kmin = 5e3;
+		sc.kmax = 200e3;
+		sc.pmax = pm[i];
+		snprintf(what, sizeof(what), "Kmax 200 KB Pmax %g%%",
+			 100 * pm[i]);
+		fig_line("11d", what, &sc);
+	}
+	sc = fig_base(2, 0);
+	sc.late_rate = sc.p.min_rate;
+	fig_line("11", "paper (Fig. 14)", &sc);
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < ARRAY_SIZE(gs); i++) {
+			sc = fig_base(incasts[j], 0);
+			sc.p.g = 1024 - 1024 / gs[i];
+			snprintf(what, sizeof(what), "g 1/%u", gs[i]);
+			fig_line("12", what, &sc);
+		}
+	}
+	for (j = 1; j < 3; j++) {
+		for (i = 0; i < ARRAY_SIZE(ais); i++) {
+			sc = fig_base(incasts[j], 0);
+			sc.p.ai_rate = ais[i];
+			snprintf(what, sizeof(what), "R_AI %u Mb/s",
+				 ais[i] / 1000);
+			fig_line("12", what, &sc);
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(ais); i++) {
+		sc = fig_base(2, 0);
+		sc.late_rate = sc.p.min_rate;
+		sc.p.ai_rate = ais[i];
+		snprintf(what, sizeof(what), "R_AI %u Mb/s", ais[i] / 1000);
+		fig_line("12", what, &sc);
+	}
+	return 0;
 }
 
 /* model -x ...: see the header */
@@ -377,6 +555,8 @@ int main(int argc, char **argv)
 		}
 		return sweep(argv + 2, argc == 15 ? argv[14] : NULL);
 	}
+	if (argc > 1 && !strcmp(argv[1], "-f"))
+		return figures();
 	verbose = argc > 1 && !strcmp(argv[1], "-v");
 	printf("%-11s %2s %6s %6s %7s %9s %8s %8s  shares of C/N\n",
 	       "scenario", "N", "jain", "util", "worst", "queue KB", "CNPs",
