@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# dcqcn_params: the DCQCN paper's parameter study (section 5: Fig. 11,
+# the strawman parameters against its own, and Fig. 12, g and R_AI under
+# 2:1 and 16:1 incasts) on soft-RoCE, scaled to the guest.  The paper
+# made these figures with its fluid model; selftests/unit/dcqcn/model -f
+# makes them at 40 Gb/s (dcqcn.rst, "The paper's parameter analyses").
+# Here the real rdma_rxe, DCQCN module and sch_dcb switch run them.
+#
+# cmp_incast's topology, traffic and analysis: N senders s1..sN each
+# RDMA-write ITERS x SIZE bytes into r through one routing switch, every
+# port and host NIC sch_dcb at the line rate, PFC on RoCE's band 3, RED on
+# the bottleneck toward r.  One run per (incast, setting), named N-SETTING
+# in the algo column of summary.tsv:
+#
+#   paper     the guest settings of dcqcn.rst (scripts/lib/rxe.sh
+#             DCQCN_KNOBS: T = K = 30 ms, g = 1/256, R_AI 50 kb/s)
+#   g16       the same with g = 1/16 (dce_tcp_g 960)
+#   ai4       the same with R_AI and R_HAI four times larger
+#   strawman  QCN's and DCTCP's recommendations the paper starts from,
+#             scaled as the guest settings are (times by 545, so T 1.5 ms
+#             -> 818 ms; the byte counter firing 50 times per T at line
+#             rate, as 150 KB does at 40 Gb/s; g = 1/16; cut-off marking
+#             at 40 KB x 50/200, the guest's Kmax over the paper's: step
+#             k 10 KB)
+#
+# The functions are also used by the guest test test_91_dcqcn_incast16.sh.
+
+DCQP_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# shellcheck source=cmp_incast.sh
+. "$DCQP_HERE/cmp_incast.sh"
+
+describe()
+{
+	echo "DCQCN section 5 (Fig. 11, 12): strawman, g and R_AI under 2:1 and 16:1 RDMA incasts: queue, Jain, PAUSE"
+}
+
+params()
+{
+	cat <<'EOF'
+settings        paper,g16,ai4,strawman  DCQCN settings to run per incast, in this order
+incasts         2,16      incasts to run (N senders to one receiver), in this order
+rate            10mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
+iters           20        ib_write_bw -n: writes per sender
+size            65536     bytes per write
+buffer          4mb       switch buffer pool (17 ports reserve about 2.1 MB of headroom at 10 Mb/s)
+xoff            16kb      PFC static XOFF per (ingress port, RoCE's band 3)
+delay           50ms      PAUSE response time the headroom is sized for
+red             5kb:50kb:0.01  RED kmin:kmax:pmax (dcqcn.rst guest settings)
+strawman_k      10kb      strawman: DCTCP cut-off marking threshold
+timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
+interval_ms     20        dcbmon sampling interval
+sample_s        0.1       sent_pkts sampling interval (FCT resolution)
+duration        300       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120 per run)
+EOF
+}
+
+# dcqp_knobs SETTING: DCQCN_KNOBS for SETTING, from the guest settings
+# saved at the first call.
+dcqp_knobs()
+{
+	local k
+	if [ -z "${DCQP_BASE_SAVED:-}" ]; then
+		declare -gA DCQP_BASE=()
+		for k in "${!DCQCN_KNOBS[@]}"; do DCQP_BASE[$k]=${DCQCN_KNOBS[$k]}; done
+		DCQP_BASE_SAVED=1
+	fi
+	for k in "${!DCQP_BASE[@]}"; do DCQCN_KNOBS[$k]=${DCQP_BASE[$k]}; done
+	case $1 in
+	paper) ;;
+	g16) DCQCN_KNOBS[dce_tcp_g]=960;;
+	ai4)
+		DCQCN_KNOBS[rpg_ai_rate]=$((4 * DCQP_BASE[rpg_ai_rate]))
+		DCQCN_KNOBS[rpg_hai_rate]=$((4 * DCQP_BASE[rpg_hai_rate]))
+		;;
+	strawman)
+		# T: 1.5 ms x 545; B: line rate x T / 50 (bytes)
+		DCQCN_KNOBS[rpg_time_reset]=818000
+		DCQCN_KNOBS[rpg_byte_reset]=$((CMPI_MBPS * 818000 / 8 / 50))
+		DCQCN_KNOBS[dce_tcp_g]=960
+		;;
+	*) fail "unknown setting '$1' (paper, g16, ai4, strawman)";;
+	esac
+}
+
+# cmpi_rxe N-SETTING: DCQCN with SETTING's knobs on the senders and r
+cmpi_rxe()
+{
+	local h
+	dcqp_knobs "${1#*-}"
+	for h in "${CMPI_HOSTS[@]}" r; do
+		rxe_algo "$h" dcqcn "$CMPI_MBPS"
+	done
+	return 0
+}
+
+# cmpi_qdiscs N-SETTING: sch_dcb on every switch port and host NIC, PFC on
+# RoCE's band; the bottleneck marks with RED, or the strawman's step.
+cmpi_qdiscs()
+{
+	local sw ecn kmin kmax pmax
+	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]} pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay ${P[delay]}"
+	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
+	ecn="ecn red kmin $kmin kmax $kmax pmax $pmax"
+	[ "${1#*-}" = strawman ] && ecn="ecn step k ${P[strawman_k]}"
+	# shellcheck disable=SC2086
+	topo_dcb_all switch $sw || fail "tc: switch ports: $sw"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate "${P[rate]}" $CTRL_MAP limit 2mb || fail "tc: host NICs"
+	# shellcheck disable=SC2086
+	dcb_set $sw $ecn || fail "tc: bottleneck: $sw $ecn"
+	echo "switch ports: $sw; bottleneck $PORT: $sw $ecn; host NICs: rate ${P[rate]} $CTRL_MAP limit 2mb"
+	local k
+	for k in $(printf '%s\n' "${!DCQCN_KNOBS[@]}" | sort); do
+		echo "dcqcn/$k ${DCQCN_KNOBS[$k]}"
+	done
+}
+
+# dcqp_setup: cmp_incast's topology with as many senders as the largest
+# incast
+dcqp_setup()
+{
+	local n max=0
+	cmpi_defaults
+	for n in ${P[incasts]//,/ }; do
+		[[ $n =~ ^[1-9][0-9]*$ ]] || fail "incasts: '$n' is not a number of senders"
+		[ "$n" -gt "$max" ] && max=$n
+	done
+	P[senders]=$max
+	cmpi_setup
+}
+
+# dcqp_run N SETTING: one N:1 incast with SETTING (run N-SETTING)
+dcqp_run()
+{
+	local n=$1 i
+	CMPI_HOSTS=()
+	for i in $(seq 1 "$n"); do CMPI_HOSTS+=("s$i"); done
+	cmpi_run "$n-$2"
+}
+
+# dcqp_summary: summary.tsv (cmp_incast's columns; algo: N-SETTING) and
+# summary.txt (printed).  The host draws the plots
+# (scripts/dcbanalysis/scenarios/dcqcn_params.py).
+dcqp_summary()
+{
+	{ echo "$CMPI_HDR"; cat "$CMPI_OUT/summary.tsv.rows"; } >"$CMPI_OUT/summary.tsv"
+	rm -f "$CMPI_OUT/summary.tsv.rows"
+	{
+		echo "dcqcn_params: N senders x ${P[iters]} x ${P[size]} B -> r, ${P[rate]} ports," \
+			"PFC on RoCE's band $ROCE_BAND, DCQCN; runs named N-SETTING"
+		echo "(queue: bottleneck port over the incast; q2: its second half; KB)"
+		echo
+		column -t -s "$(printf '\t')" "$CMPI_OUT/summary.tsv"
+	} >"$CMPI_OUT/summary.txt"
+	cat "$CMPI_OUT/summary.txt"
+}
+
+run()
+{
+	local n s
+	dl_test_libs
+	CMPI_OUT=$OUT
+	dcqp_setup
+	log "topology up: ${P[senders]} senders, $PORT toward r"
+	for n in ${P[incasts]//,/ }; do
+		for s in ${P[settings]//,/ }; do
+			dcqp_run "$n" "$s"
+		done
+	done
+	dcqp_summary
+}
