@@ -63,6 +63,12 @@ METRICS = {
                   "overhead) per second while it had a backlog"),
     "jain": ("1", "Jain's index of the per-flow rates of the run"),
     "jain_post": ("1", "Jain's index of the long flows after the burst"),
+    "jain_window_min": ("1", "lowest Jain's index of the per-flow rates "
+                        "over the windows of the run's second half"),
+    "jain_window_median": ("1", "median Jain's index of the per-flow "
+                           "rates over the windows of the second half"),
+    "ip_rate_late": ("Mbit/s", "all flows' IPv4 bytes per second over the "
+                     "second half of the run, from a capture"),
     # time
     "fct": ("s", "flow completion time: first to last packet of a flow"),
     "fct_max": ("s", "the longest flow completion time of the run"),
@@ -119,6 +125,8 @@ METRICS = {
                      "receiver (out_of_seq_request)"),
     "cnp_rx": ("packets", "CNPs a sender's rxe received"),
     "flows_failed": ("flows", "flows that ended with an error"),
+    "procs_failed": ("processes", "traffic processes (each carrying one "
+                     "or more flows) that ended with an error"),
     "completed": ("1", "the fraction of the requested transfers that "
                   "completed"),
 }

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 import pandas as pd  # noqa: E402
 
 from dcbanalysis import analyze, fairness, metadata, plots, summary  # noqa
-from dcbanalysis import tidy, units  # noqa
+from dcbanalysis import roce_flows, tidy, units  # noqa
 
 
 def row(**kw):
@@ -286,6 +286,42 @@ class DcqcnBuffer(unittest.TestCase):
                                    4.54 + 0.2 * (4.71 - 4.54))
 
 
+
+PCNF_TSV = (
+    "algo\tflows\tjain\tjain_w_min\tjain_w_median\ttotal_mbps\t"
+    "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tfailed\t"
+    "rates_mbps\n"
+    "pcn-4\t4\t0.9900\t0.9500\t0.9800\t9.7000\t12.1\t30.2\t0\t0\t0\t0\t"
+    "2.4/2.4/2.5/2.4\n"
+    "pcn-16\t16\t0.9500\tNaN\t0.9000\t9.6000\t14.0\t33.0\t3\t0\t0\t0\t\n"
+    "dcqcn-4\t4\t0.9000\t0.8000\t0.8800\t9.5000\t40.5\t80.0\t12\t0\t2\t1\t\n")
+
+
+class PcnFlows(unittest.TestCase):
+    def test_analyze_and_plot(self):
+        from dcbanalysis.scenarios import pcn_flows
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run pcn_flows 2026\n"
+                        "algos=pcn,dcqcn\nflows=4,16\nhosts=4\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write(PCNF_TSV)
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index(["algo", "metric"])["value"]
+            self.assertEqual(v[("pcn", "jain.n4")], 0.99)
+            self.assertEqual(v[("pcn", "jain.n16")], 0.95)
+            self.assertEqual(v[("dcqcn", "queue_mean.n4")], 40.5)
+            self.assertEqual(v[("dcqcn", "procs_failed.n4")], 1)
+            self.assertEqual(v[("pcn", "ip_rate_late.n16")], 9.6)
+            # NaN left out
+            self.assertNotIn(("pcn", "jain_window_min.n16"), v.index)
+            files = pcn_flows.plot(t, {"hosts": "4", "rate": "10"})
+            self.assertEqual([os.path.basename(f) for f in files],
+                             ["flows.png"])
+            self.assertGreater(os.path.getsize(files[0]), 1000)
+
+
 class PcnFig5(unittest.TestCase):
     def test_analyze_and_plot(self):
         with tempfile.TemporaryDirectory() as t:
@@ -537,6 +573,85 @@ class PfcScenarios(unittest.TestCase):
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["paused.png", "pauses.png", "throughput.png"])
+
+
+
+def roce_pcap(path, pkts, magic=b"\xd4\xc3\xb2\xa1", extra=()):
+    """A pcap at @path of RoCEv2 frames: @pkts is [(t_s, src, qpn,
+    payload_len)]; @extra frames (bytes) are appended unchanged."""
+    import struct
+    with open(path, "wb") as f:
+        f.write(magic + struct.pack("<HHiIII", 2, 4, 0, 0, 65535, 1))
+        frames = []
+        for t, src, qpn, n in pkts:
+            ip_len = 20 + 8 + 12 + n
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, ip_len, 0, 0, 64,
+                             17, 0, bytes(int(x) for x in src.split(".")),
+                             bytes([10, 0, 0, 9]))
+            udp = struct.pack("!HHHH", 49152, 4791, 8 + 12 + n, 0)
+            bth = bytes([10, 0, 0xff, 0xff, 0]) + qpn.to_bytes(3, "big") + \
+                bytes(4)
+            eth = bytes(12) + b"\x08\x00"
+            frames.append((t, eth + ip + udp + bth))
+        frames += [(9.0, e) for e in extra]
+        for t, fr in frames:
+            sec = int(t)
+            f.write(struct.pack("<IIII", sec, int(round((t - sec) * 1e6)),
+                                len(fr), len(fr)))
+            f.write(fr)
+
+
+class RoceFlows(unittest.TestCase):
+    def test_rates_and_jain(self):
+        # two flows over 10 s: flow A 1000-byte packets every 10 ms, flow
+        # B every 20 ms; a third (another source, same QPN) every 10 ms
+        # in the first half only
+        pkts = []
+        for k in range(1000):
+            pkts.append((k * 0.01, "10.0.0.1", 17, 960))
+            if k % 2 == 0:
+                pkts.append((k * 0.01 + 0.001, "10.0.0.2", 17, 960))
+            if k < 400:
+                pkts.append((k * 0.01 + 0.002, "10.0.0.3", 18, 960))
+        pkts.sort()
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "c.pcap")
+            # an ARP frame and a TCP frame, skipped
+            roce_pcap(p, pkts, extra=(bytes(12) + b"\x08\x06" + bytes(28),
+                                      bytes(12) + b"\x08\x00\x45" +
+                                      bytes(8) + b"\x06" + bytes(30)))
+            got = roce_flows.read_pcap(p)
+            self.assertEqual(len(got), len(pkts))
+            self.assertEqual(got[0][1], ("10.0.0.1", 17))
+            self.assertEqual(got[0][2], 1000)
+            s = roce_flows.summary(got, window=1.0, nflows=3)
+        # second half [~5, ~9.99): A 0.8, B 0.4 Mbit/s of IPv4 bytes,
+        # the third flow (seen in the first half) silent: 0
+        self.assertEqual(s["flows"], 3)
+        r = s["rates"]
+        self.assertEqual(r[("10.0.0.3", 18)], 0)
+        self.assertAlmostEqual(r[("10.0.0.1", 17)], 0.8, delta=0.01)
+        self.assertAlmostEqual(r[("10.0.0.2", 17)], 0.4, delta=0.01)
+        self.assertAlmostEqual(s["jain"], 1.2 ** 2 / (3 * (0.64 + 0.16)),
+                               delta=0.01)
+        self.assertAlmostEqual(s["jain_w_min"], s["jain"], delta=0.02)
+        self.assertAlmostEqual(s["total_mbps"], 1.2, delta=0.02)
+
+    def test_nanosecond_and_bad_files(self):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "n.pcap")
+            roce_pcap(p, [(0.5, "10.0.0.1", 5, 100)],
+                      magic=b"\x4d\x3c\xb2\xa1")
+            got = roce_flows.read_pcap(p)
+            # microsecond field read as nanoseconds: 0.5 s -> 0.0005 s
+            self.assertAlmostEqual(got[0][0], 0.0005, places=6)
+            bad = os.path.join(d, "bad")
+            with open(bad, "wb") as f:
+                f.write(b"not a capture at all, really")
+            with self.assertRaises(roce_flows.CaptureError):
+                roce_flows.read_pcap(bad)
+            self.assertEqual(roce_flows.main([bad]), 1)
+            self.assertEqual(roce_flows.summary([])["flows"], 0)
 
 
 class Units(unittest.TestCase):

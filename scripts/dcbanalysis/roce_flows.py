@@ -1,0 +1,172 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Per-flow throughput of RoCEv2 traffic from a packet capture.
+
+A flow is one RC connection seen at the receiver: (IPv4 source,
+destination QP number of the BTH).  read_pcap() takes a classic pcap
+file (tcpdump -w, Ethernet, microsecond or nanosecond timestamps) and
+returns, per packet to UDP port 4791, its time, flow and IPv4 length.
+flow_rates() turns them into each flow's rate over a time span and per
+window; summary() into the numbers the scenarios report.  Standard
+library only: the guest tests run it too.
+
+    python3 -m dcbanalysis.roce_flows CAPTURE [--window S] [--flows N]
+
+prints ``key value`` lines: flows (seen in the capture), jain (second half of the capture),
+jain_w_min and jain_w_median (over windows of S seconds in the second
+half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes).
+"""
+
+import argparse
+import statistics
+import struct
+import sys
+
+from .fairness import jain
+
+ROCE_PORT = 4791
+_MAGIC = {
+    b"\xd4\xc3\xb2\xa1": ("<", 1e-6),
+    b"\xa1\xb2\xc3\xd4": (">", 1e-6),
+    b"\x4d\x3c\xb2\xa1": ("<", 1e-9),
+    b"\xa1\xb2\x3c\x4d": (">", 1e-9),
+}
+LINKTYPE_ETHERNET = 1
+
+
+class CaptureError(ValueError):
+    pass
+
+
+def read_pcap(path):
+    """[(t_s, (src_ip, dest_qpn), ip_len)] of the RoCEv2 packets in the
+    pcap @path (IPv4 over Ethernet, optionally one 802.1Q tag).  Other
+    packets, and packets cut before the BTH, are skipped; a file that is
+    not a pcap of Ethernet raises CaptureError."""
+    out = []
+    with open(path, "rb") as f:
+        hdr = f.read(24)
+        if len(hdr) < 24 or hdr[:4] not in _MAGIC:
+            raise CaptureError("%s: not a pcap file" % path)
+        end, scale = _MAGIC[hdr[:4]]
+        link = struct.unpack(end + "I", hdr[20:24])[0]
+        if link != LINKTYPE_ETHERNET:
+            raise CaptureError("%s: link type %d, want Ethernet" %
+                               (path, link))
+        rec = struct.Struct(end + "IIII")
+        while True:
+            r = f.read(16)
+            if len(r) < 16:
+                break
+            sec, frac, incl, _ = rec.unpack(r)
+            data = f.read(incl)
+            if len(data) < incl:
+                break
+            p = _parse(data)
+            if p:
+                out.append((sec + frac * scale, p[0], p[1]))
+    return out
+
+
+def _parse(d):
+    """((src, dest_qpn), ip_len) of one Ethernet frame, or None."""
+    off = 12
+    if len(d) < off + 2:
+        return None
+    etype = struct.unpack("!H", d[off:off + 2])[0]
+    off += 2
+    if etype == 0x8100:
+        if len(d) < off + 4:
+            return None
+        etype = struct.unpack("!H", d[off + 2:off + 4])[0]
+        off += 4
+    if etype != 0x0800 or len(d) < off + 20:
+        return None
+    ihl = (d[off] & 0x0F) * 4
+    if d[off] >> 4 != 4 or ihl < 20 or d[off + 9] != 17:
+        return None
+    ip_len = struct.unpack("!H", d[off + 2:off + 4])[0]
+    src = ".".join(str(b) for b in d[off + 12:off + 16])
+    udp = off + ihl
+    if len(d) < udp + 8 + 8:
+        return None
+    if struct.unpack("!H", d[udp + 2:udp + 4])[0] != ROCE_PORT:
+        return None
+    bth = udp + 8
+    qpn = int.from_bytes(d[bth + 5:bth + 8], "big")
+    return (src, qpn), ip_len
+
+
+def flow_rates(pkts, t0, t1, window):
+    """({flow: Mbit/s over [t0, t1)}, [{flow: Mbit/s} per window of
+    @window seconds from t0]) of @pkts (read_pcap's)."""
+    flows = sorted({p[1] for p in pkts})
+    total = dict.fromkeys(flows, 0)
+    nwin = max(int((t1 - t0) // window), 0) if window > 0 else 0
+    wins = [dict.fromkeys(flows, 0) for _ in range(nwin)]
+    for t, fl, n in pkts:
+        if t < t0 or t >= t1:
+            continue
+        total[fl] += n
+        k = int((t - t0) // window) if window > 0 else -1
+        if 0 <= k < nwin:
+            wins[k][fl] += n
+    span = t1 - t0
+    rates = {f: b * 8 / span / 1e6 for f, b in total.items()} if span > 0 \
+        else {}
+    wrates = [{f: b * 8 / window / 1e6 for f, b in w.items()} for w in wins]
+    return rates, wrates
+
+
+def summary(pkts, window=2.0, nflows=None):
+    """The metrics over the second half of the capture: flows, jain,
+    jain_w_min, jain_w_median, total_mbps, and rates ({flow: Mbit/s}).
+    With @nflows, flows that sent nothing in that half count as 0."""
+    if not pkts:
+        return {"flows": 0, "rates": {}}
+    t_first, t_last = pkts[0][0], pkts[-1][0]
+    t0 = t_first + (t_last - t_first) / 2
+    rates, wrates = flow_rates(pkts, t0, t_last, window)
+    vals = list(rates.values())
+    if nflows is not None and len(vals) < nflows:
+        vals += [0.0] * (nflows - len(vals))
+    wj = [jain(list(w.values()) + [0.0] * max(0, (nflows or 0) - len(w)))
+          for w in wrates]
+    wj = [x for x in wj if x is not None]
+    return {
+        "flows": len(rates),
+        "jain": jain(vals),
+        "jain_w_min": min(wj) if wj else None,
+        "jain_w_median": statistics.median(wj) if wj else None,
+        "total_mbps": sum(vals),
+        "span_s": t_last - t0,
+        "rates": rates,
+    }
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="roce_flows", description=__doc__.split(
+        "\n\n")[0])
+    ap.add_argument("capture")
+    ap.add_argument("--window", type=float, default=2.0,
+                    help="window for the windowed Jain's index (s)")
+    ap.add_argument("--flows", type=int, default=None,
+                    help="flows expected (missing ones count as 0)")
+    a = ap.parse_args(argv)
+    try:
+        s = summary(read_pcap(a.capture), a.window, a.flows)
+    except (OSError, CaptureError) as e:
+        print("roce_flows: %s" % e, file=sys.stderr)
+        return 1
+
+    def fmt(x):
+        return "NaN" if x is None else "%.4f" % x
+    print("flows %d" % s["flows"])
+    for k in ("jain", "jain_w_min", "jain_w_median", "total_mbps", "span_s"):
+        print("%s %s" % (k, fmt(s.get(k))))
+    print("rates_mbps %s" % "/".join("%.3f" % v for _, v in
+                                     sorted(s["rates"].items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
