@@ -24,6 +24,8 @@
 #             rate, as 150 KB does at 40 Gb/s; g = 1/16; cut-off marking
 #             at 40 KB x 50/200, the guest's Kmax over the paper's: step
 #             k 10 KB)
+#   pfc-only  no ECN marking and rxe's algorithm none: the baseline, the
+#             queue PFC alone holds
 #
 # The functions are also used by the guest test test_91_dcqcn_incast16.sh.
 
@@ -39,7 +41,7 @@ describe()
 params()
 {
 	cat <<'EOF'
-settings        paper,g16,ai4,strawman  DCQCN settings to run per incast, in this order
+settings        paper,g16,ai4,strawman,pfc-only  settings to run per incast, in this order
 incasts         2,16      incasts to run (N senders to one receiver), in this order
 rate            10mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
 iters           20        ib_write_bw -n: writes per sender
@@ -68,7 +70,7 @@ dcqp_knobs()
 	fi
 	for k in "${!DCQP_BASE[@]}"; do DCQCN_KNOBS[$k]=${DCQP_BASE[$k]}; done
 	case $1 in
-	paper) ;;
+	paper|pfc-only) ;;
 	g16) DCQCN_KNOBS[dce_tcp_g]=960;;
 	ai4)
 		DCQCN_KNOBS[rpg_ai_rate]=$((4 * DCQP_BASE[rpg_ai_rate]))
@@ -80,17 +82,19 @@ dcqp_knobs()
 		DCQCN_KNOBS[rpg_byte_reset]=$((CMPI_MBPS * 818000 / 8 / 50))
 		DCQCN_KNOBS[dce_tcp_g]=960
 		;;
-	*) fail "unknown setting '$1' (paper, g16, ai4, strawman)";;
+	*) fail "unknown setting '$1' (paper, g16, ai4, strawman, pfc-only)";;
 	esac
 }
 
 # cmpi_rxe N-SETTING: DCQCN with SETTING's knobs on the senders and r
+# (pfc-only: none)
 cmpi_rxe()
 {
-	local h
+	local h algo=dcqcn
 	dcqp_knobs "${1#*-}"
+	[ "${1#*-}" = pfc-only ] && algo=none
 	for h in "${CMPI_HOSTS[@]}" r; do
-		rxe_algo "$h" dcqcn "$CMPI_MBPS"
+		rxe_algo "$h" "$algo" "$CMPI_MBPS"
 	done
 	return 0
 }
@@ -104,6 +108,7 @@ cmpi_qdiscs()
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	ecn="ecn red kmin $kmin kmax $kmax pmax $pmax"
 	[ "${1#*-}" = strawman ] && ecn="ecn step k ${P[strawman_k]}"
+	[ "${1#*-}" = pfc-only ] && ecn="ecn off"
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $sw || fail "tc: switch ports: $sw"
 	# shellcheck disable=SC2086
@@ -112,6 +117,7 @@ cmpi_qdiscs()
 	dcb_set $sw $ecn || fail "tc: bottleneck: $sw $ecn"
 	echo "switch ports: $sw; bottleneck $PORT: $sw $ecn; host NICs: rate ${P[rate]} $CTRL_MAP limit 2mb"
 	local k
+	[ "${1#*-}" = pfc-only ] && return 0
 	for k in $(printf '%s\n' "${!DCQCN_KNOBS[@]}" | sort); do
 		echo "dcqcn/$k ${DCQCN_KNOBS[$k]}"
 	done

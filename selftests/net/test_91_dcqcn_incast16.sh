@@ -12,10 +12,10 @@
 # Steps:
 #   transfers   every write completes, nothing is dropped, and the
 #               bottleneck marked packets (DCQCN was asked to act);
-#   queue       the bottleneck's queue stays bounded: its 99th percentile
-#               over the second half of the incast below DCQCN16_QMAX_KB
-#               (default 128: half of what PFC alone holds there, the 16
-#               ingress ports' XOFF of 16 KB each);
+#   queue       the bottleneck's queue stays bounded: its mean over the
+#               second half of the incast below DCQCN16_QMAX_KB (default
+#               64: a quarter of what PFC alone holds there, the 16
+#               ingress ports' XOFF of 16 KB each; the p99 is logged);
 #   fairness    Jain's index of the senders' rates >= 0.9 (a performance
 #               check: XFAIL on the debug kernel).
 # Results are kept in build/selftests/net/test_91_dcqcn_incast16/.
@@ -31,7 +31,7 @@ CMPI_OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_91_dcqcn_incast16
 rm -rf "$CMPI_OUT"
 mkdir -p "$CMPI_OUT" || fail "mkdir $CMPI_OUT"
 declare -gA P=([incasts]=16 [settings]=paper)
-QMAX_KB=${DCQCN16_QMAX_KB:-128}
+QMAX_KB=${DCQCN16_QMAX_KB:-64}
 
 dcqp_setup
 log "topology up: ${P[senders]} senders"
@@ -51,8 +51,8 @@ check_err "$RC" "an ib_write_bw failed"
 [ "$MARKS" -ge 1 ]; check_err $? "no packet CE-marked"
 log_test transfers
 
-awk -v q="$Q2P99" -v m="$QMAX_KB" 'BEGIN { exit !(q == q + 0 && q < m) }'
-check_err $? "second-half queue p99 $Q2P99 KB, want below $QMAX_KB KB"
+awk -v q="$Q2MEAN" -v m="$QMAX_KB" 'BEGIN { exit !(q == q + 0 && q < m) }'
+check_err $? "second-half queue mean $Q2MEAN KB, want below $QMAX_KB KB"
 log_test queue
 
 check_perf "Jain $JAIN, want >= 0.9" \
