@@ -10,10 +10,12 @@ window; summary() into the numbers the scenarios report.  Standard
 library only: the guest tests run it too.
 
     python3 -m dcbanalysis.roce_flows CAPTURE [--window S] [--flows N]
+    python3 -m dcbanalysis.roce_flows CAPTURE --spans
 
 prints ``key value`` lines: flows (seen in the capture), jain (second half of the capture),
 jain_w_min and jain_w_median (over windows of S seconds in the second
-half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes).
+half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes);
+with --spans, a table of each flow's first and last packet and bytes.
 """
 
 import argparse
@@ -117,6 +119,18 @@ def flow_rates(pkts, t0, t1, window):
     return rates, wrates
 
 
+def spans(pkts):
+    """{flow: (first_t, last_t, ip_bytes)} of @pkts (read_pcap's)."""
+    out = {}
+    for t, fl, n in pkts:
+        if fl in out:
+            a, _, b = out[fl]
+            out[fl] = (a, t, b + n)
+        else:
+            out[fl] = (t, t, n)
+    return out
+
+
 def summary(pkts, window=2.0, nflows=None):
     """The metrics over the second half of the capture: flows, jain,
     jain_w_min, jain_w_median, total_mbps, and rates ({flow: Mbit/s}).
@@ -151,12 +165,23 @@ def main(argv=None):
                     help="window for the windowed Jain's index (s)")
     ap.add_argument("--flows", type=int, default=None,
                     help="flows expected (missing ones count as 0)")
+    ap.add_argument("--spans", action="store_true",
+                    help="print each flow's first and last packet time "
+                    "(s from the capture's first packet) and IPv4 bytes "
+                    "instead")
     a = ap.parse_args(argv)
     try:
-        s = summary(read_pcap(a.capture), a.window, a.flows)
+        pkts = read_pcap(a.capture)
     except (OSError, CaptureError) as e:
         print("roce_flows: %s" % e, file=sys.stderr)
         return 1
+    if a.spans:
+        t0 = pkts[0][0] if pkts else 0
+        print("src\tqpn\tfirst_s\tlast_s\tbytes")
+        for (src, qpn), (f, l, b) in sorted(spans(pkts).items()):
+            print("%s\t%d\t%.4f\t%.4f\t%d" % (src, qpn, f - t0, l - t0, b))
+        return 0
+    s = summary(pkts, a.window, a.flows)
 
     def fmt(x):
         return "NaN" if x is None else "%.4f" % x

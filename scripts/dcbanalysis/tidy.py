@@ -52,6 +52,8 @@ METRICS = {
                     "its rate before"),
     "victim_share": ("1", "the victim flow's rate beside the incast over "
                      "its rate alone"),
+    "long_rate_incast": ("Mbit/s", "the long flow's IPv4 bytes per "
+                         "second while the incast ran (from a capture)"),
     "rate_alone": ("Mbit/s", "a flow's payload rate when it runs alone"),
     "h1_ratio": ("1", "h1's rate over the mean of h2..h4 (DCQCN Fig. 3: "
                  "about 3 under PFC alone)"),
@@ -72,6 +74,12 @@ METRICS = {
     # time
     "fct": ("s", "flow completion time: first to last packet of a flow"),
     "fct_max": ("s", "the longest flow completion time of the run"),
+    "incast_time": ("s", "from the first packet of an incast's small "
+                    "flows to the last (all of them complete)"),
+    "fct_median": ("s", "median flow completion time of the run's small "
+                   "flows"),
+    "fct_p90": ("s", "90th percentile of the small flows' completion "
+                "times"),
     "active": ("s", "from the first to the last packet of any flow"),
     "burst_time": ("s", "from the burst's first to its last packet"),
     "recovery": ("s", "burst end until both long flows are within 20 % "
@@ -125,6 +133,8 @@ METRICS = {
                      "receiver (out_of_seq_request)"),
     "cnp_rx": ("packets", "CNPs a sender's rxe received"),
     "flows_failed": ("flows", "flows that ended with an error"),
+    "capture_dropped": ("packets", "packets a capture lost (the "
+                        "kernel's count, tcpdump's report)"),
     "procs_failed": ("processes", "traffic processes (each carrying one "
                      "or more flows) that ended with an error"),
     "completed": ("1", "the fraction of the requested transfers that "

@@ -290,11 +290,13 @@ class DcqcnBuffer(unittest.TestCase):
 PCNF_TSV = (
     "algo\tflows\tjain\tjain_w_min\tjain_w_median\ttotal_mbps\t"
     "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tfailed\t"
-    "rates_mbps\n"
+    "cap_dropped\trates_mbps\n"
     "pcn-4\t4\t0.9900\t0.9500\t0.9800\t9.7000\t12.1\t30.2\t0\t0\t0\t0\t"
-    "2.4/2.4/2.5/2.4\n"
-    "pcn-16\t16\t0.9500\tNaN\t0.9000\t9.6000\t14.0\t33.0\t3\t0\t0\t0\t\n"
-    "dcqcn-4\t4\t0.9000\t0.8000\t0.8800\t9.5000\t40.5\t80.0\t12\t0\t2\t1\t\n")
+    "0\t2.4/2.4/2.5/2.4\n"
+    "pcn-16\t16\t0.9500\tNaN\t0.9000\t9.6000\t14.0\t33.0\t3\t0\t0\t0\t"
+    "7\t\n"
+    "dcqcn-4\t4\t0.9000\t0.8000\t0.8800\t9.5000\t40.5\t80.0\t12\t0\t2\t1\t"
+    "0\t\n")
 
 
 class PcnFlows(unittest.TestCase):
@@ -314,12 +316,45 @@ class PcnFlows(unittest.TestCase):
             self.assertEqual(v[("dcqcn", "queue_mean.n4")], 40.5)
             self.assertEqual(v[("dcqcn", "procs_failed.n4")], 1)
             self.assertEqual(v[("pcn", "ip_rate_late.n16")], 9.6)
+            self.assertEqual(v[("pcn", "capture_dropped.n16")], 7)
             # NaN left out
             self.assertNotIn(("pcn", "jain_window_min.n16"), v.index)
             files = pcn_flows.plot(t, {"hosts": "4", "rate": "10"})
             self.assertEqual([os.path.basename(f) for f in files],
                              ["flows.png"])
             self.assertGreater(os.path.getsize(files[0]), 1000)
+
+
+
+class LdcpFaststart(unittest.TestCase):
+    def test_analyze_and_plot(self):
+        from dcbanalysis.scenarios import ldcp_faststart
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run ldcp_faststart 2026\n"
+                        "settings=fs,nofs\nhosts=4\nqps=8\n")
+            with open(os.path.join(t, "summary.tsv"), "w") as f:
+                f.write("setting\tflows\tincast_s\tfct_median_s\t"
+                        "fct_p90_s\tfct_max_s\tlong_mbps\tdrops_wred\t"
+                        "drops_tail\tretries\tfailed\tcap_dropped\n"
+                        "fs\t32\t3.5\t1.2\t2.5\t3.4\t2.1\t40\t0\t3\t0\t0\n"
+                        "nofs\t32\t4.5\t2.2\t3.5\t4.4\t1.9\t0\t0\t0\t0\t"
+                        "NaN\n")
+            with open(os.path.join(t, "fct.tsv"), "w") as f:
+                f.write("setting\tflow\tfct_s\n"
+                        "fs\t10.0.1.2:17\t1.0\nfs\t10.0.1.2:18\t2.0\n"
+                        "nofs\t10.0.1.2:17\t3.0\n")
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index(["algo", "metric"])["value"]
+            self.assertEqual(v[("fs", "incast_time")], 3.5)
+            self.assertEqual(v[("nofs", "fct_median")], 2.2)
+            self.assertEqual(v[("fs", "drops_wred")], 40)
+            self.assertEqual(v[("fs", "long_rate_incast")], 2.1)
+            self.assertNotIn(("nofs", "capture_dropped"), v.index)
+            files = ldcp_faststart.plot(t, {"hosts": "4", "qps": "8"})
+            self.assertEqual([os.path.basename(f) for f in files],
+                             ["fct.png"])
 
 
 class PcnFig5(unittest.TestCase):
@@ -625,6 +660,10 @@ class RoceFlows(unittest.TestCase):
             self.assertEqual(got[0][1], ("10.0.0.1", 17))
             self.assertEqual(got[0][2], 1000)
             s = roce_flows.summary(got, window=1.0, nflows=3)
+            sp = roce_flows.spans(got)
+        self.assertEqual(sp[("10.0.0.3", 18)][0], 0.002)
+        self.assertAlmostEqual(sp[("10.0.0.3", 18)][1], 3.992)
+        self.assertEqual(sp[("10.0.0.3", 18)][2], 400 * 1000)
         # second half [~5, ~9.99): A 0.8, B 0.4 Mbit/s of IPv4 bytes,
         # the third flow (seen in the first half) silent: 0
         self.assertEqual(s["flows"], 3)

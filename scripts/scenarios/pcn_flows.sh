@@ -1,0 +1,194 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# pcn_flows: PCN's flow scalability (its Fig. 17: 4 to 64 flows into one
+# port, queue, PAUSE, utilisation and Jain's index per algorithm), scaled
+# to the guest.  selftests/unit/pcn/model -n makes the same sweep at the
+# paper's 10 Gb/s (pcn.rst).
+#
+#   s1..sH -> sw -> r      every port and host NIC sch_dcb at `rate`, PFC
+#                          on RoCE's band 3, the algorithm's marking on
+#                          the port toward r (cmp.sh: RED for dcqcn,
+#                          NP-ECN for pcn, none for none)
+#
+# N flows are N RC connections: each of the H senders runs one
+# ib_write_bw -q N/H -D run_s to its own server on r.  A capture at
+# r's eth0 (RoCEv2 to r, 96 bytes per packet) gives each connection's
+# throughput (scripts/dcbanalysis/roce_flows.py: flow = source address
+# and destination QP), and over the second half of the run Jain's index
+# of the N flows (a flow that sent nothing counts as 0), its lowest and
+# median value over windows of `window_s`, and the total; dcbmon the
+# bottleneck's queue, pfc_snap the PAUSE frames and drops.  Results:
+# summary.tsv (one row per algorithm and N, named ALGO-N), summary.txt,
+# per-run directories (capture.pcap, dcbmon.csv, ib_write_bw outputs).
+#
+# The XOFF is larger than the comparison's 16 KB: PCN's queue oscillates
+# by (N - 2 + w_min) w_min C T in steady state (the paper's eq. 15), 30 KB
+# at N = 64, 10 Mb/s and T = 50 ms (as at its testbed's 10 Gb/s and
+# 50 us), which a 16 KB XOFF per ingress port turns into PAUSE frames.
+#
+# PCN's rate floor (pcn/min_rate_kbps) is lowered to `pcn_min_rate_kbps`:
+# its automatic value at 10 Mb/s (409 kb/s, one packet per 10 base RTTs)
+# times 64 flows exceeds the line rate, and a floor above the fair share
+# leaves the algorithm nothing to control.
+#
+# The functions pcnf_* are also used by the guest test
+# test_92_pcn_flows.sh, which sources this file after lib.sh, dcb.sh,
+# rxe.sh and cmp.sh.
+
+PCNF_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+PCNF_TOP=$(cd "$PCNF_HERE/../.." && pwd -P)
+# shellcheck source=cmp_burst.sh
+. "$PCNF_HERE/cmp_burst.sh"
+
+describe()
+{
+	echo "PCN Fig. 17: 4 to 64 RDMA flows into one port, per algorithm: Jain (from a capture), queue, PAUSE"
+}
+
+params()
+{
+	cat <<'EOF2'
+algos           pcn,dcqcn      algorithms, in this order
+flows           4,8,16,32,64   flow counts (RC connections), in this order
+hosts           4              senders (the flows are spread evenly over them)
+rate            10             line rate of every port, host NIC and rxe device (Mb/s)
+run_s           60             ib_write_bw -D per run (s)
+size            16384          bytes per write
+window_s        2              window of the windowed Jain's index (s)
+pcn_period_us   50000          PCN's period T (about one packet per flow and period at 64 flows)
+pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above)
+xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
+interval_ms     50             dcbmon interval (ms)
+duration        1200           time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+EOF2
+}
+
+# pcnf_setup: knobs from P[] (cmp.sh's variables), modules, topology.
+pcnf_setup()
+{
+	local h
+	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}
+	CMP_MON_MS=${P[interval_ms]}
+	PCN_KNOBS[period_us]=${P[pcn_period_us]}
+	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]}
+	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay 50ms"
+	PCNF_OUT=${PCNF_OUT:-$OUT}
+	[[ ${P[hosts]} =~ ^[1-9][0-9]*$ ]] || fail "hosts: '${P[hosts]}' is not a number"
+	for h in ${P[flows]//,/ }; do
+		[[ $h =~ ^[1-9][0-9]*$ ]] && [ $((h % P[hosts])) = 0 ] ||
+			fail "flows: '$h' is not a multiple of hosts (${P[hosts]})"
+	done
+	need_cmd tcpdump ib_write_bw
+	# shellcheck disable=SC2046
+	cmp_load $(tr ',' ' ' <<<"${P[algos]}")
+	CMP_N=${P[hosts]}
+	cmp_conv_topo
+	for h in "${CMP_S[@]}" r; do rxe_gid4 "$h" >/dev/null; done
+	printf '%s\n' "$PCNF_HDR" >"$PCNF_OUT/summary.tsv"
+}
+
+PCNF_HDR='algo	flows	jain	jain_w_min	jain_w_median	total_mbps	queue_mean_kb	queue_p99_kb	pause_tx	drops	retries	failed	cap_dropped	rates_mbps'
+
+# pcnf_run ALGO N: N flows with ALGO; ALGO-N/ and a summary.tsv row; sets
+# PCNF_ENV (the run's key=value file).
+pcnf_run()
+{
+	local a=$1 n=$2 q d h i port pids=() cap r0 rip
+	q=$((n / P[hosts]))
+	d=$PCNF_OUT/$a-$n
+	mkdir -p "$d"
+	for h in "${CMP_S[@]}" r; do cmp_algo "$h" "$a"; done
+	cmp_switch "$a"
+	pfc_snap CMP_S0 sw
+	r0=$(cmp_rxe_sum completer_retry_err "${CMP_S[@]}")
+	rip=$(topo_ip4 r)
+	i=0
+	for h in "${CMP_S[@]}"; do
+		i=$((i + 1)); port=$((19100 + i))
+		topo_exec r timeout $((P[run_s] + 120)) ib_write_bw -F -d "${RXE_DEV[r]}" \
+			-x "${RXE_GID4[r]}" -p "$port" -q "$q" -s "${P[size]}" -D "${P[run_s]}" \
+			-u 20 >"$d/bw-$h.srv" 2>&1 &
+		pids+=($!)
+	done
+	i=0
+	for h in "${CMP_S[@]}"; do
+		i=$((i + 1))
+		wait_for --timeout 60 rxe_listen $((19100 + i)) r ||
+			fail "$a-$n: ib_write_bw server $((19100 + i)) did not start"
+	done
+	# into the guest's own tmpfs with a large buffer, moved to the results
+	# afterwards: a TCG guest writing every packet to the shared results
+	# folder (-U) lost 70 % of them
+	cap=$TMPD/capture-$a-$n.pcap
+	# (not through topo_exec: $! must be tcpdump itself, which writes its
+	# counts when interrupted)
+	ip netns exec "$(topo_ns r)" tcpdump -Z root -i eth0 -s 96 -B 16384 -w "$cap" \
+		"udp dst port 4791 and dst host $rip" 2>"$d/tcpdump.err" &
+	PCNF_CAP=$!
+	wait_for --timeout 30 grep -q "listening on" "$d/tcpdump.err" ||
+		fail "$a-$n: tcpdump did not start ($(cat "$d/tcpdump.err"))"
+	cmp_mon_start "$d/dcbmon.csv" "sw:$(topo_port sw r)"
+	i=0
+	for h in "${CMP_S[@]}"; do
+		i=$((i + 1))
+		topo_exec "$h" timeout $((P[run_s] + 120)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+			-x "${RXE_GID4[$h]}" -p $((19100 + i)) -q "$q" -s "${P[size]}" \
+			-D "${P[run_s]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
+		pids+=($!)
+	done
+	log "$a-$n: ${#CMP_S[@]} senders x $q QPs for ${P[run_s]} s"
+	cmp_wait "${pids[@]}"
+	cmp_mon_stop
+	kill -INT "$PCNF_CAP" 2>/dev/null; wait "$PCNF_CAP" 2>/dev/null
+	mv "$cap" "$d/capture.pcap" || fail "$a-$n: no capture"
+	cap=$d/capture.pcap
+	pfc_snap CMP_S1 sw
+	PCNF_ENV=$d/metrics.env
+	{
+		cmp_pause_drops
+		echo "retries=$(( $(cmp_rxe_sum completer_retry_err "${CMP_S[@]}") - r0 ))"
+		echo "failed=$CMP_FAILED"
+		read -r qm qp _ <<<"$(cmp_queue_stats "$d/dcbmon.csv" "sw:$(topo_port sw r)")"
+		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"
+		# tcpdump's own count of packets the kernel dropped
+		echo "cap_dropped=$(sed -n 's/^\([0-9]*\) packets* dropped by kernel$/\1/p' "$d/tcpdump.err")"
+		PYTHONPATH=$PCNF_TOP/scripts python3 -m dcbanalysis.roce_flows \
+			--window "${P[window_s]}" --flows "$n" "$cap" | sed 's/ /=/'
+	} >"$PCNF_ENV"
+	# shellcheck disable=SC1090
+	( . "$PCNF_ENV"
+	  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a-$n" "$n" \
+		"${jain:-NaN}" "${jain_w_min:-NaN}" "${jain_w_median:-NaN}" "${total_mbps:-NaN}" \
+		"$queue_mean_kb" "$queue_p99_kb" "$pause_tx" "$drops" "$retries" "$failed" \
+		"${cap_dropped:-NaN}" "${rates_mbps:-}" ) >>"$PCNF_OUT/summary.tsv"
+	log "$a-$n: $(grep -v '^rates' "$PCNF_ENV" | tr '\n' ' ')"
+}
+
+# pcnf_summary: summary.txt (printed)
+pcnf_summary()
+{
+	{
+		echo "pcn_flows: N flows from ${P[hosts]} senders -> sw -> r, ${P[rate]} Mb/s, ${P[run_s]} s per run"
+		echo "(second half of each run: Jain of the N flows from r's capture, its lowest and median over"
+		echo " ${P[window_s]} s windows, total Mb/s of IPv4 bytes; queue of the port toward r in KB)"
+		echo
+		cut -f1-13 "$PCNF_OUT/summary.tsv" | column -t -s "$(printf '\t')"
+	} >"$PCNF_OUT/summary.txt"
+	cat "$PCNF_OUT/summary.txt"
+}
+
+run()
+{
+	local a n
+	cmp_source_libs
+	pcnf_setup
+	log "topology up: ${#CMP_S[@]} senders, $(topo_port sw r) toward r"
+	for a in ${P[algos]//,/ }; do
+		for n in ${P[flows]//,/ }; do
+			pcnf_run "$a" "$n"
+		done
+	done
+	pcnf_summary
+	return 0
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 1500
+# suite: long
+#
+# PCN's flow scalability (its Fig. 17), the dcblab scenario pcn_flows
+# (scripts/scenarios/pcn_flows.sh, sourced: topology, traffic, capture
+# and analysis): N = 4, 8, 16, 32, 64 RC flows (PCN92_FLOWS overrides)
+# from four senders into r through one switch port, every port sch_dcb
+# at 10 Mb/s with NP-ECN and PFC on RoCE's band 3, PCN on every device.
+# One step per N:
+#   - every ib_write_bw ends without an error and the switch drops
+#     nothing (lossless band);
+#   - every flow is seen in the capture at r;
+#   - Jain's index of the N flows' throughputs over the second half of
+#     the run >= 0.9 (the paper: PCN is fair at every N; a performance
+#     check, XFAIL on the debug kernel).
+# Results are kept in build/selftests/net/test_92_pcn_flows/.
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=../../scripts/lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../../scripts/lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
+# shellcheck source=../../scripts/lib/cmp.sh
+. "$TOP/scripts/lib/cmp.sh"
+. "$TOP/scripts/scenarios/pcn_flows.sh"
+
+need_cmd rdma ib_write_bw jq tcpdump python3
+PCNF_OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_92_pcn_flows
+rm -rf "$PCNF_OUT"
+mkdir -p "$PCNF_OUT" || fail "mkdir $PCNF_OUT"
+declare -gA P=()
+while read -r k v _; do [ -n "$k" ] && P[$k]=$v; done <<<"$(params)"
+P[algos]=pcn
+P[flows]=${PCN92_FLOWS:-${P[flows]}}
+P[run_s]=$(scaled_time "${P[run_s]}")
+
+pcnf_setup
+log "topology up: ${#CMP_S[@]} senders"
+for n in ${P[flows]//,/ }; do
+	pcnf_run pcn "$n"
+	# shellcheck disable=SC1090,SC2154
+	eval "$(. "$PCNF_ENV"
+		echo "FAILED=$failed DROPS=$drops FLOWS=${flows:-0} JAIN=${jain:-NaN}")"
+	[ "$FAILED" = 0 ]; check_err $? "$FAILED ib_write_bw processes failed"
+	[ "$DROPS" = 0 ]; check_err $? "the switch dropped $DROPS packets"
+	[ "$FLOWS" = "$n" ]; check_err $? "$FLOWS flows in the capture, want $n"
+	check_perf "Jain $JAIN, want >= 0.9" \
+		awk -v j="$JAIN" 'BEGIN { exit !(j == j + 0 && j >= 0.9) }'
+	log_test "pcn, $n flows"
+done
+pcnf_summary
+tests_exit
