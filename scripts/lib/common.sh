@@ -295,6 +295,37 @@ check_perf() {
 	check_err 1 "$msg"
 }
 
+# check_assert ASSERT ARGS...: an assert_* helper (or anything that calls
+# fail) as a check of the step: run in a subshell, its failure fails the
+# step with the assertion's message instead of ending the test.
+# check_perf_assert: the same for assertions about how well the emulation
+# performs (XFAIL on a slow kernel, as check_perf).
+check_assert() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	_lib_check_out "$out"
+	[ $rc = 0 ] && return 0
+	check_err 1 "$(_lib_check_msg "$out" "$1")"
+}
+check_perf_assert() {
+	local out rc
+	out=$("$@" 2>&1)
+	rc=$?
+	_lib_check_out "$out"
+	[ $rc = 0 ] && return 0
+	check_perf "$(_lib_check_msg "$out" "$1")" false
+}
+# (what the assertion printed, but its FAIL line, which the step reports)
+_lib_check_out() {
+	[ -z "$1" ] || printf '%s\n' "$1" | grep -v '^FAIL: ' || true
+}
+_lib_check_msg() {
+	local m
+	m=$(printf '%s\n' "$1" | sed -n 's/^FAIL: //p' | tail -n1)
+	echo "${m:-$2 failed}"
+}
+
 # log_test NAME: report the step and reset RET for the next one.
 log_test() {
 	_LIB_TESTS=$((_LIB_TESTS + 1))

@@ -117,6 +117,15 @@ out=$( ( check_perf "slow" false; log_test p; tests_exit ) 2>&1 ) && fail "check
 out=$( ( export DCBLAB_MACHINE_SLOW=yes; check_perf "slow" false; log_test p; tests_exit ) 2>&1 ) ||
 	fail "check_perf failed on a slow kernel: $out"
 [[ $out == *"XFAIL: slow"* ]] || fail "no XFAIL line from check_perf: $out"
+# check_assert: an assertion's failure fails the step with its message,
+# and the test goes on to the next step
+out=$( ( check_assert assert_ge 3 5 "three"; log_test a1; check_assert assert_ge 7 5 "seven"
+	log_test a2; tests_exit ) 2>&1 ) && fail "check_assert did not fail: $out"
+[[ $out == *"TEST: a1"*"[FAIL]"*"three: 3 < 5"*"TEST: a2"*"[ OK ]"* ]] ||
+	fail "check_assert: steps not reported as expected: $out"
+out=$( ( export DCBLAB_MACHINE_SLOW=yes; check_perf_assert assert_ge 1 5 "perf"; log_test p
+	tests_exit ) 2>&1 ) || fail "check_perf_assert failed on a slow kernel: $out"
+[[ $out == *"XFAIL: perf: 1 < 5"* ]] || fail "no XFAIL line from check_perf_assert: $out"
 # defer: last registered first, per scope, the rest at exit
 out=$( (
 	trap _lib_exit EXIT	# a subshell does not inherit the test's trap
