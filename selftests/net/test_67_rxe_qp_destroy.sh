@@ -10,7 +10,8 @@
 # must stop the pacer before it tears the requester task down (a timer
 # that schedules the task after that would run it on a freed QP).
 # Asserted: every round's QPs are gone, no pacer timer is left armed, the
-# device can be deleted; the runner fails the test on any kernel splat.
+# device can be deleted (one step per round, then teardown); the runner
+# fails the test on any kernel splat.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -40,18 +41,20 @@ for i in $(seq 1 "$ROUNDS"); do
 	topo_exec s1 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" \
 		-p "$port" -q "$NQP" -t 4 -D 30 -s 1024 "$RIP" >"$TMPD/cli$i" 2>&1 &
 	# in the middle of the transfer: the pacers are busy
-	wait_for --timeout 60 some_delays "$((d0 + NQP))" ||
-		{ tail -n 5 "$TMPD/cli$i"; fail "round $i: the QPs were not paced"; }
+	wait_for --timeout 60 some_delays "$((d0 + NQP))"
+	check_err $? "the QPs were not paced ($(tail -n 1 "$TMPD/cli$i"))"
 	sleep "0.$((RANDOM % 10))"
 	rxe_kill_all
 	wait
-	wait_for --timeout 60 no_qps ||
-		fail "round $i: QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
-	log "round $i: $NQP paced QPs killed after $(($(rxe_cnt s1 cc_pacer_delays) - d0)) pacer delays, all destroyed"
+	wait_for --timeout 60 no_qps
+	check_err $? "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
+	log "round $i: $NQP paced QPs killed after $(($(rxe_cnt s1 cc_pacer_delays) - d0)) pacer delays"
+	log_test "round $i: $NQP paced QPs killed"
 done
 
-wait_for --timeout 10 none_armed ||
-	fail "$(armed) pacer timers still armed after the QPs are gone"
-log "ok: no pacer timer armed"
-topo_exec s1 rdma link delete "${RXE_DEV[s1]}" || fail "rdma link delete"
-exit "$ksft_pass"
+wait_for --timeout 10 none_armed
+check_err $? "$(armed) pacer timers still armed after the QPs are gone"
+topo_exec s1 rdma link delete "${RXE_DEV[s1]}"
+check_err $? "rdma link delete"
+log_test "teardown"
+tests_exit
