@@ -271,8 +271,13 @@ if pfc_trace_on; then
 	[ "$tries" -le 3 ] || check_err 1 "$tries PFC transmit attempts in 2 s with the carrier down"
 	ip -n "$(topo_ns s1)" link set eth0 up
 	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
-	wait_for --timeout 10 resumed
-	check_err $? "no RESUME sent after the carrier came back"
+	if ! wait_for --timeout 10 resumed; then
+		# what a failure needs to be understood: P1's link state and
+		# every PFC transmit attempt since the carrier went down
+		ip -n "$(topo_ns sw)" -d link show "$P1" | sed 's/^/  /'
+		grep "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace" | tail -n 5 | sed 's/^/  /'
+		check_err 1 "no RESUME sent after the carrier came back (resume_tx $r0)"
+	fi
 else
 	check_err 1 "no tracefs"
 fi
