@@ -48,6 +48,7 @@ hosts           4              incast senders (the long flow has its own host)
 qps             8              small flows per incast sender (RC connections)
 iters           5              writes per small flow (perftest: at least 5)
 size            4096           bytes per write (4 packets at RoCE MTU 1024)
+tx_depth        1              ib_write_bw -t: writes in flight per small flow (1: each starts on an idle QP, where fast start applies)
 rate            10             line rate of every port, host NIC and rxe device (Mb/s)
 k               8kb            DCTCP step marking threshold of the switch ports
 iw              8              fast-start window (packets) of the fs setting
@@ -66,10 +67,11 @@ ldfs_setup()
 	CMP_MON_MS=${P[interval_ms]}
 	CMP_STEP="ecn step k ${P[k]}"
 	LDFS_OUT=${LDFS_OUT:-$OUT}
-	for h in hosts qps iters size iw warmup long_s; do
+	for h in hosts qps iters size tx_depth iw warmup long_s; do
 		[[ ${P[$h]} =~ ^[0-9]+$ ]] || fail "$h: '${P[$h]}' is not a number"
 	done
 	need_cmd tcpdump ib_write_bw
+	load_dcb
 	cmp_load ldcp
 	CMP_N=$((P[hosts] + 1))
 	cmp_conv_topo
@@ -110,7 +112,7 @@ ldfs_run()
 		i=$((i + 1))
 		topo_exec r timeout $((P[long_s] + 120)) ib_write_bw -F -d "${RXE_DEV[r]}" \
 			-x "${RXE_GID4[r]}" -p $((19300 + i)) -q "${P[qps]}" -s "${P[size]}" \
-			-n "${P[iters]}" -u 20 >"$d/bw-$h.srv" 2>&1 &
+			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 >"$d/bw-$h.srv" 2>&1 &
 		pids+=($!)
 	done
 	for i in $(seq 0 "${#LDFS_INC[@]}"); do
@@ -138,7 +140,7 @@ ldfs_run()
 		i=$((i + 1))
 		topo_exec "$h" timeout $((P[long_s] + 120)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
 			-x "${RXE_GID4[$h]}" -p $((19300 + i)) -q "${P[qps]}" -s "${P[size]}" \
-			-n "${P[iters]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
+			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
 		pids+=($!)
 	done
 	cmp_wait "${pids[@]}" "$lpid"

@@ -80,6 +80,7 @@ pcnf_setup()
 			fail "flows: '$h' is not a multiple of hosts (${P[hosts]})"
 	done
 	need_cmd tcpdump ib_write_bw
+	load_dcb
 	# shellcheck disable=SC2046
 	cmp_load $(tr ',' ' ' <<<"${P[algos]}")
 	CMP_N=${P[hosts]}
