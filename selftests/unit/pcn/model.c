@@ -300,37 +300,63 @@ static void run_overload(const struct scale *sc, int n)
 	sim_free(&s);
 }
 
+/*
+ * Flow i starts at i * stagger; run the first half of the run, then
+ * forget what was delivered and queued: the measuring window is the
+ * second half.  Returns the start time.
+ */
+static u64 sim_first_half(struct sim *s, int n)
+{
+	const struct scale *sc = s->sc;
+	u64 t0 = s->now;
+	int i;
+
+	for (i = 0; i < n; i++)
+		s->start[i] = t0 + i * sc->stagger_ns;
+	while (s->now < t0 + sc->run_ns / 2)
+		sim_step(s);
+	memset(s->rx_bytes, 0, sizeof(s->rx_bytes));
+	s->qsum = 0;
+	s->qsamples = 0;
+	s->qmax = 0;
+	s->pauses = 0;
+	return t0;
+}
+
+/* Jain's index of @x[0..n), 0 when all are 0. */
+static double jain_index(const double *x, int n)
+{
+	double sum = 0, sq = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		sum += x[i];
+		sq += x[i] * x[i];
+	}
+	return sq > 0 ? sum * sum / (n * sq) : 0;
+}
+
 /* (b) one after another: fair shares at the end */
 static void run_converge(const struct scale *sc, int n)
 {
-	double share = (double)sc->c / n, x[MAXN], sum = 0, sq = 0, jain;
+	double share = (double)sc->c / n, x[MAXN], sum = 0, jain;
 	double worst = 0, util, secs;
-	u64 t0, meas;
 	struct sim s;
+	u64 t0;
 	int i;
 
 	sim_init(&s, sc, n);
-	t0 = s.now;
-	for (i = 0; i < n; i++)
-		s.start[i] = t0 + i * sc->stagger_ns;
-	meas = t0 + sc->run_ns / 2;
-	while (s.now < meas)
-		sim_step(&s);
-	memset(s.rx_bytes, 0, sizeof(s.rx_bytes));
-	s.qsum = 0;
-	s.qsamples = 0;
-	s.qmax = 0;
+	t0 = sim_first_half(&s, n);
 	while (s.now < t0 + sc->run_ns)
 		sim_step(&s);
 	secs = (sc->run_ns - sc->run_ns / 2) / 1e9;
 	for (i = 0; i < n; i++) {
 		x[i] = s.rx_bytes[i] * 8 / secs / 1e3;	/* kb/s */
 		sum += x[i];
-		sq += x[i] * x[i];
 		if (fabs(x[i] - share) / share > worst)
 			worst = fabs(x[i] - share) / share;
 	}
-	jain = sum * sum / (n * sq);
+	jain = jain_index(x, n);
 	util = sum / sc->c;
 	printf("# %s N=%d converge: Jain %.4f, worst flow %.1f%% off C/N, utilisation %.3f, queue mean %.1f KB max %.1f KB; shares",
 	       sc->name, n, jain, 100 * worst, util,
@@ -367,50 +393,32 @@ static int run_flows(const struct scale *sc, u32 win_periods,
 
 	for (k = 0; k < ARRAY_SIZE(ns); k++) {
 		int n = ns[k], i;
-		double x[MAXN], sum = 0, sq = 0, jain, util, secs, wjain = 2;
-		u64 wbytes[MAXN] = { 0 }, t0, meas, wend, win;
+		double x[MAXN], sum = 0, jain, util, secs, wjain = 2;
+		u64 wbytes[MAXN] = { 0 }, t0, wend, win;
 		struct sim s;
 
 		sim_init(&s, sc, n);
-		t0 = s.now;
-		for (i = 0; i < n; i++)
-			s.start[i] = t0 + i * sc->stagger_ns;
-		meas = t0 + sc->run_ns / 2;
-		while (s.now < meas)
-			sim_step(&s);
-		memset(s.rx_bytes, 0, sizeof(s.rx_bytes));
-		s.qsum = 0;
-		s.qsamples = 0;
-		s.qmax = 0;
-		s.pauses = 0;
+		t0 = sim_first_half(&s, n);
 		win = (u64)win_periods * sc->period_ns;
 		wend = s.now + win;
 		while (s.now < t0 + sc->run_ns) {
 			sim_step(&s);
 			if (s.now < wend)
 				continue;
-			{
-				double a = 0, b = 0, v, j;
-
-				for (i = 0; i < n; i++) {
-					v = (double)(s.rx_bytes[i] - wbytes[i]);
-					wbytes[i] = s.rx_bytes[i];
-					a += v;
-					b += v * v;
-				}
-				j = b > 0 ? a * a / (n * b) : 0;
-				if (j < wjain)
-					wjain = j;
+			/* this window's bytes per flow */
+			for (i = 0; i < n; i++) {
+				x[i] = (double)(s.rx_bytes[i] - wbytes[i]);
+				wbytes[i] = s.rx_bytes[i];
 			}
+			wjain = fmin(wjain, jain_index(x, n));
 			wend += win;
 		}
 		secs = (sc->run_ns - sc->run_ns / 2) / 1e9;
 		for (i = 0; i < n; i++) {
 			x[i] = s.rx_bytes[i] * 8 / secs / 1e3;	/* kb/s */
 			sum += x[i];
-			sq += x[i] * x[i];
 		}
-		jain = sum * sum / (n * sq);
+		jain = jain_index(x, n);
 		util = sum / sc->c;
 		printf("%-8s %2d  %6.4f  %6.4f  %5.3f  %8.1f  %8.1f  %6u\n",
 		       sc->name, n, jain, wjain > 1 ? 0 : wjain, util,
