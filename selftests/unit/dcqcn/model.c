@@ -363,6 +363,15 @@ static struct scenario fig_base(int n, int strawman)
 	return sc;
 }
 
+/* The two-flow study: flow 1 starts at the minimum rate. */
+static struct scenario fig_two(int strawman)
+{
+	struct scenario sc = fig_base(2, strawman);
+
+	sc.late_rate = sc.p.min_rate;
+	return sc;
+}
+
 static void fig_line(const char *fig, const char *what,
 		     const struct scenario *sc)
 {
@@ -401,15 +410,13 @@ static int figures(void)
 	printf("%-4s %-22s %2s %6s %5s %7s %7s %7s %6s %5s\n", "", "",
 	       "", "", "", "mean", "", "", "ms", "end");
 	for (i = 0; i < ARRAY_SIZE(bytes); i++) {
-		sc = fig_base(2, 1);
-		sc.late_rate = sc.p.min_rate;
+		sc = fig_two(1);
 		sc.p.byte_reset = bytes[i];
 		snprintf(what, sizeof(what), "strawman B %s", bnames[i]);
 		fig_line("11a", what, &sc);
 	}
 	for (i = 0; i < ARRAY_SIZE(timers); i++) {
-		sc = fig_base(2, 1);
-		sc.late_rate = sc.p.min_rate;
+		sc = fig_two(1);
 		sc.p.byte_reset = 10 << 20;
 		sc.p.time_reset_ns = timers[i];
 		snprintf(what, sizeof(what), "B 10 MB T %u us",
@@ -417,8 +424,7 @@ static int figures(void)
 		fig_line("11b", what, &sc);
 	}
 	for (i = 0; i < 2; i++) {
-		sc = fig_base(2, 1);
-		sc.late_rate = sc.p.min_rate;
+		sc = fig_two(1);
 		sc.kmin = 5e3;
 		sc.kmax = i ? 200e3 : 40e3;
 		snprintf(what, sizeof(what), "strawman Kmax %.0f KB",
@@ -428,8 +434,7 @@ static int figures(void)
 	for (i = 0; i < 3; i++) {
 		static const double pm[] = { 1, 0.1, 0.01 };
 
-		sc = fig_base(2, 1);
-		sc.late_rate = sc.p.min_rate;
+		sc = fig_two(1);
 		sc.kmin = 5e3;
 		sc.kmax = 200e3;
 		sc.pmax = pm[i];
@@ -437,8 +442,7 @@ static int figures(void)
 			 100 * pm[i]);
 		fig_line("11d", what, &sc);
 	}
-	sc = fig_base(2, 0);
-	sc.late_rate = sc.p.min_rate;
+	sc = fig_two(0);
 	fig_line("11", "paper (Fig. 14)", &sc);
 	for (j = 0; j < 2; j++) {
 		for (i = 0; i < ARRAY_SIZE(gs); i++) {
@@ -458,8 +462,7 @@ static int figures(void)
 		}
 	}
 	for (i = 0; i < ARRAY_SIZE(ais); i++) {
-		sc = fig_base(2, 0);
-		sc.late_rate = sc.p.min_rate;
+		sc = fig_two(0);
 		sc.p.ai_rate = ais[i];
 		snprintf(what, sizeof(what), "R_AI %u Mb/s", ais[i] / 1000);
 		fig_line("12", what, &sc);
