@@ -11,14 +11,17 @@ library only: the guest tests run it too.
 
     python3 -m dcbanalysis.roce_flows CAPTURE [--window S] [--flows N]
     python3 -m dcbanalysis.roce_flows CAPTURE --spans
+    python3 -m dcbanalysis.roce_flows CAPTURE --incast LONG_SRC
 
 prints ``key value`` lines: flows (seen in the capture), jain (second half of the capture),
 jain_w_min and jain_w_median (over windows of S seconds in the second
 half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes);
-with --spans, a table of each flow's first and last packet and bytes.
+with --spans, a table of each flow's first and last packet and bytes;
+with --incast, incast()'s metrics.
 """
 
 import argparse
+import math
 import statistics
 import struct
 import sys
@@ -131,6 +134,34 @@ def spans(pkts):
     return out
 
 
+def incast(pkts, long_src):
+    """An incast of small flows beside a long flow (every flow from
+    @long_src): flows (the small ones), incast_s (first packet of any
+    small flow to the last of all), fct_median_s, fct_p90_s, fct_max_s
+    (first to last packet of each small flow; nearest-rank percentiles)
+    and long_mbps (the long flow's IPv4 bytes per second over the
+    incast's span; None when the span is empty)."""
+    small = [v for f, v in spans(pkts).items() if f[0] != long_src]
+    if not small:
+        return {"flows": 0}
+    t0 = min(v[0] for v in small)
+    t1 = max(v[1] for v in small)
+    fct = sorted(v[1] - v[0] for v in small)
+
+    def rank(p):
+        return fct[max(1, math.ceil(p * len(fct) - 1e-9)) - 1]
+    long_bytes = sum(n for t, fl, n in pkts
+                     if fl[0] == long_src and t0 <= t < t1)
+    return {
+        "flows": len(fct),
+        "incast_s": t1 - t0,
+        "fct_median_s": rank(0.5),
+        "fct_p90_s": rank(0.9),
+        "fct_max_s": fct[-1],
+        "long_mbps": long_bytes * 8 / (t1 - t0) / 1e6 if t1 > t0 else None,
+    }
+
+
 def summary(pkts, window=2.0, nflows=None):
     """The metrics over the second half of the capture: flows, jain,
     jain_w_min, jain_w_median, total_mbps, and rates ({flow: Mbit/s}).
@@ -169,12 +200,25 @@ def main(argv=None):
                     help="print each flow's first and last packet time "
                     "(s from the capture's first packet) and IPv4 bytes "
                     "instead")
+    ap.add_argument("--incast", metavar="LONG_SRC",
+                    help="print the incast metrics (incast()) of the small "
+                    "flows beside the long flow from LONG_SRC instead")
     a = ap.parse_args(argv)
     try:
         pkts = read_pcap(a.capture)
     except (OSError, CaptureError) as e:
         print("roce_flows: %s" % e, file=sys.stderr)
         return 1
+
+    def fmt(x):
+        return "NaN" if x is None else "%.4f" % x
+    if a.incast:
+        r = incast(pkts, a.incast)
+        print("flows %d" % r["flows"])
+        for k in ("incast_s", "fct_median_s", "fct_p90_s", "fct_max_s",
+                  "long_mbps"):
+            print("%s %s" % (k, fmt(r.get(k))))
+        return 0
     if a.spans:
         t0 = pkts[0][0] if pkts else 0
         print("src\tqpn\tfirst_s\tlast_s\tbytes")
@@ -182,9 +226,6 @@ def main(argv=None):
             print("%s\t%d\t%.4f\t%.4f\t%d" % (src, qpn, f - t0, l - t0, b))
         return 0
     s = summary(pkts, a.window, a.flows)
-
-    def fmt(x):
-        return "NaN" if x is None else "%.4f" % x
     print("flows %d" % s["flows"])
     for k in ("jain", "jain_w_min", "jain_w_median", "total_mbps", "span_s"):
         print("%s %s" % (k, fmt(s.get(k))))

@@ -255,6 +255,8 @@ rxe_nqp_ge0() { [ "$(rxe_nqp "$1")" = 0 ]; }
 declare -ga RXE_BW_PIDS=()
 # perftest's transport timeout exponent (-u): 4.096 us * 2^U
 RXE_BW_U=${RXE_BW_U:-20}
+# and its message size (-s), bytes
+RXE_BW_SIZE=${RXE_BW_SIZE:-65536}
 declare -gA RXE_GID4=()
 # rxe_gid4 HOST: rxe_gid HOST 4, remembered
 rxe_gid4()
@@ -269,7 +271,7 @@ rxe_bw_start()
 	[ -n "${RXE_GID4[$d]:-}" ] || rxe_gid4 "$d" >/dev/null
 	[ -n "${RXE_GID4[$h]:-}" ] || rxe_gid4 "$h" >/dev/null
 	topo_exec "$d" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
-		-p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
+		-p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
 	RXE_BW_PIDS+=($!)
 	RXE_BW_SRV+=("$h:$port:$d")
 }
@@ -287,7 +289,7 @@ rxe_bw_clients()
 	for hp in "${RXE_BW_SRV[@]}"; do
 		h=${hp%%:*}; port=${hp#*:}; port=${port%:*}; d=${hp##*:}
 		topo_exec "$h" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
-			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s 65536 -u "$RXE_BW_U" "$@" \
+			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" \
 			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
 		RXE_BW_PIDS+=($!)
 	done

@@ -24,8 +24,9 @@
 #   fs     LDCP with fast start: ldcp/init_window_pkts = `iw`
 #   nofs   LDCP without: init_window_pkts = 0
 #
-# Results: summary.tsv (one row per setting), summary.txt, fct.tsv (every
-# small flow's FCT per setting), per-setting directories.
+# Results: summary.tsv (one row per setting, named in the algo column),
+# summary.txt, fct.tsv (every small flow's FCT per setting), per-setting
+# directories.
 #
 # The functions ldfs_* are also used by the guest test
 # test_93_ldcp_faststart.sh.
@@ -82,13 +83,13 @@ ldfs_setup()
 	printf 'setting\tflow\tfct_s\n' >"$LDFS_OUT/fct.tsv"
 }
 
-LDFS_HDR='setting	flows	incast_s	fct_median_s	fct_p90_s	fct_max_s	long_mbps	drops_wred	drops_tail	retries	failed	cap_dropped'
+LDFS_HDR='algo	flows	incast_s	fct_median_s	fct_p90_s	fct_max_s	long_mbps	drops_wred	drops_tail	retries	failed	cap_dropped'
 
 # ldfs_run SETTING: one incast beside the long flow; SETTING/ and a
 # summary.tsv row; sets LDFS_ENV.
 ldfs_run()
 {
-	local s=$1 d h i pids=() lpid cap r0 rip iw t0 t1
+	local s=$1 d h i pids=() r0 rip iw long
 	case $s in
 	fs) iw=${P[iw]};;
 	nofs) iw=0;;
@@ -102,11 +103,11 @@ ldfs_run()
 	pfc_snap CMP_S0 sw
 	r0=$(cmp_rxe_sum completer_retry_err "${CMP_S[@]}")
 	rip=$(topo_ip4 r)
-	# servers: the long flow's, then one per incast sender
-	topo_exec r timeout $((P[long_s] + 120)) ib_write_bw -F -d "${RXE_DEV[r]}" \
-		-x "${RXE_GID4[r]}" -p 19300 -s 65536 -D "${P[long_s]}" -u 20 \
-		>"$d/bw-long.srv" 2>&1 &
-	pids+=($!)
+	long=$(topo_ip4 "$LDFS_LONG")
+	# servers: the long flow's (64 KB writes for long_s), then one per
+	# incast sender
+	RXE_BW_SRV=()
+	rxe_bw_start "$LDFS_LONG" 19300 "${P[long_s]}"
 	i=0
 	for h in "${LDFS_INC[@]}"; do
 		i=$((i + 1))
@@ -115,23 +116,13 @@ ldfs_run()
 			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 >"$d/bw-$h.srv" 2>&1 &
 		pids+=($!)
 	done
-	for i in $(seq 0 "${#LDFS_INC[@]}"); do
+	for i in $(seq 1 "${#LDFS_INC[@]}"); do
 		wait_for --timeout 60 rxe_listen $((19300 + i)) r ||
 			fail "$s: ib_write_bw server $((19300 + i)) did not start"
 	done
-	cap=$TMPD/capture-$s.pcap
-	# (not through topo_exec: $! must be tcpdump itself, which writes its
-	# counts when interrupted; into the guest's tmpfs, see pcn_flows.sh)
-	ip netns exec "$(topo_ns r)" tcpdump -Z root -i eth0 -s 96 -B 16384 -w "$cap" \
-		"udp dst port 4791 and dst host $rip" 2>"$d/tcpdump.err" &
-	LDFS_CAP=$!
-	wait_for --timeout 30 grep -q "listening on" "$d/tcpdump.err" ||
-		fail "$s: tcpdump did not start ($(cat "$d/tcpdump.err"))"
+	cmp_cap_start r "$d"
 	cmp_mon_start "$d/dcbmon.csv" "sw:$(topo_port sw r)"
-	topo_exec "$LDFS_LONG" timeout $((P[long_s] + 120)) ib_write_bw -F \
-		-d "${RXE_DEV[$LDFS_LONG]}" -x "${RXE_GID4[$LDFS_LONG]}" -p 19300 -s 65536 \
-		-D "${P[long_s]}" -u 20 "$rip" >"$d/bw-long.cli" 2>&1 &
-	lpid=$!
+	rxe_bw_clients "${P[long_s]}"	# the long flow
 	sleep "${P[warmup]}"	# the long flow's head start is part of the experiment
 	pfc_snap LDFS_SW sw	# WRED drops are counted from here: the incast's
 	log "$s: incast of ${#LDFS_INC[@]} x ${P[qps]} flows x ${P[iters]} x ${P[size]} B beside the long flow"
@@ -143,50 +134,33 @@ ldfs_run()
 			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
 		pids+=($!)
 	done
-	cmp_wait "${pids[@]}" "$lpid"
+	cmp_wait "${pids[@]}" "${RXE_BW_PIDS[@]}"
+	RXE_BW_PIDS=()
+	mv "$TMPD"/bw-* "$d/"
 	cmp_mon_stop
-	kill -INT "$LDFS_CAP" 2>/dev/null; wait "$LDFS_CAP" 2>/dev/null
-	mv "$cap" "$d/capture.pcap" || fail "$s: no capture"
+	cmp_cap_stop
 	pfc_snap CMP_S1 sw
+	# every small flow's FCT (every source but the long flow's)
 	PYTHONPATH=$LDFS_TOP/scripts python3 -m dcbanalysis.roce_flows --spans \
 		"$d/capture.pcap" >"$d/spans.tsv" || fail "$s: capture analysis"
-	# the small flows: every source but the long flow's; the long flow's
-	# rate over the span of the incast (its first to its last packet)
-	read -r t0 t1 <<<"$(awk -F'\t' -v l="$(topo_ip4 "$LDFS_LONG")" \
-		'NR > 1 && $1 != l { if (a == "" || $3 < a) a = $3; if ($4 > b) b = $4 }
-		 END { print a + 0, b + 0 }' "$d/spans.tsv")"
-	awk -F'\t' -v l="$(topo_ip4 "$LDFS_LONG")" -v s="$s" \
+	awk -F'\t' -v l="$long" -v s="$s" \
 		'NR > 1 && $1 != l { printf "%s\t%s:%s\t%.4f\n", s, $1, $2, $4 - $3 }' \
 		"$d/spans.tsv" >>"$LDFS_OUT/fct.tsv"
 	LDFS_ENV=$d/metrics.env
 	{
-		awk -F'\t' -v s="$s" '$1 == s { v[++n] = $3 } END {
-			if (!n) { print "flows=0\nfct_median_s=NaN\nfct_p90_s=NaN\nfct_max_s=NaN"; exit }
-			for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-			m = int(0.5 * n + 0.999999); p = int(0.9 * n + 0.999999)
-			printf "flows=%d\nfct_median_s=%.4f\nfct_p90_s=%.4f\nfct_max_s=%.4f\n", n, v[m], v[p], v[n] }' \
-			"$LDFS_OUT/fct.tsv"
-		PYTHONPATH=$LDFS_TOP/scripts python3 - "$d/capture.pcap" "$(topo_ip4 "$LDFS_LONG")" "$t0" "$t1" <<'EOF2'
-import sys
-from dcbanalysis import roce_flows
-pkts = roce_flows.read_pcap(sys.argv[1])
-t_first = pkts[0][0] if pkts else 0
-a, b = t_first + float(sys.argv[3]), t_first + float(sys.argv[4])
-n = sum(p[2] for p in pkts if p[1][0] == sys.argv[2] and a <= p[0] < b)
-print("long_mbps=%s" % ("%.3f" % (n * 8 / (b - a) / 1e6) if b > a else "NaN"))
-EOF2
-		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "incast_s=%.4f\n", b - a }'
+		PYTHONPATH=$LDFS_TOP/scripts python3 -m dcbanalysis.roce_flows \
+			--incast "$long" "$d/capture.pcap" | sed 's/ /=/'
 		echo "drops_wred=$(( $(pfc_sw_sum CMP_S1 drops_wred) - $(pfc_sw_sum LDFS_SW drops_wred) ))"
 		echo "drops_tail=$(( $(pfc_sw_sum CMP_S1 drops_tail) - $(pfc_sw_sum LDFS_SW drops_tail) ))"
 		echo "retries=$(( $(cmp_rxe_sum completer_retry_err "${CMP_S[@]}") - r0 ))"
 		echo "failed=$CMP_FAILED"
-		echo "cap_dropped=$(sed -n 's/^\([0-9]*\) packets* dropped by kernel$/\1/p' "$d/tcpdump.err")"
+		echo "cap_dropped=$CMP_CAP_DROPPED"
 	} >"$LDFS_ENV"
 	# shellcheck disable=SC1090
 	( . "$LDFS_ENV"
 	  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$s" "$flows" "$incast_s" "$fct_median_s" \
 		"$fct_p90_s" "$fct_max_s" "$long_mbps" "$drops_wred" "$drops_tail" "$retries" \
-		"$failed" "${cap_dropped:-NaN}" ) >>"$LDFS_OUT/summary.tsv"
+		"$failed" "$cap_dropped" ) >>"$LDFS_OUT/summary.tsv"
 	log "$s: $(tr '\n' ' ' <"$LDFS_ENV")"
 }
 

@@ -95,7 +95,7 @@ PCNF_HDR='algo	flows	jain	jain_w_min	jain_w_median	total_mbps	queue_mean_kb	queu
 # PCNF_ENV (the run's key=value file).
 pcnf_run()
 {
-	local a=$1 n=$2 q d h i port pids=() cap r0 rip
+	local a=$1 n=$2 q d h port r0
 	q=$((n / P[hosts]))
 	d=$PCNF_OUT/$a-$n
 	mkdir -p "$d"
@@ -103,47 +103,22 @@ pcnf_run()
 	cmp_switch "$a"
 	pfc_snap CMP_S0 sw
 	r0=$(cmp_rxe_sum completer_retry_err "${CMP_S[@]}")
-	rip=$(topo_ip4 r)
-	i=0
+	RXE_BW_SRV=()
+	RXE_BW_SIZE=${P[size]}
+	port=19100
 	for h in "${CMP_S[@]}"; do
-		i=$((i + 1)); port=$((19100 + i))
-		topo_exec r timeout $((P[run_s] + 120)) ib_write_bw -F -d "${RXE_DEV[r]}" \
-			-x "${RXE_GID4[r]}" -p "$port" -q "$q" -s "${P[size]}" -D "${P[run_s]}" \
-			-u 20 >"$d/bw-$h.srv" 2>&1 &
-		pids+=($!)
+		port=$((port + 1))
+		rxe_bw_start "$h" "$port" "${P[run_s]}" -q "$q"
 	done
-	i=0
-	for h in "${CMP_S[@]}"; do
-		i=$((i + 1))
-		wait_for --timeout 60 rxe_listen $((19100 + i)) r ||
-			fail "$a-$n: ib_write_bw server $((19100 + i)) did not start"
-	done
-	# into the guest's own tmpfs with a large buffer, moved to the results
-	# afterwards: a TCG guest writing every packet to the shared results
-	# folder (-U) lost 70 % of them
-	cap=$TMPD/capture-$a-$n.pcap
-	# (not through topo_exec: $! must be tcpdump itself, which writes its
-	# counts when interrupted)
-	ip netns exec "$(topo_ns r)" tcpdump -Z root -i eth0 -s 96 -B 16384 -w "$cap" \
-		"udp dst port 4791 and dst host $rip" 2>"$d/tcpdump.err" &
-	PCNF_CAP=$!
-	wait_for --timeout 30 grep -q "listening on" "$d/tcpdump.err" ||
-		fail "$a-$n: tcpdump did not start ($(cat "$d/tcpdump.err"))"
+	cmp_cap_start r "$d"
 	cmp_mon_start "$d/dcbmon.csv" "sw:$(topo_port sw r)"
-	i=0
-	for h in "${CMP_S[@]}"; do
-		i=$((i + 1))
-		topo_exec "$h" timeout $((P[run_s] + 120)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
-			-x "${RXE_GID4[$h]}" -p $((19100 + i)) -q "$q" -s "${P[size]}" \
-			-D "${P[run_s]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
-		pids+=($!)
-	done
+	rxe_bw_clients "${P[run_s]}" -q "$q"
 	log "$a-$n: ${#CMP_S[@]} senders x $q QPs for ${P[run_s]} s"
-	cmp_wait "${pids[@]}"
+	cmp_wait "${RXE_BW_PIDS[@]}"
+	RXE_BW_PIDS=()
+	mv "$TMPD"/bw-* "$d/"
 	cmp_mon_stop
-	kill -INT "$PCNF_CAP" 2>/dev/null; wait "$PCNF_CAP" 2>/dev/null
-	mv "$cap" "$d/capture.pcap" || fail "$a-$n: no capture"
-	cap=$d/capture.pcap
+	cmp_cap_stop
 	pfc_snap CMP_S1 sw
 	PCNF_ENV=$d/metrics.env
 	{
@@ -152,17 +127,16 @@ pcnf_run()
 		echo "failed=$CMP_FAILED"
 		read -r qm qp _ <<<"$(cmp_queue_stats "$d/dcbmon.csv" "sw:$(topo_port sw r)")"
 		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"
-		# tcpdump's own count of packets the kernel dropped
-		echo "cap_dropped=$(sed -n 's/^\([0-9]*\) packets* dropped by kernel$/\1/p' "$d/tcpdump.err")"
+		echo "cap_dropped=$CMP_CAP_DROPPED"
 		PYTHONPATH=$PCNF_TOP/scripts python3 -m dcbanalysis.roce_flows \
-			--window "${P[window_s]}" --flows "$n" "$cap" | sed 's/ /=/'
+			--window "${P[window_s]}" --flows "$n" "$d/capture.pcap" | sed 's/ /=/'
 	} >"$PCNF_ENV"
 	# shellcheck disable=SC1090
 	( . "$PCNF_ENV"
 	  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a-$n" "$n" \
 		"${jain:-NaN}" "${jain_w_min:-NaN}" "${jain_w_median:-NaN}" "${total_mbps:-NaN}" \
 		"$queue_mean_kb" "$queue_p99_kb" "$pause_tx" "$drops" "$retries" "$failed" \
-		"${cap_dropped:-NaN}" "${rates_mbps:-}" ) >>"$PCNF_OUT/summary.tsv"
+		"$cap_dropped" "${rates_mbps:-}" ) >>"$PCNF_OUT/summary.tsv"
 	log "$a-$n: $(grep -v '^rates' "$PCNF_ENV" | tr '\n' ' ')"
 }
 

@@ -334,7 +334,7 @@ class LdcpFaststart(unittest.TestCase):
                 f.write("# dcblab run ldcp_faststart 2026\n"
                         "settings=fs,nofs\nhosts=4\nqps=8\n")
             with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("setting\tflows\tincast_s\tfct_median_s\t"
+                f.write("algo\tflows\tincast_s\tfct_median_s\t"
                         "fct_p90_s\tfct_max_s\tlong_mbps\tdrops_wred\t"
                         "drops_tail\tretries\tfailed\tcap_dropped\n"
                         "fs\t32\t3.5\t1.2\t2.5\t3.4\t2.1\t40\t0\t3\t0\t0\n"
@@ -664,6 +664,16 @@ class RoceFlows(unittest.TestCase):
         self.assertEqual(sp[("10.0.0.3", 18)][0], 0.002)
         self.assertAlmostEqual(sp[("10.0.0.3", 18)][1], 3.992)
         self.assertEqual(sp[("10.0.0.3", 18)][2], 400 * 1000)
+        # 10.0.0.3 as the long flow: the small flows A and B span
+        # [0, 9.99] and [0.001, 9.981]; the long flow's bytes in that span
+        inc = roce_flows.incast(got, "10.0.0.3")
+        self.assertEqual(inc["flows"], 2)
+        self.assertAlmostEqual(inc["incast_s"], 9.99)
+        self.assertAlmostEqual(inc["fct_median_s"], 9.98)
+        self.assertAlmostEqual(inc["fct_max_s"], 9.99)
+        self.assertAlmostEqual(inc["long_mbps"], 400 * 1000 * 8 / 9.99 / 1e6)
+        self.assertEqual(roce_flows.incast(got, "10.0.0.1")["flows"], 2)
+        self.assertEqual(roce_flows.incast([], "x")["flows"], 0)
         # second half [~5, ~9.99): A 0.8, B 0.4 Mbit/s of IPv4 bytes,
         # the third flow (seen in the first half) silent: 0
         self.assertEqual(s["flows"], 3)
