@@ -300,30 +300,23 @@ check_perf() {
 # step with the assertion's message instead of ending the test.
 # check_perf_assert: the same for assertions about how well the emulation
 # performs (XFAIL on a slow kernel, as check_perf).
-check_assert() {
-	local out rc
+check_assert() { _lib_check_assert check_err "$@"; }
+check_perf_assert() { _lib_check_assert check_perf "$@"; }
+_lib_check_assert() {	# _lib_check_assert check_err|check_perf ASSERT...
+	local how=$1 out rc msg
+	shift
 	out=$("$@" 2>&1)
 	rc=$?
-	_lib_check_out "$out"
+	# what the assertion printed, but its FAIL line, which the step reports
+	[ -z "$out" ] || printf '%s\n' "$out" | grep -v '^FAIL: ' || true
 	[ $rc = 0 ] && return 0
-	check_err 1 "$(_lib_check_msg "$out" "$1")"
-}
-check_perf_assert() {
-	local out rc
-	out=$("$@" 2>&1)
-	rc=$?
-	_lib_check_out "$out"
-	[ $rc = 0 ] && return 0
-	check_perf "$(_lib_check_msg "$out" "$1")" false
-}
-# (what the assertion printed, but its FAIL line, which the step reports)
-_lib_check_out() {
-	[ -z "$1" ] || printf '%s\n' "$1" | grep -v '^FAIL: ' || true
-}
-_lib_check_msg() {
-	local m
-	m=$(printf '%s\n' "$1" | sed -n 's/^FAIL: //p' | tail -n1)
-	echo "${m:-$2 failed}"
+	msg=$(printf '%s\n' "$out" | sed -n 's/^FAIL: //p' | tail -n1)
+	msg=${msg:-$1 failed}
+	if [ "$how" = check_err ]; then
+		check_err 1 "$msg"
+	else
+		check_perf "$msg" false
+	fi
 }
 
 # log_test NAME: report the step and reset RET for the next one.

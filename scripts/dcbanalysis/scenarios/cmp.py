@@ -102,6 +102,28 @@ def _num(v):
     return x if math.isfinite(x) else None
 
 
+def tsv(path):
+    """The rows of the tab-separated file @path as dicts; [] when it does
+    not exist (a run that stopped early)."""
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def queue_kb(path):
+    """(t_s, backlog KB) lists of a cmp_incast-style queue.csv at @path,
+    or None when it does not exist."""
+    if not os.path.exists(path):
+        return None
+    t, q = [], []
+    with open(path, newline="") as f:
+        for s in csv.DictReader(f):
+            t.append(float(s["t_s"]))
+            q.append(float(s["backlog_bytes"]) / 1024)
+    return t, q
+
+
 def rows(scenario, path):
     """(metric, value, unit, algo, scenario) of @path, @scenario's
     summary.tsv."""
@@ -116,6 +138,8 @@ def rows(scenario, path):
                     spec = ("rate_late.f" + m.group(1), "Mbit/s")
                 elif col in cols:
                     spec = cols[col]
+                    if spec is None:
+                        continue
                 else:
                     raise ValueError("%s: column '%s' has no metric (add it "
                                      "to scenarios/cmp.py)" % (path, col))
@@ -154,24 +178,17 @@ def plot_incast(d, params, prefix="", out_dir=None):
     written."""
     from .. import plots
 
-    path = os.path.join(d, "summary.tsv")
-    if not os.path.exists(path):
+    table = tsv(os.path.join(d, "summary.tsv"))
+    if not table:
         return []
-    with open(path, newline="") as f:
-        table = list(csv.DictReader(f, delimiter="\t"))
     keys = ("senders", "rate", "iters", "size", "algos")
     out = []
     lines = []
     for r in table:
-        p = os.path.join(d, r["algo"], "queue.csv")
-        if not os.path.exists(p):
+        tq = queue_kb(os.path.join(d, r["algo"], "queue.csv"))
+        if tq is None:
             continue
-        t, q = [], []
-        with open(p, newline="") as f:
-            for s in csv.DictReader(f):
-                t.append(float(s["t_s"]))
-                q.append(float(s["backlog_bytes"]) / 1024)
-        lines.append((r["algo"], t, q) +
+        lines.append((r["algo"],) + tq +
                      ((plots.ALGO_COLORS[r["algo"]],)
                       if r["algo"] in plots.ALGO_COLORS else ()))
     if lines:

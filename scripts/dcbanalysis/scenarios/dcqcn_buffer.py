@@ -11,6 +11,7 @@ import math
 import os
 import statistics
 
+from .cmp import queue_kb
 from .cmp import rows as cmp_rows
 
 SCENARIO = "dcqcn_buffer"
@@ -65,15 +66,9 @@ def plot(d, params):
 
     lines = []
     for cfg in params.get("configs", "").split(","):
-        p = os.path.join(d, cfg, "queue.csv")
-        if not os.path.exists(p):
-            continue
-        t, q = [], []
-        with open(p, newline="") as f:
-            for r in csv.DictReader(f):
-                t.append(float(r["t_s"]))
-                q.append(float(r["backlog_bytes"]) / 1024)
-        lines.append((cfg, t, q))
+        tq = queue_kb(os.path.join(d, cfg, "queue.csv"))
+        if tq is not None:
+            lines.append((cfg,) + tq)
     if not lines:
         return []
     kmin = params.get("red", "").split(":")[0]

@@ -4,10 +4,9 @@ setting), named N-SETTING in the algo column; queue-N.png, the
 bottleneck's backlog of every setting of the N:1 incast, and jain.png,
 Jain's index per setting and incast."""
 
-import csv
 import os
 
-from .cmp import COLUMNS, _num, rows
+from .cmp import COLUMNS, _num, queue_kb, rows, tsv
 
 SCENARIO = "dcqcn_params"
 COLUMNS[SCENARIO] = COLUMNS["cmp_incast"]
@@ -17,19 +16,11 @@ def analyze(d, params):
     return rows(SCENARIO, os.path.join(d, "summary.tsv"))
 
 
-def _table(d):
-    path = os.path.join(d, "summary.tsv")
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t"))
-
-
 def plot(d, params):
     """queue-N.png per incast and jain.png.  Returns the files written."""
     from .. import plots
 
-    table = _table(d)
+    table = tsv(os.path.join(d, "summary.tsv"))
     keys = ("rate", "iters", "size", "red")
     out = []
     incasts = []
@@ -41,15 +32,11 @@ def plot(d, params):
         lines = []
         for r in table:
             run_n, _, setting = r["algo"].partition("-")
-            p = os.path.join(d, r["algo"], "queue.csv")
-            if run_n != n or not os.path.exists(p):
+            if run_n != n:
                 continue
-            t, q = [], []
-            with open(p, newline="") as f:
-                for s in csv.DictReader(f):
-                    t.append(float(s["t_s"]))
-                    q.append(float(s["backlog_bytes"]) / 1024)
-            lines.append((setting, t, q))
+            tq = queue_kb(os.path.join(d, r["algo"], "queue.csv"))
+            if tq is not None:
+                lines.append((setting,) + tq)
         if lines:
             f = os.path.join(d, "queue-%s.png" % n)
             plots.series(f, lines, plots.title(

@@ -3,14 +3,13 @@
 algo column, and fct.tsv, every small flow's completion time; fct.png
 shows the completion times' distribution per setting."""
 
-import csv
 import os
 
-from .cmp import _num
+from .cmp import COLUMNS, _num, analyzer, tsv
 
 SCENARIO = "ldcp_faststart"
-# column -> (metric, unit)
-COLUMNS = {
+COLUMNS[SCENARIO] = {
+    "flows": None,      # the number of small flows, a parameter
     "incast_s": ("incast_time", "s"),
     "fct_median_s": ("fct_median", "s"),
     "fct_p90_s": ("fct_p90", "s"),
@@ -22,23 +21,7 @@ COLUMNS = {
     "failed": ("procs_failed", "processes"),
     "cap_dropped": ("capture_dropped", "packets"),
 }
-
-
-def _rows(path):
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t"))
-
-
-def analyze(d, params):
-    out = []
-    for r in _rows(os.path.join(d, "summary.tsv")):
-        for col, (metric, unit) in COLUMNS.items():
-            x = _num(r.get(col))
-            if x is not None:
-                out.append((metric, x, unit, r["setting"], SCENARIO))
-    return out
+analyze = analyzer(SCENARIO)
 
 
 def plot(d, params):
@@ -47,7 +30,7 @@ def plot(d, params):
     from .. import plots
 
     fct = {}
-    for r in _rows(os.path.join(d, "fct.tsv")):
+    for r in tsv(os.path.join(d, "fct.tsv")):
         x = _num(r.get("fct_s"))
         if x is not None:
             fct.setdefault(r["setting"], []).append(x)

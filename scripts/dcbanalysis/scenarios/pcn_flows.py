@@ -5,10 +5,9 @@ flow count in the metric (jain.n16, ...).  Plots: flows.png, Jain's index
 and the bottleneck's mean queue against the number of flows per
 algorithm."""
 
-import csv
 import os
 
-from .cmp import _num
+from .cmp import _num, tsv
 
 SCENARIO = "pcn_flows"
 # column -> (metric, unit)
@@ -27,17 +26,9 @@ COLUMNS = {
 }
 
 
-def _table(d):
-    path = os.path.join(d, "summary.tsv")
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f, delimiter="\t"))
-
-
 def analyze(d, params):
     out = []
-    for r in _table(d):
+    for r in tsv(os.path.join(d, "summary.tsv")):
         algo = r["algo"].rpartition("-")[0]
         n = r["flows"]
         for col, (metric, unit) in COLUMNS.items():
@@ -52,7 +43,7 @@ def plot(d, params):
     """flows.png: Jain's index and the mean queue against N."""
     from .. import plots
 
-    table = _table(d)
+    table = tsv(os.path.join(d, "summary.tsv"))
     if not table:
         return []
     import matplotlib.pyplot as plt
