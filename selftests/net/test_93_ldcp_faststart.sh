@@ -16,13 +16,13 @@
 #               limit: only WRED drops non-ECT packets);
 #   nofs ect    without fast start no packet is dropped by WRED: every
 #               RoCE packet is ECN-capable (and perftest's TCP is made
-#               so), so fast-start packets are the only non-ECT ones;
-#   fast start  the small flows' median completion time is lower with
-#               fast start (a performance check: XFAIL on the debug
-#               kernel).  Not the incast's completion time: the last flow
-#               is often one that lost fast-start packets to WRED and
-#               waited for go-back-N (1.27 s against 2.03 s in one run,
-#               1.34 s against 1.13 s in the next; results.rst).
+#               so), so fast-start packets are the only non-ECT ones.
+# The completion times with and without fast start are logged, not
+# asserted: with one write in flight per flow the median FCT was lower
+# with fast start in two runs on a loaded host and higher in two on a
+# quiet host (0.670 against 0.612 s and 0.625 against 0.358 s, about 480
+# fast-start packets dropped by WRED and 160 go-back-N restarts each), so
+# the benefit is not reproduced here (results.rst).
 # Results are kept in build/selftests/net/test_93_ldcp_faststart/.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -63,9 +63,7 @@ ldfs_summary
 check_err $? "${WRED[nofs]} WRED drops without fast start"
 log_test "nofs ect"
 
-log "incast ${INCAST[fs]} s with fast start, ${INCAST[nofs]} s without"
-check_perf "median FCT ${FCT[fs]} s with fast start, ${FCT[nofs]} s without" \
-	awk -v a="${FCT[fs]}" -v b="${FCT[nofs]}" 'BEGIN { exit !(a < b) }'
-log_test "fast start"
+log "fast start against none: incast ${INCAST[fs]} s against ${INCAST[nofs]} s," \
+	"median FCT ${FCT[fs]} s against ${FCT[nofs]} s (logged, not asserted)"
 
 tests_exit
