@@ -247,18 +247,24 @@ if pfc_trace_on; then
 	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
 	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
 		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
-	ip netns exec "$(topo_ns s1)" timeout 60 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
-		"$RIP" 9 --count 300 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
+	# s1 (no sch_dcb) ignores the PAUSE: the flood, which runs until
+	# the link goes down, keeps P1's band 3 above XOFF until then
+	ip netns exec "$(topo_ns s1)" timeout 120 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
+		"$RIP" 9 --count 12000 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
 	FLOOD=$!
 	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
 	wait_for --timeout 30 p1_paused
 	check_err $? "P1 never paused s1"
-	j=$(pfc_json sw "$P1")
-	[ "$(pfc_get "$j" pause_tx 3)" -gt "$(pfc_get "$j" resume_tx 3)" ] ||
-		check_err 1 "P1 no longer holding s1 when its link goes down"
 	ip -n "$(topo_ns s1)" link set eth0 down
 	kill $FLOOD 2>/dev/null
 	wait $FLOOD 2>/dev/null
+	# the premise, read with the link down: the band is still above XON,
+	# so P1 still holds s1 and owes it a RESUME
+	j=$(pfc_json sw "$P1")
+	log "  link down: band 3 in_bytes $(pfc_get "$j" in_bytes 3)," \
+		"pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3)"
+	[ "$(pfc_get "$j" in_bytes 3)" -ge 2048 ] ||
+		check_err 1 "P1's band 3 below XON when its link went down: no RESUME owed"
 	# the band drains below XON with the link down: a RESUME to send
 	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
 	wait_for --timeout 60 drained
@@ -270,11 +276,14 @@ if pfc_trace_on; then
 	log "  carrier down: $tries PFC transmit attempts on $P1 in 2 s"
 	[ "$tries" -le 3 ] || check_err 1 "$tries PFC transmit attempts in 2 s with the carrier down"
 	ip -n "$(topo_ns s1)" link set eth0 up
+	check_err $? "s1's link did not come up"
 	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
 	if ! wait_for --timeout 10 resumed; then
-		# what a failure needs to be understood: P1's link state and
-		# every PFC transmit attempt since the carrier went down
+		# what a failure needs to be understood: P1's link state, its
+		# band 3 and every PFC transmit attempt since the carrier went
+		# down
 		ip -n "$(topo_ns sw)" -d link show "$P1" | sed 's/^/  /'
+		pfc_json sw "$P1" | jq -c '.bands[]? | select(.band == 3)' | sed 's/^/  /'
 		grep "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace" | tail -n 5 | sed 's/^/  /'
 		check_err 1 "no RESUME sent after the carrier came back (resume_tx $r0)"
 	fi
