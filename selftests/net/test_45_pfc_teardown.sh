@@ -3,15 +3,20 @@
 # timeout: 240
 #
 # PFC state survives reconfiguration and goes away cleanly (no oops, no
-# leak, the runner checks dmesg):
-#  - replacing a paused switch port's qdisc under traffic: the old port
-#    resumes what it had paused (the sender sends again within 5 s, though
-#    a PAUSE of 0xffff quanta at 2 Mbit/s lasts 16.8 s) and the new port
-#    takes over (it pauses the sender again);
-#  - `pfc off` on a paused port sends a RESUME;
-#  - the switch namespace deleted while ports are paused and packets are
-#    queued and charged across ports;
-#  - sch_dcb unloaded right after its last qdisc is deleted under traffic.
+# leak, the runner checks dmesg).  Steps:
+#   replace under traffic  replacing a paused switch port's qdisc under
+#                          traffic, three times: the old port resumes what
+#                          it had paused (the sender sends again within
+#                          5 s, though a PAUSE of 0xffff quanta at 2 Mbit/s
+#                          lasts 16.8 s) and the new port takes over (it
+#                          pauses the sender again);
+#   pfc off                `pfc off` on a paused port sends a RESUME, and
+#                          with PFC back on the port pauses again;
+#   netns delete           the switch namespace deleted while ports are
+#                          paused and packets are queued and charged
+#                          across ports;
+#   unload                 sch_dcb unloaded right after its last qdisc is
+#                          deleted under traffic (a second topology).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -66,51 +71,115 @@ at_exit 'kill $FLOOD_PID 2>/dev/null; topo_cleanup'
 
 build a
 flood 200
-wait_for --timeout 30 in_paused 1 || fail "switch never paused s1"
-log "paused: pause_tx=$(pfc_stat sw "$IN" pause_tx 3)"
 
-# 1. Replace the ingress port's qdisc three times under traffic.
-for i in 1 2 3; do
-	wait_for --timeout 30 in_holding || fail "s1 not paused before replacement $i"
-	d0=$(pfc_stat s1 eth0 deq_packets)
-	topo_qdisc sw "$IN" dcb $SW $PFC || fail "replace $i"
-	wait_for --timeout 5 s1_sent_more $((d0 + 5)) ||
-		fail "s1 still held 5 s after replacement $i: the old port did not resume"
-	wait_for --timeout 30 in_paused 1 || fail "replacement $i never paused s1"
-done
-log "after 3 replacements: pause_tx=$(pfc_stat sw "$IN" pause_tx 3) s1 pause_rx=$(pfc_stat s1 eth0 pause_rx 3) resume_rx=$(pfc_stat s1 eth0 resume_rx 3)"
-
-# 2. pfc off on the paused port: one more RESUME reaches s1.
-wait_for --timeout 30 in_holding || fail "not paused before pfc off"
-r0=$(pfc_stat s1 eth0 resume_rx 3)
-topo_tc sw qdisc change dev "$IN" root dcb rate 2mbit pfc off || fail "pfc off"
-wait_for --timeout 10 eval '[ "$(pfc_stat s1 eth0 resume_rx 3)" -gt '"$r0"' ]' ||
-	fail "no RESUME after pfc off"
-topo_tc sw qdisc change dev "$IN" root dcb rate 2mbit $PFC || fail "pfc back on"
-wait_for --timeout 30 in_paused 1 || fail "not paused again"
-
-# 3. Delete the switch while paused, with packets queued and charged.
-wait_for --timeout 30 eval '[ "$(pfc_stat sw "$OUT" backlog_bytes)" -gt 10000 ]' ||
-	fail "no backlog at the congested port"
-log "deleting the switch: backlog $(pfc_stat sw "$OUT" backlog_bytes) B, pool used $(pfc_stat sw "$OUT" pool.used) B"
-ip netns del "$(topo_ns sw)" || fail "netns del"
-kill $FLOOD_PID 2>/dev/null
-wait $FLOOD_PID 2>/dev/null
-topo_cleanup
-
-# 4. Unload right after the last qdisc goes, under traffic.
-build b
-flood 200
-wait_for --timeout 30 in_paused 1 || fail "switch b never paused s1"
-for n in sw s1 r; do
-	for d in $(topo_ports "$n"); do
-		topo_tc "$n" qdisc del dev "$d" root || fail "qdisc del $n:$d"
+# Replace the ingress port's qdisc three times under traffic.
+replace_under_traffic()
+{
+	local i d0
+	if ! wait_for --timeout 30 in_paused 1; then
+		check_err 1 "switch never paused s1"
+		return
+	fi
+	log "paused: pause_tx=$(pfc_stat sw "$IN" pause_tx 3)"
+	for i in 1 2 3; do
+		if ! wait_for --timeout 30 in_holding; then
+			check_err 1 "s1 not paused before replacement $i"
+			return
+		fi
+		d0=$(pfc_stat s1 eth0 deq_packets)
+		# shellcheck disable=SC2086
+		if ! topo_qdisc sw "$IN" dcb $SW $PFC; then
+			check_err 1 "replace $i"
+			return
+		fi
+		if ! wait_for --timeout 5 s1_sent_more $((d0 + 5)); then
+			check_err 1 "s1 still held 5 s after replacement $i: the old port did not resume"
+			return
+		fi
+		if ! wait_for --timeout 30 in_paused 1; then
+			check_err 1 "replacement $i never paused s1"
+			return
+		fi
 	done
-done
-kill $FLOOD_PID 2>/dev/null
-wait $FLOOD_PID 2>/dev/null
-rmmod sch_dcb || fail "rmmod sch_dcb after deleting every qdisc"
-log "sch_dcb unloaded"
+	log "after 3 replacements: pause_tx=$(pfc_stat sw "$IN" pause_tx 3) s1 pause_rx=$(pfc_stat s1 eth0 pause_rx 3) resume_rx=$(pfc_stat s1 eth0 resume_rx 3)"
+}
+
+# pfc off on the paused port: one more RESUME reaches s1.  PFC goes back
+# on for the next step even when no RESUME came.
+pfc_off()
+{
+	local r0
+	if ! wait_for --timeout 30 in_holding; then
+		check_err 1 "not paused before pfc off"
+		return
+	fi
+	r0=$(pfc_stat s1 eth0 resume_rx 3)
+	if ! topo_tc sw qdisc change dev "$IN" root dcb rate 2mbit pfc off; then
+		check_err 1 "pfc off"
+		return
+	fi
+	wait_for --timeout 10 eval '[ "$(pfc_stat s1 eth0 resume_rx 3)" -gt '"$r0"' ]'
+	check_err $? "no RESUME after pfc off"
+	# shellcheck disable=SC2086
+	if ! topo_tc sw qdisc change dev "$IN" root dcb rate 2mbit $PFC; then
+		check_err 1 "pfc back on"
+		return
+	fi
+	wait_for --timeout 30 in_paused 1
+	check_err $? "not paused again"
+}
+
+# Delete the switch while paused, with packets queued and charged.  The
+# flood and the topology go at the end of the step, whatever happened.
+netns_delete()
+{
+	if ! wait_for --timeout 30 eval '[ "$(pfc_stat sw "$OUT" backlog_bytes)" -gt 10000 ]'; then
+		check_err 1 "no backlog at the congested port"
+		return
+	fi
+	log "deleting the switch: backlog $(pfc_stat sw "$OUT" backlog_bytes) B, pool used $(pfc_stat sw "$OUT" pool.used) B"
+	ip netns del "$(topo_ns sw)"
+	check_err $? "netns del"
+}
+
+# Unload right after the last qdisc goes, under traffic.
+unload()
+{
+	local n d
+	build b
+	flood 200
+	if ! wait_for --timeout 30 in_paused 1; then
+		check_err 1 "switch b never paused s1"
+		return
+	fi
+	for n in sw s1 r; do
+		for d in $(topo_ports "$n"); do
+			if ! topo_tc "$n" qdisc del dev "$d" root; then
+				check_err 1 "qdisc del $n:$d"
+				return
+			fi
+		done
+	done
+	kill "$FLOOD_PID" 2>/dev/null
+	wait "$FLOOD_PID" 2>/dev/null
+	rmmod sch_dcb
+	check_err $? "rmmod sch_dcb after deleting every qdisc"
+	[ "$RET" = 0 ] && log "sch_dcb unloaded"
+}
+
+replace_under_traffic
+log_test "replace under traffic"
+pfc_off
+log_test "pfc off"
+netns_delete
+kill "$FLOOD_PID" 2>/dev/null
+wait "$FLOOD_PID" 2>/dev/null
+topo_cleanup
+log_test "netns delete"
+unload
+kill "$FLOOD_PID" 2>/dev/null
+wait "$FLOOD_PID" 2>/dev/null
 load_dcb
-echo "PASS: replace x3, pfc off, netns delete while paused, unload"
-exit 0
+log_test "unload"
+
+tests_exit
