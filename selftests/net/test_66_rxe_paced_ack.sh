@@ -12,13 +12,16 @@
 # when it sends with nothing older unacknowledged.
 # s1 -> sw -> r, no congestion (a 10 Gb/s port), ceiling cc/max_rate_mbps
 # 1 on s1, ib_write_bw -n 6 -s 65536 -u 16 (algo none: the ceiling alone
-# paces).  Asserted:
-#  - paced_ack 1: the transfer completes; completer_retry_err does not
-#    move at s1, duplicate_request does not move at r; cc_ackreq_added
-#    moved; the sender kept the ceiling (its eth0 at most 1.05 Mb/s);
-#  - paced_ack 0 (rxe's own AckReqs only), same transfer: no AckReq
-#    added, and with 6.1's rxe at least one completer_retry_err (the
-#    timeouts this knob removes; 6.12's rxe has none, see below).
+# paces).  Steps:
+#  paced_ack_on:  with paced_ack 1 the transfer completes;
+#                 completer_retry_err does not move at s1,
+#                 duplicate_request does not move at r; cc_ackreq_added
+#                 moved; the sender kept the ceiling (its eth0 at most
+#                 1.05 Mb/s);
+#  paced_ack_off: paced_ack 0 (rxe's own AckReqs only), same transfer: no
+#                 AckReq added, and with 6.1's rxe at least one
+#                 completer_retry_err (the timeouts this knob removes;
+#                 6.12's rxe has none, see below).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -62,14 +65,15 @@ transfer()
 }
 
 transfer 1 18661
-[ "$RC" = 0 ] || { cat "$TMPD/cli-18661"; fail "the transfer failed with paced_ack 1"; }
-assert_le "$RETRY" 0 "paced_ack 1: transport timeouts (completer_retry_err)"
-assert_le "$DUP" 0 "paced_ack 1: duplicate requests at r"
-assert_ge "$ADDED" 1 "paced_ack 1: AckReqs added by the engine"
-assert_le "$MBPS" 1.05 "paced_ack 1: s1's eth0 Mb/s under the 1 Mb/s ceiling"
+[ "$RC" = 0 ] || { cat "$TMPD/cli-18661"; check_err 1 "the transfer failed with paced_ack 1"; }
+check_assert assert_le "$RETRY" 0 "paced_ack 1: transport timeouts (completer_retry_err)"
+check_assert assert_le "$DUP" 0 "paced_ack 1: duplicate requests at r"
+check_assert assert_ge "$ADDED" 1 "paced_ack 1: AckReqs added by the engine"
+check_assert assert_le "$MBPS" 1.05 "paced_ack 1: s1's eth0 Mb/s under the 1 Mb/s ceiling"
+log_test paced_ack_on
 
 transfer 0 18662
-assert_le "$ADDED" 0 "paced_ack 0: AckReqs added by the engine"
+check_assert assert_le "$ADDED" 0 "paced_ack 0: AckReqs added by the engine"
 # Since 6.12's rxe runs the completer in the send task, after every pass
 # of the requester, and the completer re-arms the retransmission timer
 # whenever something is unacknowledged: a QP that keeps sending pushes its
@@ -79,6 +83,7 @@ assert_le "$ADDED" 0 "paced_ack 0: AckReqs added by the engine"
 if grep -q '^int rxe_sender(' "$(dirname "$RXE_KO")/rxe_req.c" 2>/dev/null; then
 	log "paced_ack 0: $RETRY transport timeouts (not asserted: this rxe re-arms the timer on every send)"
 else
-	assert_ge "$RETRY" 1 "paced_ack 0: transport timeouts (completer_retry_err)"
+	check_assert assert_ge "$RETRY" 1 "paced_ack 0: transport timeouts (completer_retry_err)"
 fi
-exit "$ksft_pass"
+log_test paced_ack_off
+tests_exit
