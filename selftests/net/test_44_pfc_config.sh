@@ -2,17 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
 #
-# PFC configuration and robustness:
-#  - refused with a message, configuration unchanged: xon >= xoff, headroom
-#    below one MTU plus rate * delay, a pool smaller than the headroom its
-#    ports reserve (one port, and a second port joining the pool), unknown
-#    bands in prio-pfc, beta in a pool without a size;
-#  - accepted: the same options made valid (the refusals are about the
-#    values, not the syntax);
-#  - malformed PAUSE frames (scapy from the neighbour: truncated, wrong
-#    opcode, wrong destination) are counted in pfc_malformed and pause
-#    nothing; a valid PAUSE then a RESUME (positive control) are counted
-#    in pause_rx / resume_rx of band 3 and hold the band for a while.
+# PFC configuration and robustness.  Steps:
+#   refused          refused with a message, configuration unchanged:
+#                    xon >= xoff, headroom below one MTU plus rate * delay,
+#                    a pool smaller than the headroom its port reserves,
+#                    unknown bands in prio-pfc, beta in a pool without a
+#                    size, an unknown band's limit;
+#   accepted         the same options made valid (the refusals are about
+#                    the values, not the syntax);
+#   shared pool      a second port joining a 20 KB pool is refused when
+#                    the two ports' headroom exceeds it, accepted when it
+#                    fits, and the pool then reserves both ports' headroom;
+#   malformed pause  malformed PAUSE frames (scapy from the neighbour:
+#                    truncated, wrong opcode, wrong destination) are
+#                    counted in pfc_malformed and pause nothing;
+#   valid pause      a valid PAUSE then a RESUME (positive control) are
+#                    counted in pause_rx / resume_rx of band 3, hold the
+#                    band for a while, and pause no other band.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -39,64 +45,79 @@ ref1=$(opts "$P1")
 log "reference: $ref1"
 
 # refused DEV ARGS: `tc qdisc replace` must fail with a message and leave
-# DEV's configuration as it was.
+# DEV's configuration as it was (check_err otherwise).
 refused()
 {
 	local dev=$1 before out; shift
 	before=$(opts "$dev")
-	out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1) &&
-		fail "accepted: $*"
-	[ -n "$out" ] || fail "refused without a message: $*"
-	[ "$(opts "$dev")" = "$before" ] || fail "configuration changed by refused: $*"
+	if out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1); then
+		check_err 1 "accepted: $*"
+		return 1
+	fi
+	[ -n "$out" ] || { check_err 1 "refused without a message: $*"; return 1; }
+	[ "$(opts "$dev")" = "$before" ] ||
+		{ check_err 1 "configuration changed by refused: $*"; return 1; }
 	log "refused ($*): $(head -n1 <<<"$out")"
 }
 accepted()
 {
 	local dev=$1 out; shift
-	out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1) ||
-		fail "refused: $* ($out)"
+	if ! out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb "$@" 2>&1); then
+		check_err 1 "refused: $* ($out)"
+		return 1
+	fi
 	log "accepted: $*"
 }
 
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 10kb delay 1ms
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb delay 1ms
-# 10 Mb/s * 1 ms = 1250 B in flight, plus one MTU: 2750 B at least
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1ms
-# the default delay (50 ms) counts too: 1500 + 62500 B at least
-refused "$P1" rate 10mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 60000
-# the default headroom (2 x 1514 + 10 Mb/s x 50 ms = 65528 B) does not
-# fit a 48 KB pool: refused, not silently too small
-refused "$P1" rate 10mbit buffer 48kb pfc prio-pfc 3 xoff 16kb
-# 100 Mb/s * 1 ms = 12500 B, plus one MTU
-refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
-# 2 bands x 8 KB of headroom > a 10 KB pool
-refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb delay 1ms
-refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb delay 1ms
-# beta needs a pool size: pool 7 of this namespace has none (pool 0 got
-# one from the reference configuration)
-refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4 delay 1ms
-refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
+refusals()
+{
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 10kb delay 1ms
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb delay 1ms
+	# 10 Mb/s * 1 ms = 1250 B in flight, plus one MTU: 2750 B at least
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1ms
+	# the default delay (50 ms) counts too: 1500 + 62500 B at least
+	refused "$P1" rate 10mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 60000
+	# the default headroom (2 x 1514 + 10 Mb/s x 50 ms = 65528 B) does not
+	# fit a 48 KB pool: refused, not silently too small
+	refused "$P1" rate 10mbit buffer 48kb pfc prio-pfc 3 xoff 16kb
+	# 100 Mb/s * 1 ms = 12500 B, plus one MTU
+	refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
+	# 2 bands x 8 KB of headroom > a 10 KB pool
+	refused "$P1" rate 10mbit buffer 10kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 8 xoff 16kb delay 1ms
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3,9 xoff 16kb delay 1ms
+	# beta needs a pool size: pool 7 of this namespace has none (pool 0 got
+	# one from the reference configuration)
+	refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4 delay 1ms
+	refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
+}
 
-accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb delay 1ms
-accepted "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 15000 delay 1ms
-accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
-accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4 delay 1ms
+acceptances()
+{
+	accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 6kb delay 1ms
+	accepted "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 15000 delay 1ms
+	accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
+	accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4 delay 1ms
+}
+
 # a second port joining the 20 KB pool: 8 KB + 16 KB of reserve > 20 KB
-accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms
-pfc_snap S sw
-log "pool: ports $(sv S sw "$P1" pool.ports) reserved $(sv S sw "$P1" pool.reserved) size $(sv S sw "$P1" pool.size)"
-refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb delay 1ms
-accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms
-pfc_snap S sw
-assert_ge "$(sv S sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
-assert_ge "$(sv S sw "$P1" pool.ports)" 2 "ports in the pool"
+shared_pool()
+{
+	accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms ||
+		return
+	pfc_snap S sw
+	log "pool: ports $(sv S sw "$P1" pool.ports) reserved $(sv S sw "$P1" pool.reserved) size $(sv S sw "$P1" pool.size)"
+	refused "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 16kb delay 1ms
+	accepted "$P2" rate 10mbit buffer 20kb pfc prio-pfc 3 xoff 4kb headroom 8kb delay 1ms ||
+		return
+	pfc_snap S sw
+	check_assert assert_ge "$(sv S sw "$P1" pool.reserved)" 16384 "pool reserve of two ports"
+	check_assert assert_ge "$(sv S sw "$P1" pool.ports)" 2 "ports in the pool"
+}
 
 # ------------------------------------------------------------ PAUSE frames
-# shellcheck disable=SC2086
-topo_qdisc sw "$P1" dcb $REF || fail "tc: $REF"
 SMAC=$(topo_exec s1 cat /sys/class/net/eth0/address)
-cat >"$TMPD/frames.py" <<'EOF'
+cat >"$TMPD/frames.py" <<'PY'
 import struct, sys, time
 from scapy.all import sendp, Raw
 src = bytes.fromhex(sys.argv[2].replace(":", ""))
@@ -120,39 +141,78 @@ frames = {
 for name in sys.argv[3].split(","):
     sendp(Raw(frames[name]), iface=sys.argv[1], verbose=False)
     time.sleep(0.05)
-EOF
-frames() { topo_exec s1 /usr/bin/python3 "$TMPD/frames.py" eth0 "$SMAC" "$1" || fail "scapy: $1"; }
-pfc_snap J0 sw
-frames truncated,opcode,dst
+PY
+# frames NAMES: s1 sends the frames NAMES (comma-separated) to the switch
+frames()
+{
+	topo_exec s1 /usr/bin/python3 "$TMPD/frames.py" eth0 "$SMAC" "$1" ||
+		{ check_err 1 "scapy: $1"; return 1; }
+}
 mal_seen() { [ "$(pfc_stat sw "$P1" pfc_malformed)" -ge $(($(sv J0 sw "$P1" pfc_malformed) + 3)) ]; }
-wait_for --timeout 10 mal_seen
-pfc_snap J1 sw
+res_seen() { [ "$(pfc_stat sw "$P1" resume_rx 3)" -ge $(($(sv J1 sw "$P1" resume_rx 3) + 1)) ]; }
 # dd J0 J1 KEY [BAND]: growth of KEY on the port between two snapshots
 dd() { echo $(( $(sv "$2" sw "$P1" "$3" "${4:-}") - $(sv "$1" sw "$P1" "$3" "${4:-}") )); }
-mal=$(dd J0 J1 pfc_malformed)
-prx=$(dd J0 J1 pause_rx)
-rrx=$(dd J0 J1 resume_rx)
-pus=$(dd J0 J1 paused_us)
-log "3 malformed frames: pfc_malformed +$mal, pause_rx +$prx, resume_rx +$rrx, paused_us +$pus"
-assert_ge "$mal" 3 "malformed PAUSE frames counted"
-assert_le "$mal" 3 "malformed PAUSE frames counted"
-assert_le "$prx" 0 "PAUSE received from malformed frames"
-assert_le "$rrx" 0 "RESUME received from malformed frames"
-assert_le "$pus" 0 "time paused by malformed frames (us)"
+
+# The malformed frames' step ends with snapshot J1 (J1_TAKEN), from which
+# the valid frames' step counts.
+J1_TAKEN=
+malformed_pause()
+{
+	local mal prx rrx pus
+	# shellcheck disable=SC2086
+	if ! topo_qdisc sw "$P1" dcb $REF; then
+		check_err 1 "tc: $REF"
+		return
+	fi
+	pfc_snap J0 sw
+	frames truncated,opcode,dst || return
+	wait_for --timeout 10 mal_seen
+	pfc_snap J1 sw
+	J1_TAKEN=1
+	mal=$(dd J0 J1 pfc_malformed)
+	prx=$(dd J0 J1 pause_rx)
+	rrx=$(dd J0 J1 resume_rx)
+	pus=$(dd J0 J1 paused_us)
+	log "3 malformed frames: pfc_malformed +$mal, pause_rx +$prx, resume_rx +$rrx, paused_us +$pus"
+	check_assert assert_ge "$mal" 3 "malformed PAUSE frames counted"
+	check_assert assert_le "$mal" 3 "malformed PAUSE frames counted"
+	check_assert assert_le "$prx" 0 "PAUSE received from malformed frames"
+	check_assert assert_le "$rrx" 0 "RESUME received from malformed frames"
+	check_assert assert_le "$pus" 0 "time paused by malformed frames (us)"
+}
 
 # positive control: the same sender, a valid PAUSE then a RESUME
-frames pause,resume
-res_seen() { [ "$(pfc_stat sw "$P1" resume_rx 3)" -ge $(($(sv J1 sw "$P1" resume_rx 3) + 1)) ]; }
-wait_for --timeout 10 res_seen
-pfc_snap J2 sw
-prx=$(dd J1 J2 pause_rx 3)
-rrx=$(dd J1 J2 resume_rx 3)
-pus=$(dd J1 J2 paused_us 3)
-mal=$(dd J1 J2 pfc_malformed)
-log "valid PAUSE + RESUME: band 3 pause_rx +$prx resume_rx +$rrx paused_us +$pus, malformed +$mal"
-assert_ge "$prx" 1 "valid PAUSE counted in pause_rx of band 3"
-assert_ge "$rrx" 1 "valid RESUME counted in resume_rx of band 3"
-assert_ge "$pus" 1 "band 3 held between PAUSE and RESUME (us)"
-assert_le "$mal" 0 "valid frames counted as malformed"
-assert_le "$(sv J2 sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
-exit 0
+valid_pause()
+{
+	local mal prx rrx pus
+	if [ -z "$J1_TAKEN" ]; then
+		check_err 1 "no snapshot of the port before the valid frames"
+		return
+	fi
+	frames pause,resume || return
+	wait_for --timeout 10 res_seen
+	pfc_snap J2 sw
+	prx=$(dd J1 J2 pause_rx 3)
+	rrx=$(dd J1 J2 resume_rx 3)
+	pus=$(dd J1 J2 paused_us 3)
+	mal=$(dd J1 J2 pfc_malformed)
+	log "valid PAUSE + RESUME: band 3 pause_rx +$prx resume_rx +$rrx paused_us +$pus, malformed +$mal"
+	check_assert assert_ge "$prx" 1 "valid PAUSE counted in pause_rx of band 3"
+	check_assert assert_ge "$rrx" 1 "valid RESUME counted in resume_rx of band 3"
+	check_assert assert_ge "$pus" 1 "band 3 held between PAUSE and RESUME (us)"
+	check_assert assert_le "$mal" 0 "valid frames counted as malformed"
+	check_assert assert_le "$(sv J2 sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
+}
+
+refusals
+log_test refused
+acceptances
+log_test accepted
+shared_pool
+log_test "shared pool"
+malformed_pause
+log_test "malformed pause"
+valid_pause
+log_test "valid pause"
+
+tests_exit
