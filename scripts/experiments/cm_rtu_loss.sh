@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/experiments/cm_rtu_loss.sh - rping (rdma_cm) when the client's
+# CM RTU messages are lost (issue 14: "RDMA_CM_EVENT_UNREACHABLE, error
+# -110").  Not a test: it prints what happens.  Run in the guest:
+#	scripts/vm-run --timeout 900 -- bash scripts/experiments/cm_rtu_loss.sh
+#
+# s1 -> sw -> r as test_82 (hosts' sch_dcb at 40 Mbit/s, the switch port
+# at 20 Mbit/s), rping -S 65000 -C 5 -V.  A u32 filter on s1's clsact
+# egress drops RoCEv2 packets (UDP 4791) that carry a CM MAD (management
+# class 0x07, byte 49 of the IP packet: IP 20 + UDP 8 + BTH 12 + DETH 8
+# + 1) whose attribute ID (bytes 64-65) is RTU, 0x0014.  Cases:
+#   baseline   no filter;
+#   rtu_first  the filter removed as soon as it dropped one RTU;
+#   rtu_all    every RTU dropped (the server's REP retries run out).
+# Arguments name the cases to run (default: all three, in that order).
+# rtu_all does not end: the client's rdma_cm ID cannot be destroyed (run
+# it last, and expect vm-run's timeout).  The filter's match is not yet
+# checked against a capture (Documentation/results.rst, "A lost CM RTU").
+. "$(dirname "$0")/../../selftests/net/lib.sh"
+# shellcheck source=../lib/dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
+# shellcheck source=../lib/rxe.sh
+. "$TOP/scripts/lib/rxe.sh"
+
+need_cmd rping rdma
+load_rxe
+rxe_topo 1
+for h in s1 r; do topo_qdisc "$h" eth0 dcb rate 40mbit || fail "tc on $h"; done
+dcb_set rate 20mbit
+S1NS=$(topo_ns s1)
+ip netns exec "$S1NS" tc qdisc add dev eth0 clsact || fail "clsact"
+
+rtu_drop_on()
+{
+	ip netns exec "$S1NS" tc filter add dev eth0 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff \
+		match u8 0x07 0xff at 49 match u16 0x0014 0xffff at 64 action drop
+}
+rtu_drop_off() { ip netns exec "$S1NS" tc filter del dev eth0 egress prio 1; }
+# rtu_dropped: the drop action's counters ("Sent B bytes P pkt")
+rtu_dropped()
+{
+	ip netns exec "$S1NS" tc -s filter show dev eth0 egress |
+		grep -o 'Sent [0-9]* bytes [0-9]* pkt' | head -n1
+}
+rtu_dropped_any() { rtu_dropped | grep -q '^Sent [1-9]'; }
+
+port=7300
+# run NAME first|all|none
+run()
+{
+	local name=$1 how=$2 o=$TMPD/$1 t0 t1 rc=0 src=0 srv cli drops=none
+	port=$((port + 1))
+	[ "$how" = none ] || rtu_drop_on
+	ip netns exec "$(topo_ns r)" timeout 150 rping -s -a "$RIP" -p $port -S 65000 -C 5 \
+		>"$o.srv" 2>&1 &
+	srv=$!
+	wait_for --timeout 30 rxe_cm_listen $port r || fail "$name: no listener"
+	t0=$EPOCHREALTIME
+	ip netns exec "$S1NS" timeout 150 rping -c -a "$RIP" -p $port -S 65000 -C 5 -V -v \
+		>"$o.cli" 2>&1 &
+	cli=$!
+	if [ "$how" = first ]; then
+		wait_for --timeout 30 rtu_dropped_any
+		drops=$(rtu_dropped)
+		rtu_drop_off
+	fi
+	wait $cli || rc=$?
+	t1=$EPOCHREALTIME
+	wait $srv || src=$?
+	[ "$how" = all ] && { drops=$(rtu_dropped); rtu_drop_off; }
+	echo "== $name: client exit $rc, server exit $src after $(awk -v a="$t0" -v b="$t1" \
+		'BEGIN { printf "%.2f", b - a }') s; RTU filter: $drops;" \
+		"client pings $(grep -c '^ping data' "$o.cli")"
+	grep -hv '^ping data\|^server ping data' "$o.cli" "$o.srv" | sed 's/^/   /'
+	wait_for --timeout 60 no_qps || echo "   QPs left after 60 s"
+}
+
+[ $# -gt 0 ] || set -- baseline rtu_first rtu_all
+for c in "$@"; do
+	case $c in
+	baseline) run baseline none ;;
+	rtu_first) run rtu_first first ;;
+	rtu_all) run rtu_all all ;;
+	*) fail "unknown case $c" ;;
+	esac
+done
+dmesg | grep -E 'cm_destroy_id|hung|blocked' | tail -n 5
