@@ -26,9 +26,7 @@
 
 need_cmd rping rdma
 load_rxe
-rxe_topo 1
-for h in s1 r; do topo_qdisc "$h" eth0 dcb rate 40mbit || fail "tc on $h"; done
-dcb_set rate 20mbit
+rxe_rping_topo
 S1NS=$(topo_ns s1)
 ip netns exec "$S1NS" tc qdisc add dev eth0 clsact || fail "clsact"
 

@@ -99,6 +99,19 @@ rxe_topo()
 	done
 }
 
+# rxe_rping_topo: rxe_topo 1 in issue 14's rping setting, the hosts' NICs
+# a sch_dcb at 40 Mbit/s and the switch port toward r at 20 Mbit/s
+# (test_82, scripts/experiments/cm_rtu_loss.sh).
+rxe_rping_topo()
+{
+	local h
+	rxe_topo 1
+	for h in s1 r; do
+		topo_qdisc "$h" eth0 dcb rate 40mbit || fail "tc on $h"
+	done
+	dcb_set rate 20mbit
+}
+
 rxe_kill_all()
 {
 	local n pids

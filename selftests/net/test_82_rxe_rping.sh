@@ -22,13 +22,9 @@
 
 need_cmd rping rdma
 load_algo dcqcn
-rxe_topo 1
+rxe_rping_topo
 N=${RPING_C:-50}
 SIZE=65000
-for h in s1 r; do
-	topo_qdisc "$h" eth0 dcb rate 40mbit || fail "tc on $h"
-done
-dcb_set rate 20mbit
 
 port=7173
 for algo in none dcqcn; do
