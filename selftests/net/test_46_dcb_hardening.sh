@@ -245,7 +245,8 @@ log_test validation
 # carrier: P1 pauses s1, then P1's link goes down
 if pfc_trace_on; then
 	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
-	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon 2kb delay 30ms" \
+	xon=2048
+	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon ${xon}b delay 30ms" \
 		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
 	# s1 (no sch_dcb) ignores the PAUSE: the flood, which runs until
 	# the link goes down, keeps P1's band 3 above XOFF until then
@@ -263,7 +264,7 @@ if pfc_trace_on; then
 	j=$(pfc_json sw "$P1")
 	log "  link down: band 3 in_bytes $(pfc_get "$j" in_bytes 3)," \
 		"pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3)"
-	[ "$(pfc_get "$j" in_bytes 3)" -ge 2048 ] ||
+	[ "$(pfc_get "$j" in_bytes 3)" -ge "$xon" ] ||
 		check_err 1 "P1's band 3 below XON when its link went down: no RESUME owed"
 	# the band drains below XON with the link down: a RESUME to send
 	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
