@@ -81,6 +81,18 @@ topo_exec()
 	ip netns exec "${TOPO_PREFIX}-$n" "$@"
 }
 
+# topo_spawn VAR NAME CMD...: start CMD in node NAME's namespace in the
+# background and put its pid in VAR.  `topo_exec NAME CMD &` puts the pid
+# of a subshell running the function in $!, and killing that leaves CMD
+# running; here the pid is ip netns exec's, which CMD replaces.
+# Redirections given to topo_spawn apply to CMD.
+topo_spawn()
+{
+	local n=$2
+	ip netns exec "${TOPO_PREFIX}-$n" "${@:3}" &
+	printf -v "$1" '%s' "$!"
+}
+
 topo_new_ns()
 {
 	local name=$1 kind=$2 ns

@@ -57,11 +57,8 @@ pair()
 			return 1
 		fi
 	fi
-	# started without a shell function in between, so that $! is the
-	# server's timeout(1), which passes a kill on to the server
-	ip netns exec "$(topo_ns r)" timeout 150 "$@" -d "$R" "${rg[@]}" -p "$PORT" \
-		>"$out.srv" 2>&1 &
-	srv=$!
+	# srv: the server's timeout(1), which passes a kill on to the server
+	topo_spawn srv r timeout 150 "$@" -d "$R" "${rg[@]}" -p "$PORT" >"$out.srv" 2>&1
 	listen=rxe_listen
 	[ "$fam" = cm ] && listen=rxe_cm_listen
 	if ! wait_for --timeout 30 "$listen" "$PORT" r; then
