@@ -120,8 +120,15 @@ log() {
 }
 
 # fail MSG...: report a failure and exit 1.
+# In the exit trap's cleanup (a defer or at_exit command) fail does not
+# exit, which would end the cleanup there: it returns 1, and the test's
+# exit status becomes 1 if it was 0.
 fail() {
 	echo "FAIL: $*" >&2
+	if [ -n "${_LIB_EXITING:-}" ]; then
+		_LIB_EXIT_RC=$ksft_fail
+		return 1
+	fi
 	exit "$ksft_fail"
 }
 
@@ -233,11 +240,14 @@ cleanup_netns() {
 _lib_exit() {
 	local rc=$? c
 	trap - EXIT
+	_LIB_EXITING=1
+	_LIB_EXIT_RC=0
 	_lib_defer_run 0
 	for c in "${_LIB_AT_EXIT[@]}"; do
 		eval "$c" || true
 	done
 	cleanup_netns
+	[ "$rc" != 0 ] || rc=$_LIB_EXIT_RC
 	exit $rc
 }
 trap _lib_exit EXIT

@@ -151,6 +151,17 @@ rxe_cnt()
 	cat "/sys/class/infiniband/${RXE_DEV[$1]}/ports/1/hw_counters/$2"
 }
 
+# rxe_cc_none HOST...: algo none on the HOSTs' devices, errors ignored:
+# for a test's cleanup (defer, at_exit), where nothing is left to assert.
+rxe_cc_none()
+{
+	local h
+	for h in "$@"; do
+		echo none 2>/dev/null >"/sys/class/infiniband/${RXE_DEV[$h]}/cc/algo"
+	done
+	return 0
+}
+
 # rxe_cc HOST KNOB [VALUE]: cc/KNOB of HOST's device.
 rxe_cc()
 {

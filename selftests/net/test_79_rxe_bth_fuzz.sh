@@ -40,8 +40,7 @@ for h in s1 r; do
 	rxe_cc "$h" algo pcn
 	rxe_cc "$h" max_rate_mbps 50
 done
-# shellcheck disable=SC2016
-at_exit 'for h in s1 r; do { echo none >"/sys/class/infiniband/${RXE_DEV[$h]}/cc/algo"; } 2>/dev/null; done'
+at_exit 'rxe_cc_none s1 r'
 SIP=$(topo_ip4 s1)
 
 topo_exec r ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18967 \

@@ -36,18 +36,6 @@ rxe_topo 1
 insmod "$KO" fail_init=1 || { dmesg | grep rxe_cc_regtest | tail -n 20 >&2; fail "insmod $KO (a malformed registration was accepted?)"; }
 defer 'rmmod rxe_cc_regtest 2>/dev/null'
 
-# cc_none HOST...: algo none on the HOSTs' devices, for the cleanup: a
-# plain write, as rxe_cc's fail would end the exit trap's cleanup early
-# shellcheck disable=SC2317  # for defer
-cc_none()
-{
-	local h
-	for h in "$@"; do
-		echo none 2>/dev/null >"/sys/class/infiniband/${RXE_DEV[$h]}/cc/algo"
-	done
-	return 0
-}
-
 # pp_cmd HOST: ibv_rc_pingpong on HOST's device, in PP (a server unless
 # given the server's address)
 pp_cmd()
@@ -74,7 +62,7 @@ register()
 select_regtest()
 {
 	ref0=$(cat $REF)
-	defer 'cc_none s1 r'
+	defer 'rxe_cc_none s1 r'
 	rxe_cc s1 algo regtest
 	rxe_cc r algo regtest
 	ref1=$(cat $REF)

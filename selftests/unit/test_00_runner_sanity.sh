@@ -132,6 +132,12 @@ out=$( (
 	defer "echo d1"; defer_scope_push; defer "echo d2"; defer "echo d3"
 	defer_scope_pop; echo mid; at_exit "echo a1"; defer "echo d4"; exit 0 ) )
 same "$(tr '\n' ' ' <<<"$out")" "d3 d2 mid d4 d1 a1 " "defer order"
+# fail in a deferred command ends neither the cleanup nor hides itself
+rc=0
+out=$( (
+	trap _lib_exit EXIT
+	defer "echo d1"; defer "fail cleanup; echo d2"; at_exit "echo a1"; exit 0 ) 2>&1 ) || rc=$?
+same "$(tr '\n' ' ' <<<"$out") rc $rc" "FAIL: cleanup d2 d1 a1  rc 1" "fail in the cleanup"
 
 log "toolchain and lib.sh OK"
 exit "$ksft_pass"
