@@ -44,7 +44,7 @@ rtu_drops()
 }
 rtu_drops_ge() { [ "$(rtu_drops)" -ge "$1" ]; }
 # no_cm_id HOST PORT: no rdma_cm ID on HOST's device for port PORT
-no_cm_id() { ! topo_exec "$1" rdma resource show cm_id | grep -q ":$2 "; }
+no_cm_id() { ! topo_exec "$1" rdma resource show cm_id link "${RXE_DEV[$1]}/1" | grep -q ":$2 "; }
 # gone PID: the process has exited
 gone() { ! kill -0 "$1" 2>/dev/null; }
 
@@ -93,7 +93,7 @@ if [ -n "$cli" ]; then
 	wait_for --timeout 30 gone "$cli"
 	check_err $? "the rping client did not exit within 30 s of SIGKILL"
 	wait_for --timeout 30 no_cm_id s1 $port
-	check_err $? "an rdma_cm ID for port $port is left on s1: $(topo_exec s1 rdma resource show cm_id)"
+	check_err $? "an rdma_cm ID for port $port is left on s1: $(topo_exec s1 rdma resource show cm_id link "${RXE_DEV[s1]}/1")"
 fi
 kill_rping
 rtu_drop_off || fail "removing the u32 filter"
