@@ -101,6 +101,7 @@ static void ldcp_pkt_prep(struct rxe_qp *qp, struct rxe_cc_pkt *p)
 		.first = p->first,
 		.last = p->last,
 		.retry = p->retry,
+		.npsn = p->npsn,
 		.ackreq = p->ackreq,
 	};
 

@@ -63,7 +63,7 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 	s->undo.fs_left = s->fs_left;
 	s->undo.noack = s->noack;
 	s->undo.win_full = s->win_full;
-	s->undo.counted = !pkt->retry;
+	s->undo.counted = 0;
 	s->undo.fast_start = false;
 	pkt->ect = true;
 	if (pkt->retry) {
@@ -89,7 +89,9 @@ bool ldcp_sm_pkt_prep(struct ldcp_sm *s, const struct ldcp_params *p,
 			/* the last fast-start packet is ECT */
 			pkt->ect = !s->fs_left;
 		}
-		s->inflight++;
+		/* the window counts packets on the wire, a READ's responses too */
+		s->undo.counted = pkt->npsn ?: 1;
+		s->inflight += s->undo.counted;
 		s->win_full = s->inflight >= ldcp_sm_window(s, p);
 	}
 	/*
@@ -118,11 +120,10 @@ void ldcp_sm_pkt_unsent(struct ldcp_sm *s)
 	s->fs_left = s->undo.fs_left;
 	s->noack = s->undo.noack;
 	s->win_full = s->undo.win_full;
-	if (s->undo.counted && s->inflight)
-		s->inflight--;
+	s->inflight -= min(s->undo.counted, s->inflight);
 	if (s->undo.fast_start)
 		s->fast_starts--;
-	s->undo.counted = false;
+	s->undo.counted = 0;
 	s->undo.fast_start = false;
 }
 

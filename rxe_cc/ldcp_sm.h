@@ -48,7 +48,7 @@ struct ldcp_sm {
 		u32 fs_left;
 		u32 noack;
 		u8 win_full;
-		u8 counted;	/* inflight++ */
+		u32 counted;	/* added to inflight */
 		u8 fast_start;	/* fast_starts++ */
 	} undo;
 };
@@ -58,6 +58,7 @@ struct ldcp_pkt {
 	bool first;		/* first packet of a message */
 	bool last;		/* last packet of a message */
 	bool retry;		/* go-back-N retransmission */
+	u32 npsn;		/* packets on the wire: 1 (0 = 1), or a READ's */
 	bool ect;		/* out: ECT(0) */
 	bool ackreq;		/* in: rxe's choice; out: AckReq bit */
 };

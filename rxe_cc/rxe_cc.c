@@ -1453,7 +1453,14 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 	struct rxe_cc_pkt p;
+	u32 npsn = 1;
 
+	/*
+	 * A READ request takes the PSNs of its response packets, which the
+	 * responder puts on the wire (rxe's update_wqe_psn()).
+	 */
+	if ((pkt->mask & RXE_READ_MASK) && pkt->wqe)
+		npsn = max_t(u32, 1, DIV_ROUND_UP(pkt->wqe->dma.resid, qp->mtu));
 	if (!qp->cc.acked_valid) {
 		/* the first packet: ACKs count from here */
 		qp->cc.acked_psn = pkt->psn;
@@ -1462,11 +1469,12 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	}
 	p.retry = psn_compare(pkt->psn, qp->cc.snd_max) < 0;
 	if (!p.retry)
-		qp->cc.snd_max = (pkt->psn + 1) & BTH_PSN_MASK;
+		qp->cc.snd_max = (pkt->psn + npsn) & BTH_PSN_MASK;
 	if (!ops->pkt_prep)
 		return;
 	qp->cc.undo.prepped = true;
 	p.psn = pkt->psn;
+	p.npsn = npsn;
 	p.payload = pkt->paylen - rxe_opcode[pkt->opcode].length -
 		    bth_pad(pkt) - RXE_ICRC_SIZE;
 	p.first = pkt->mask & RXE_START_MASK;

@@ -200,14 +200,26 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 
 /*
- * rxe's requester stops when req.psn is beyond comp.psn + this: a window
- * of w packets in flight is w - 1 here (stock rxe keeps its 128 + 1).
+ * The RC requester holds @wqe's next packet while this is true.  Stock
+ * rxe sends while req.psn is at most comp.psn + 128.  An algorithm's
+ * window of w packets lets req.psn reach comp.psn + w - 1: w PSNs in
+ * flight once the packet is sent.  An RDMA READ request is one packet
+ * but takes as many PSNs as its response has packets (update_wqe_psn()),
+ * which the responder sends back to back, so under a window it waits
+ * until its last response PSN fits too.  A READ larger than the window
+ * goes when nothing is outstanding (rxe does not split a READ), alone.
  */
-static inline u32 rxe_cc_window(struct rxe_qp *qp)
+static inline bool rxe_cc_window_full(struct rxe_qp *qp,
+				      struct rxe_send_wqe *wqe)
 {
 	u32 w = READ_ONCE(qp->cc.cwnd);
+	u32 last = qp->req.psn;
 
-	return w ? w - 1 : RXE_MAX_UNACKED_PSNS;
+	if (!w)
+		return psn_compare(last, qp->comp.psn + RXE_MAX_UNACKED_PSNS) > 0;
+	if (wqe->wr.opcode == IB_WR_RDMA_READ && last != qp->comp.psn)
+		last += max_t(u32, 1, DIV_ROUND_UP(wqe->dma.resid, qp->mtu)) - 1;
+	return psn_compare(last, qp->comp.psn + w - 1) > 0;
 }
 
 /*

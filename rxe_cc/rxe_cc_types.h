@@ -23,6 +23,7 @@ struct rxe_cc_params;
 struct rxe_cc_pkt {
 	u32		psn;
 	u32		payload;	/* bytes of payload */
+	u32		npsn;		/* PSNs taken: 1, or a READ's responses */
 	bool		first;		/* first packet of a message */
 	bool		last;		/* last packet of a message */
 	bool		retry;		/* go-back-N retransmission */

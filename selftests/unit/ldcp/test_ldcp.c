@@ -379,6 +379,44 @@ TEST(test_unsent)
 	      s.inflight);
 }
 
+/*
+ * An RDMA READ request puts its response packets on the wire: they are in
+ * flight from the request on, fill the window (and ask for an ACK) as
+ * many packets would, are undone together when the request is not sent,
+ * and the responses acknowledge them one PSN each.
+ */
+TEST(test_read)
+{
+	struct ldcp_params p = defaults();
+	struct ldcp_sm s;
+	struct ldcp_pkt pkt;
+
+	p.init_window = 0;
+	p.ack_every = 64;
+	ldcp_sm_init(&s, &p);
+	s.cwnd = FP(8);
+	pkt = (struct ldcp_pkt){ .first = true, .last = true, .npsn = 4 };
+	ldcp_sm_pkt_prep(&s, &p, &pkt);
+	CHECK(s.inflight == 4 && !s.win_full && !pkt.ackreq,
+	      "one 4-packet READ: inflight %u win_full %u ackreq %d, want 4 0 0",
+	      s.inflight, s.win_full, pkt.ackreq);
+	ldcp_sm_pkt_unsent(&s);
+	CHECK(s.inflight == 0, "READ unsent: inflight %u, want 0", s.inflight);
+	ldcp_sm_pkt_prep(&s, &p, &pkt);
+	pkt = (struct ldcp_pkt){ .first = true, .last = true, .npsn = 4 };
+	ldcp_sm_pkt_prep(&s, &p, &pkt);
+	CHECK(s.inflight == 8 && s.win_full && pkt.ackreq,
+	      "two READs: inflight %u win_full %u ackreq %d, want 8 1 1",
+	      s.inflight, s.win_full, pkt.ackreq);
+	ldcp_sm_on_ack(&s, &p, 1, false);
+	ldcp_sm_on_ack(&s, &p, 3, false);
+	CHECK(s.inflight == 4, "4 responses: inflight %u, want 4", s.inflight);
+	/* npsn 0 (a caller that does not know) counts as one packet */
+	pkt = (struct ldcp_pkt){ .first = true, .last = true };
+	ldcp_sm_pkt_prep(&s, &p, &pkt);
+	CHECK(s.inflight == 5, "a SEND after them: inflight %u, want 5",
+	      s.inflight);
+}
 
 /*
  * The default fast-start window (ldcp_sm_auto_init_window): one BDP in
