@@ -30,22 +30,7 @@ need_cmd rping rdma tcpdump
 load_rxe
 rxe_rping_topo
 S1NS=$(topo_ns s1)
-ip netns exec "$S1NS" tc qdisc add dev eth0 clsact || fail "clsact"
-
-rtu_drop_on()
-{
-	ip netns exec "$S1NS" tc filter add dev eth0 egress protocol ip prio 1 u32 \
-		match ip protocol 17 0xff match ip dport 4791 0xffff \
-		match u8 0x07 0xff at 49 match u16 0x0014 0xffff at 64 action drop
-}
-rtu_drop_off() { ip netns exec "$S1NS" tc filter del dev eth0 egress prio 1; }
-# rtu_dropped: the drop action's counters ("Sent B bytes P pkt")
-rtu_dropped()
-{
-	ip netns exec "$S1NS" tc -s filter show dev eth0 egress |
-		grep -o 'Sent [0-9]* bytes [0-9]* pkt' | head -n1
-}
-rtu_dropped_any() { rtu_dropped | grep -q '^Sent [1-9]'; }
+rtu_dropped_any() { [ "$(rtu_drops s1)" -ge 1 ]; }
 
 # cm_mads PCAP ATTR: CM MADs (RoCEv2, management class 0x07) of attribute ATTR
 cm_mads()
@@ -64,7 +49,7 @@ run()
 	ip netns exec "$S1NS" tcpdump -i eth0 -n -w "$o.pcap" 'udp port 4791' 2>"$o.tcpdump" &
 	cap=$!
 	wait_for --timeout 10 grep -q listening "$o.tcpdump" || fail "$name: no capture"
-	[ "$how" = none ] || rtu_drop_on
+	[ "$how" = none ] || rtu_drop_on s1 || fail "u32 filter on s1"
 	ip netns exec "$(topo_ns r)" timeout 150 rping -s -a "$RIP" -p $port -S 65000 -C 5 \
 		>"$o.srv" 2>&1 &
 	srv=$!
@@ -75,13 +60,13 @@ run()
 	cli=$!
 	if [ "$how" = first ]; then
 		wait_for --timeout 30 rtu_dropped_any
-		drops=$(rtu_dropped)
-		rtu_drop_off
+		drops=$(rtu_drops s1)
+		rtu_drop_off s1
 	fi
 	wait $cli || rc=$?
 	t1=$EPOCHREALTIME
 	wait $srv || src=$?
-	[ "$how" = all ] && { drops=$(rtu_dropped); rtu_drop_off; }
+	[ "$how" = all ] && { drops=$(rtu_drops s1); rtu_drop_off s1; }
 	kill -INT $cap; wait $cap
 	echo "== $name: client exit $rc, server exit $src after $(awk -v a="$t0" -v b="$t1" \
 		'BEGIN { printf "%.2f", b - a }') s; RTU filter: $drops;" \

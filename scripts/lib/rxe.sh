@@ -151,6 +151,28 @@ rxe_cnt()
 	cat "/sys/class/infiniband/${RXE_DEV[$1]}/ports/1/hw_counters/$2"
 }
 
+# A u32 filter on HOST's eth0 egress (clsact) that drops the CM RTU MADs
+# HOST sends: RoCEv2 (UDP 4791) whose MAD (IP 20 + UDP 8 + BTH 12 + DETH
+# 8 bytes in) has management class 0x07 (byte 49 of the IP packet) and
+# attribute RTU, 0x0014 (bytes 64-65).  test_87, cm_rtu_loss.sh.
+#   rtu_drop_on HOST, rtu_drop_off HOST, rtu_drops HOST (packets dropped)
+rtu_drop_on()
+{
+	local ns
+	ns=$(topo_ns "$1")
+	{ tc -n "$ns" qdisc show dev eth0 | grep -q clsact ||
+		tc -n "$ns" qdisc add dev eth0 clsact; } &&
+	tc -n "$ns" filter add dev eth0 egress protocol ip prio 1 u32 \
+		match ip protocol 17 0xff match ip dport 4791 0xffff \
+		match u8 0x07 0xff at 49 match u16 0x0014 0xffff at 64 action drop
+}
+rtu_drop_off() { tc -n "$(topo_ns "$1")" filter del dev eth0 egress prio 1; }
+rtu_drops()
+{
+	tc -n "$(topo_ns "$1")" -s filter show dev eth0 egress |
+		sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' | head -n1
+}
+
 # rxe_cc_none HOST...: algo none on the HOSTs' devices, errors ignored:
 # for a test's cleanup (defer, at_exit), where nothing is left to assert.
 rxe_cc_none()

@@ -26,23 +26,7 @@
 need_cmd rping rdma
 load_rxe
 rxe_topo 1
-S1NS=$(topo_ns s1)
-ip netns exec "$S1NS" tc qdisc add dev eth0 clsact || fail "clsact on s1"
-
-rtu_drop_on()
-{
-	ip netns exec "$S1NS" tc filter add dev eth0 egress protocol ip prio 1 u32 \
-		match ip protocol 17 0xff match ip dport 4791 0xffff \
-		match u8 0x07 0xff at 49 match u16 0x0014 0xffff at 64 action drop
-}
-rtu_drop_off() { ip netns exec "$S1NS" tc filter del dev eth0 egress prio 1; }
-# rtu_drops: packets the filter's drop action counted
-rtu_drops()
-{
-	ip netns exec "$S1NS" tc -s filter show dev eth0 egress |
-		sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt.*/\1/p' | head -n1
-}
-rtu_drops_ge() { [ "$(rtu_drops)" -ge "$1" ]; }
+rtu_drops_ge() { [ "$(rtu_drops s1)" -ge "$1" ]; }
 # no_cm_id HOST PORT: no rdma_cm ID on HOST's device for port PORT
 no_cm_id() { ! topo_exec "$1" rdma resource show cm_id link "${RXE_DEV[$1]}/1" | grep -q ":$2 "; }
 # gone PID: the process has exited
@@ -66,21 +50,21 @@ kill_rping()
 defer kill_rping
 
 # lost RTU
-rtu_drop_on || fail "u32 filter on s1"
+rtu_drop_on s1 || fail "u32 filter on s1"
 err0=$(rxe_cnt s1 send_err)
 topo_spawn srv r timeout "$(scaled_time 120)" rping -s -a "$RIP" -p $port -S 4096 -C 1 \
 	>"$TMPD/srv" 2>&1
 if wait_for --timeout 30 rxe_cm_listen $port r; then
 	topo_spawn cli s1 rping -c -a "$RIP" -p $port -S 4096 -C 1 -V >"$TMPD/cli" 2>&1
 	if wait_for --timeout "$(scaled_time 30)" rtu_drops_ge 2; then
-		drops=$(rtu_drops)
+		drops=$(rtu_drops s1)
 		errs=$(($(rxe_cnt s1 send_err) - err0))
 		log "lost RTU: the filter dropped $drops packets, s1's send_err +$errs"
 		check_assert assert_le "$drops" 3 "packets dropped by the RTU filter"
 		[ "$errs" = "$drops" ]
 		check_err $? "send_err +$errs for $drops drops"
 	else
-		check_err 1 "fewer than 2 RTUs dropped in $(scaled_time 30) s: $(rtu_drops)"
+		check_err 1 "fewer than 2 RTUs dropped in $(scaled_time 30) s: $(rtu_drops s1)"
 	fi
 else
 	check_err 1 "rping server did not listen"
@@ -96,7 +80,7 @@ if [ -n "$cli" ]; then
 	check_err $? "an rdma_cm ID for port $port is left on s1: $(topo_exec s1 rdma resource show cm_id link "${RXE_DEV[s1]}/1")"
 fi
 kill_rping
-rtu_drop_off || fail "removing the u32 filter"
+rtu_drop_off s1 || fail "removing the u32 filter"
 log_test "kill client"
 
 # QP1 after
