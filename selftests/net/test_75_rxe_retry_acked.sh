@@ -17,10 +17,15 @@
 # (rxe_cc/patches/6.1/0000-RDMA-rxe-do-not-resend-a-fully-acknowledged-wqe)
 # it sends A as a 0-byte WRITE ONLY at the next PSN and every later packet
 # one PSN late: r NAKs an opcode out of sequence, or the QP retries
-# forever (measured: 129 retries in 50 s, no completion).
-# Asserted: both WRITEs complete successfully, r's buffer holds exactly
-# the data written, no 0-byte WRITE ONLY on the wire, and the scenario
-# happened (the forged ACK reached s1's rxe, two retries or more).
+# until its deadline without completing.  Steps:
+#   forged_ack     the scenario: the requester retried, A's resend left,
+#                  and the forged ACK for A's last PSN reached s1's rxe;
+#   second_retry   the requester retried again, from the fully
+#                  acknowledged head WQE (then the ACKs pass again);
+#   no_zero_write  r saw no 0-byte WRITE ONLY (a retry past an
+#                  acknowledged WQE);
+#   completions    both WRITEs completed successfully;
+#   data           r's buffer holds exactly the data written.
 # The programs' deadlines (50 and 60 s) count from their start, before
 # the ACKs are blocked and the ACK is forged: on a slow kernel
 # (DCBLAB_SLOW) they are scaled with the rest, or the transfer's end
@@ -62,6 +67,7 @@ rxe_cc s1 max_rate_mbps 1
 
 topo_exec r tcpdump -i eth0 -U -w "$D/r.pcap" "udp port 4791" 2>/dev/null &
 DUMP=$!
+defer "kill $DUMP 2>/dev/null; wait $DUMP 2>/dev/null"
 ack_block
 r0=$(retries)
 p0=$(rxe_cnt s1 sent_pkts)
@@ -85,38 +91,64 @@ s.sendto(packet(src, dst, 0x11, (0, 0, 0), 0xffff, qpn, psn, aeth,
 EOF
 topo_exec sw $PY "$D/forger.py" "$TOP/selftests/net" "$RIP" "$SIP" "$D/go" &
 FORGER=$!
+# (still waiting on its FIFO if forged_ack failed before writing it)
+defer "kill $FORGER 2>/dev/null; wait $FORGER 2>/dev/null"
 
 topo_exec r $PY "$TOP/selftests/net/rc_verbs.py" resp "${RXE_DEV[r]}" \
 	"$(rxe_gid r 4)" "$D" --count 2 --size 32768 --deadline "$(scaled_time 60)" \
 	>"$D/resp.out" 2>&1 &
 RESP=$!
+defer "kill $RESP 2>/dev/null; wait $RESP 2>/dev/null"
 topo_exec s1 $PY "$TOP/selftests/net/rc_verbs.py" req "${RXE_DEV[s1]}" \
 	"$(rxe_gid s1 4)" "$D" --count 2 --size 32768 --timeout 16 \
 	--mtu 1024 --deadline "$(scaled_time 50)" >"$D/req.out" 2>&1 &
 REQ=$!
+defer "kill $REQ 2>/dev/null; wait $REQ 2>/dev/null"
+# without the requester's QP there is no scenario to look at
 wait_for --timeout 90 grep -q '^qpn' "$D/req.out" ||
 	fail "requester did not start: $(cat "$D/req.out")"
 read -r _ qpn _ _ _ psn <"$D/req.out"
 log "requester QP $qpn, first PSN $psn"
 
 # First retry (A was sent, its ACK did not come back), then the resend of
-# A is under way: the first resent packet has left.
-wait_for --timeout 30 retries_ge $((r0 + 1)) ||
-	fail "no retry: $(cat "$D/req.out")"
-p1=$(rxe_cnt s1 sent_pkts)
-wait_for --timeout 10 --interval 0.01 sent_ge $((p1 + 1)) ||
-	fail "A is not being resent"
-a_last=$(((psn + 31) & 0xffffff))
-echo "$qpn $a_last" >"$D/go"
-wait "$FORGER" || fail "forging the ACK failed"
-wait_for --timeout 10 test "$(rxe_cnt s1 rcvd_pkts)" -gt "$a0" ||
-	fail "the forged ACK did not reach s1's rxe"
-log "forged ACK for PSN $a_last (A's last) injected during A's resend"
+# A is under way: the first resent packet has left; the forged ACK for
+# A's last PSN goes now and must reach s1's rxe.
+forged_ack()
+{
+	local p1 a_last
+	if ! wait_for --timeout 30 retries_ge $((r0 + 1)); then
+		check_err 1 "no retry: $(cat "$D/req.out")"
+		return
+	fi
+	p1=$(rxe_cnt s1 sent_pkts)
+	if ! wait_for --timeout 10 --interval 0.01 sent_ge $((p1 + 1)); then
+		check_err 1 "A is not being resent"
+		return
+	fi
+	a_last=$(((psn + 31) & 0xffffff))
+	echo "$qpn $a_last" >"$D/go"
+	if ! wait "$FORGER"; then
+		check_err 1 "forging the ACK failed"
+		return
+	fi
+	wait_for --timeout 10 test "$(rxe_cnt s1 rcvd_pkts)" -gt "$a0"
+	check_err $? "the forged ACK did not reach s1's rxe"
+	[ "$RET" = 0 ] && log "forged ACK for PSN $a_last (A's last) injected during A's resend"
+}
 
-# The second retry starts from a fully acknowledged head WQE; then the
-# ACKs pass again so that the transfer can finish.
-wait_for --timeout 30 retries_ge $((r0 + 2)) ||
-	fail "no second retry: $(cat "$D/req.out")"
+# The second retry starts from a fully acknowledged head WQE.
+second_retry()
+{
+	wait_for --timeout 30 retries_ge $((r0 + 2))
+	check_err $? "no second retry: $(cat "$D/req.out")"
+}
+
+forged_ack
+log_test forged_ack
+second_retry
+log_test second_retry
+
+# The ACKs pass again so that the transfer can finish.
 ack_unblock
 req_rc=0; wait "$REQ" || req_rc=$?
 resp_rc=0; wait "$RESP" || resp_rc=$?
@@ -142,9 +174,17 @@ wire()
 [ "$zero" = 0 ] && [ "$req_rc" = 0 ] && [ "$resp_rc" = 0 ] || wire
 
 log "retries $(($(retries) - r0)), packets sent $(($(rxe_cnt s1 sent_pkts) - p0)), 0-byte WRITE ONLY seen by r: $zero"
-assert_le "$zero" 0 "0-byte WRITE ONLY packets (a retry past an acknowledged WQE)"
-[ "$req_rc" = 0 ] ||
-	fail "the WRITEs did not all succeed: $(grep '^wc\|^completed' "$D/req.out" | tr '\n' ' ')"
-[ "$resp_rc" = 0 ] || fail "responder: $(cat "$D/resp.out")"
-log "ok: both WRITEs completed, the data is where it was written"
-exit "$ksft_pass"
+check_assert assert_le "$zero" 0 "0-byte WRITE ONLY packets (a retry past an acknowledged WQE)"
+log_test no_zero_write
+
+[ "$req_rc" = 0 ]
+check_err $? "the WRITEs did not all succeed: $(grep '^wc\|^completed' "$D/req.out" | tr '\n' ' ')"
+[ "$RET" = 0 ] && log "ok: both WRITEs completed"
+log_test completions
+
+[ "$resp_rc" = 0 ]
+check_err $? "responder: $(cat "$D/resp.out")"
+[ "$RET" = 0 ] && log "ok: the data is where it was written"
+log_test data
+
+tests_exit
