@@ -7,19 +7,18 @@
 # an ib_write_bw (as a PAUSEd port does) until the test releases them
 # (rate raised, or qdisc deleted); ib_write_bw is killed meanwhile.
 # (netem would not do: it orphans the packets it delays, which runs their
-# destructor at once.)
-#
-# Asserted:
-#  1. the QPs are destroyed while their packets are held, in less than
-#     rxe's 50 s wait for a QP's references: a packet in flight must not
-#     keep its QP (rxe waited for them, then freed the QP under them: the
-#     destructor read the freed QP and, on 6.1, the freed socket: KASAN
-#     on the debug kernel);
-#  2. released, the packets leave (their destructor runs on a destroyed
-#     QP's socket);
-#  3. `rmmod rdma_rxe` with packets held waits for them (it says so in the
-#     kernel log) and finishes once they are freed: the destructor is the
-#     module's code.
+# destructor at once.)  Steps:
+#   destroy_held  the QPs are destroyed while their packets are held, in
+#                 less than rxe's 50 s wait for a QP's references: a
+#                 packet in flight must not keep its QP (rxe waited for
+#                 them, then freed the QP under them: the destructor read
+#                 the freed QP and, on 6.1, the freed socket: KASAN on
+#                 the debug kernel);
+#   release       released, the packets leave (their destructor runs on a
+#                 destroyed QP's socket) and no QP is left;
+#   unload_held   `rmmod rdma_rxe` with packets held waits for them (it
+#                 says so in the kernel log) and finishes once they are
+#                 freed: the destructor is the module's code.
 # The runner fails the test on any kernel report (KASAN, refcount, ...).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -57,78 +56,161 @@ sent_more() { [ "$(rxe_cnt s1 sent_pkts)" -gt "$1" ]; }
 hold() { topo_exec s1 tc qdisc replace dev eth0 root tbf rate "$1" burst 4kb limit 10mb; }
 
 # traffic PORT: ib_write_bw s1 -> r; once it sends, s1's link at 1 kbit/s;
-# returns when the link holds packets of it
+# returns (0) when the link holds packets of it
 traffic()
 {
 	local p0
 	rxe_bw_start s1 "$1" 120
 	rxe_bw_clients 120
 	p0=$(rxe_cnt s1 sent_pkts)
-	wait_for --timeout 60 sent_more $((p0 + 100)) ||
-		fail "port $1: ib_write_bw did not start sending"
-	hold 1kbit || fail "tc qdisc replace tbf"
-	wait_for --timeout 30 held_some 16 || fail "port $1: s1's link holds $(held) packets"
+	if ! wait_for --timeout 60 sent_more $((p0 + 100)); then
+		check_err 1 "port $1: ib_write_bw did not start sending"
+		return 1
+	fi
+	if ! hold 1kbit; then
+		check_err 1 "tc qdisc replace tbf"
+		return 1
+	fi
+	wait_for --timeout 30 held_some 16 && return 0
+	check_err 1 "port $1: s1's link holds $(held) packets"
+	return 1
 }
 
 # kill_bw: kill both ends of the transfer: uverbs destroys their QPs
 kill_bw()
 {
 	S1_PIDS=$(ip netns pids "$(topo_ns s1)")
-	[ -n "$S1_PIDS" ] || fail "no process in s1 to kill"
+	if [ -z "$S1_PIDS" ]; then
+		check_err 1 "no process in s1 to kill"
+		return 1
+	fi
 	rxe_kill_all
 	wait
 	RXE_BW_PIDS=()
 	RXE_BW_SRV=()
 }
 
-# 1. destroy with packets held
-traffic 18701
-log "s1's link holds $(held) packets of its QP; killing ib_write_bw"
-t0=${EPOCHREALTIME/[.,]/}
-kill_bw
-n_in=$(qd '.[0].packets + .[0].qlen')
-wait_for --timeout $((RXE_WAIT * 2)) s1_gone || fail "s1's QP not destroyed"
-ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
-n=$(held)
-[ "$n" -gt 0 ] || fail "the link let the packets go before the QP was destroyed"
-[ "$ms" -lt $((RXE_WAIT * 1000 * 9 / 10)) ] ||
-	fail "s1's QP destroyed after $ms ms, with $n packets held: destroy waits for packets in flight"
-log "ok: s1's QP destroyed in $ms ms while $n of its packets are held"
+# packets still held when the test ends (a step failed) are released
+# before the processes and namespaces go
+defer 'topo_exec s1 tc qdisc del dev eth0 root 2>/dev/null'
 
-# 2. released, the packets leave; their destructors run on the destroyed
+# destroy with packets held; N_IN: the packets that entered s1's link
+# before the QP went (for release)
+N_IN=
+destroy_held()
+{
+	local t0 ms n
+	traffic 18701 || return
+	log "s1's link holds $(held) packets of its QP; killing ib_write_bw"
+	t0=${EPOCHREALTIME/[.,]/}
+	kill_bw || return
+	N_IN=$(qd '.[0].packets + .[0].qlen')
+	if ! wait_for --timeout $((RXE_WAIT * 2)) s1_gone; then
+		check_err 1 "s1's QP not destroyed"
+		return
+	fi
+	ms=$(((${EPOCHREALTIME/[.,]/} - t0) / 1000))
+	n=$(held)
+	[ "$n" -gt 0 ]
+	check_err $? "the link let the packets go before the QP was destroyed"
+	[ "$ms" -lt $((RXE_WAIT * 1000 * 9 / 10)) ]
+	check_err $? "s1's QP destroyed after $ms ms, with $n packets held: destroy waits for packets in flight"
+	[ "$RET" = 0 ] && log "ok: s1's QP destroyed in $ms ms while $n of its packets are held"
+}
+
+# released, the packets leave; their destructors run on the destroyed
 # QP's socket (what the link sends later, TCP's FIN for one, not counted)
-hold 100mbit || fail "tc qdisc change tbf"
-wait_for --timeout 60 left_ge "$n_in" || fail "s1's link still holds $(held) packets"
-log "ok: the $n_in packets that entered the link before the QP went left it"
-wait_for --timeout 30 no_qps || fail "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
-topo_exec s1 tc qdisc del dev eth0 root || fail "tc qdisc del tbf"
+release()
+{
+	if [ -z "$N_IN" ]; then
+		check_err 1 "no packets held: destroy_held did not kill ib_write_bw"
+		return
+	fi
+	if ! hold 100mbit; then
+		check_err 1 "tc qdisc change tbf"
+		return
+	fi
+	if wait_for --timeout 60 left_ge "$N_IN"; then
+		log "ok: the $N_IN packets that entered the link before the QP went left it"
+	else
+		check_err 1 "s1's link still holds $(held) packets"
+	fi
+	wait_for --timeout 30 no_qps
+	check_err $? "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
+	topo_exec s1 tc qdisc del dev eth0 root
+	check_err $? "tc qdisc del tbf"
+}
 
-# 3. unload with packets held (until the test frees them)
-traffic 18702
-kill_bw
-wait_for --timeout $((RXE_WAIT * 2)) s1_gone || fail "s1's QP not destroyed"
-wait_for --timeout 30 no_qps || fail "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
-for h in s1 r; do
-	topo_exec "$h" rdma link delete "${RXE_DEV[$h]}" || fail "rdma link delete in $h"
-done
-n=$(held)
-[ "$n" -gt 0 ] || fail "the link let the packets go before the unload"
-for m in /sys/module/rdma_rxe/holders/*; do
-	[ -e "$m" ] && { rmmod "${m##*/}" || fail "rmmod ${m##*/}"; }
-done
-mark="test_83 unload $$ $RANDOM"
-echo "$mark" >/dev/kmsg
-rmmod rdma_rxe >"$TMPD/rmmod" 2>&1 &
-rm_pid=$!
-rm_done() { ! kill -0 "$rm_pid" 2>/dev/null; }
-waiting() { dmesg | sed -n "/$mark/,\$p" | grep -q 'waiting for [0-9]* sent packets to be freed'; }
-wait_for --timeout 60 waiting ||
-	fail "rmmod did not say it waits for the $n held packets (rmmod: $(cat "$TMPD/rmmod"))"
-rm_done && fail "rmmod returned while packets were held"
-log "ok: rmmod waits for the $(held) held packets"
-topo_exec s1 tc qdisc del dev eth0 root || fail "tc qdisc del tbf"
-wait_for --timeout 60 rm_done || fail "rmmod still waiting after the packets were freed"
-wait "$rm_pid" || fail "rmmod rdma_rxe failed: $(cat "$TMPD/rmmod")"
-[ ! -d /sys/module/rdma_rxe ] || fail "rdma_rxe still loaded"
-log "ok: rmmod finished once the packets were freed"
-exit "$ksft_pass"
+# unload with packets held (until the test frees them)
+unload_held()
+{
+	local h m n mark rm_pid
+	# what a failed step before left held goes first
+	[ "$(held)" = 0 ] || topo_exec s1 tc qdisc del dev eth0 root 2>/dev/null
+	traffic 18702 || return
+	kill_bw || return
+	if ! wait_for --timeout $((RXE_WAIT * 2)) s1_gone; then
+		check_err 1 "s1's QP not destroyed"
+		return
+	fi
+	if ! wait_for --timeout 30 no_qps; then
+		check_err 1 "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
+		return
+	fi
+	for h in s1 r; do
+		if ! topo_exec "$h" rdma link delete "${RXE_DEV[$h]}"; then
+			check_err 1 "rdma link delete in $h"
+			return
+		fi
+	done
+	n=$(held)
+	if ! [ "$n" -gt 0 ]; then
+		check_err 1 "the link let the packets go before the unload"
+		return
+	fi
+	for m in /sys/module/rdma_rxe/holders/*; do
+		[ -e "$m" ] || continue
+		if ! rmmod "${m##*/}"; then
+			check_err 1 "rmmod ${m##*/}"
+			return
+		fi
+	done
+	mark="test_83 unload $$ $RANDOM"
+	echo "$mark" >/dev/kmsg
+	rmmod rdma_rxe >"$TMPD/rmmod" 2>&1 &
+	rm_pid=$!
+	# shellcheck disable=SC2317  # for wait_for
+	rm_done() { ! kill -0 "$rm_pid" 2>/dev/null; }
+	# shellcheck disable=SC2317  # for wait_for
+	waiting() { dmesg | sed -n "/$mark/,\$p" | grep -q 'waiting for [0-9]* sent packets to be freed'; }
+	if wait_for --timeout 60 waiting; then
+		if rm_done; then
+			check_err 1 "rmmod returned while packets were held"
+		else
+			log "ok: rmmod waits for the $(held) held packets"
+		fi
+	else
+		check_err 1 "rmmod did not say it waits for the $n held packets (rmmod: $(cat "$TMPD/rmmod"))"
+	fi
+	# the packets are freed in any case: rmmod must finish then
+	topo_exec s1 tc qdisc del dev eth0 root
+	check_err $? "tc qdisc del tbf"
+	if ! wait_for --timeout 60 rm_done; then
+		check_err 1 "rmmod still waiting after the packets were freed"
+		return
+	fi
+	wait "$rm_pid"
+	check_err $? "rmmod rdma_rxe failed: $(cat "$TMPD/rmmod")"
+	[ ! -d /sys/module/rdma_rxe ]
+	check_err $? "rdma_rxe still loaded"
+	[ "$RET" = 0 ] && log "ok: rmmod finished once the packets were freed"
+}
+
+destroy_held
+log_test destroy_held
+release
+log_test release
+unload_held
+log_test unload_held
+
+tests_exit
