@@ -42,7 +42,8 @@
 	X(np_unmarked)		\
 	X(nonect_passed)	\
 	X(pause_inflight_peak)	\
-	X(pause_react_us)
+	X(pause_react_us)	\
+	X(shaper_lag_us)
 
 /* DCB_STAT_<member>: the member's index in the struct, in __u64 units */
 #define DCB_STATS_ENUM(f)	DCB_STAT_##f,

@@ -84,6 +84,7 @@ struct dcb_sched {
 	struct psched_ratecfg	rate;
 	u64			burst_ns;
 	u64			t_next;		/* earliest next transmit */
+	u64			lag_ns;		/* line time lost, backlogged */
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
 	u64			backlog_peak;
@@ -837,8 +838,16 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 		}
 		/* The port is backlogged: a late timer is caught up, up to
 		 * burst_ns of line time, so the long-run rate stays exact.
+		 * Line time beyond that is lost; count it (shaper_lag_us),
+		 * so a rate measured while backlogged can be told from a
+		 * dequeue that ran late (timers, a busy CPU, a stopped
+		 * device queue).
 		 */
-		q->t_next = max(q->t_next, now - min(now, q->burst_ns));
+		if (now - q->t_next > q->burst_ns) {
+			if (q->t_next)
+				q->lag_ns += now - q->t_next - q->burst_ns;
+			q->t_next = now - q->burst_ns;
+		}
 	}
 
 	skb = dcb_band_pop(sch, b);
@@ -1047,6 +1056,7 @@ static int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 		dcb_stats_add(&xs->total, &st);
 	}
 	xs->total.backlog_peak = q->backlog_peak;
+	xs->total.shaper_lag_us = div_u64(q->lag_ns, NSEC_PER_USEC);
 	sch_tree_unlock(sch);
 	dcb_pool_stats(q->pool, &xs->pool);
 	spin_lock_bh(&q->rx_lock);

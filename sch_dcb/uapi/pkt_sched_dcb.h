@@ -200,6 +200,8 @@ struct tc_dcb_stats {
 	__u64	nonect_passed;	/* non-ECT packets selected, queued */
 	__u64	pause_inflight_peak; /* ingress: bytes after a PAUSE, max */
 	__u64	pause_react_us;	/* ingress: PAUSE to last such arrival, max */
+	/* version 5 */
+	__u64	shaper_lag_us;	/* port: line time lost while backlogged */
 };
 
 /* The shared buffer pool this port belongs to. */
@@ -233,6 +235,6 @@ struct tc_dcb_xstats {
 	struct tc_dcb_pool_stats pool;
 	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	4
+#define TC_DCB_XSTATS_VERSION	5
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

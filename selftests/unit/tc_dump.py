@@ -25,10 +25,10 @@ def ecn(mode, kmin, kmax, pmax): return struct.pack("=IIII", mode, kmin, kmax, p
 
 
 def stats(base, pfc):
-    """25 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
-    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 15
+    """26 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
+    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 16
     v[20] = 61440 if pfc else 0
-    return struct.pack("=25Q", *v)
+    return struct.pack("=26Q", *v)
 
 
 def msg(kind, handle, info, body):
@@ -39,7 +39,7 @@ def msg(kind, handle, info, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
-    ap.add_argument("--xstats-version", type=int, default=4)
+    ap.add_argument("--xstats-version", type=int, default=5)
     a = ap.parse_args()
     dmap = bytearray(d >> 3 for d in range(64))
     dmap[0], dmap[46] = 7, 6
