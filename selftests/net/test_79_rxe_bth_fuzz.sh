@@ -12,8 +12,13 @@
 # good and bad ICRCs, spoofed sources.  The guest runner fails the test on
 # any kernel report.  Packets with a good ICRC may legitimately break the
 # flow they hit (RoCE has no authentication), so what must hold afterwards
-# is that both devices still work: a fresh ib_write_bw between them
-# completes.
+# is that both devices still work.  Set-up (PCN on both devices, the
+# stream running) ends the test if it fails; then the steps:
+#   fuzz_s1_r      the fuzzer on s1 sent its packets to r to the end;
+#   fuzz_r_s1      the fuzzer on r sent its packets to s1 to the end;
+#   fresh_write    after the fuzzing (the stream and the QP churn
+#                  stopped) a fresh ib_write_bw between them completes,
+#                  server and client.
 #
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (packets
 # each way, default 2000).
@@ -36,18 +41,21 @@ if [ ! -d /sys/module/rxe_cc_pcn ]; then
 	insmod "$PCN_KO" || { dmesg | tail -n 20 >&2; fail "insmod $PCN_KO"; }
 fi
 rxe_topo 1
+# the devices' algorithms go before the algorithm module's holders do
+defer 'rxe_cc_none s1 r'
 for h in s1 r; do
 	rxe_cc "$h" algo pcn
 	rxe_cc "$h" max_rate_mbps 50
 done
-at_exit 'rxe_cc_none s1 r'
 SIP=$(topo_ip4 s1)
 
-topo_exec r ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18967 \
-	-D 600 -s 4096 >"$TMPD/srv" 2>&1 &
+topo_spawn SRV r ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18967 \
+	-D 600 -s 4096 >"$TMPD/srv" 2>&1
+defer "kill $SRV 2>/dev/null; wait $SRV 2>/dev/null"
 wait_for --timeout 60 rxe_listen 18967 r || fail "server did not start"
-topo_exec s1 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" -p 18967 \
-	-D 600 -s 4096 "$RIP" >"$TMPD/cli" 2>&1 &
+topo_spawn CLI s1 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" -p 18967 \
+	-D 600 -s 4096 "$RIP" >"$TMPD/cli" 2>&1
+defer "kill $CLI 2>/dev/null; wait $CLI 2>/dev/null"
 rc_qps() { rdma resource show qp link "${RXE_DEV[$1]}/1" | grep 'type RC' |
 	awk '{ for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }' | paste -sd,; }
 connected() { [ -n "$(rc_qps s1)" ] && [ -n "$(rc_qps r)" ]; }
@@ -74,28 +82,51 @@ churn() {
 }
 churn &
 CHURN=$!
-at_exit "kill $CHURN 2>/dev/null"
+defer "kill $CHURN 2>/dev/null; wait $CHURN 2>/dev/null"
 
-topo_exec r "$PY" "$FUZZ" --seed "$SEED" --count "$COUNT" "$RIP" "$SIP" "$QS" >"$TMPD/f1" 2>&1 &
-F1=$!
-topo_exec s1 "$PY" "$FUZZ" --seed $((SEED + 1)) --count "$COUNT" "$SIP" "$RIP" "$QR" >"$TMPD/f2" 2>&1 ||
-	fail "fuzzer s1 -> r: $(tail -n1 "$TMPD/f2")"
-wait $F1 || fail "fuzzer r -> s1: $(tail -n1 "$TMPD/f1")"
-log "r -> s1: $(cat "$TMPD/f1"); s1 -> r: $(cat "$TMPD/f2")"
+# Both directions at once: r's fuzzer in the background, s1's here.
+topo_spawn F1 r "$PY" "$FUZZ" --seed "$SEED" --count "$COUNT" "$RIP" "$SIP" "$QS" >"$TMPD/f1" 2>&1
+defer "kill $F1 2>/dev/null; wait $F1 2>/dev/null"
+topo_exec s1 "$PY" "$FUZZ" --seed $((SEED + 1)) --count "$COUNT" "$SIP" "$RIP" "$QR" >"$TMPD/f2" 2>&1
+check_err $? "fuzzer s1 -> r: $(tail -n1 "$TMPD/f2")"
+log "s1 -> r: $(cat "$TMPD/f2")"
+log_test fuzz_s1_r
+
+wait "$F1"
+check_err $? "fuzzer r -> s1: $(tail -n1 "$TMPD/f1")"
+log "r -> s1: $(cat "$TMPD/f1")"
+log_test fuzz_r_s1
+
 : >"$TMPD/stop"
-wait $CHURN
+wait "$CHURN"
 log "QP create/destroy rounds during the fuzzing: $(cat "$TMPD/churns")"
 log "s1: rp_cnp_handled $(rxe_cnt s1 rp_cnp_handled) rp_cnp_ignored $(rxe_cnt s1 rp_cnp_ignored)"
 
 # Both devices still work: the stream stops, a fresh transfer completes.
-pkill -f "ib_write_bw -F -d ${RXE_DEV[r]} .* -p 18967" 2>/dev/null
-pkill -f "ib_write_bw -F -d ${RXE_DEV[s1]} .* -p 18967" 2>/dev/null
-topo_exec r timeout 60 ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18969 \
-	-n 200 -s 4096 >"$TMPD/srv2" 2>&1 &
-SRV2=$!
-wait_for --timeout 60 rxe_listen 18969 r || fail "second server did not start"
-topo_exec s1 timeout 60 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" -p 18969 \
-	-n 200 -s 4096 "$RIP" >"$TMPD/cli2" 2>&1 || fail "ib_write_bw after fuzzing: $(tail -n3 "$TMPD/cli2")"
-wait $SRV2 || fail "ib_write_bw server after fuzzing: $(tail -n3 "$TMPD/srv2")"
-log "a fresh ib_write_bw completed after the fuzzing"
-exit 0
+fresh_write()
+{
+	local srv2
+	kill "$SRV" "$CLI" 2>/dev/null
+	wait "$SRV" "$CLI" 2>/dev/null
+	topo_spawn srv2 r timeout 60 ib_write_bw -F -d "${RXE_DEV[r]}" -x "$(rxe_gid r 4)" -p 18969 \
+		-n 200 -s 4096 >"$TMPD/srv2" 2>&1
+	defer_scope_push
+	defer "kill $srv2 2>/dev/null; wait $srv2 2>/dev/null"
+	if ! wait_for --timeout 60 rxe_listen 18969 r; then
+		check_err 1 "second server did not start"
+		defer_scope_pop
+		return
+	fi
+	topo_exec s1 timeout 60 ib_write_bw -F -d "${RXE_DEV[s1]}" -x "$(rxe_gid s1 4)" -p 18969 \
+		-n 200 -s 4096 "$RIP" >"$TMPD/cli2" 2>&1
+	check_err $? "ib_write_bw after fuzzing: $(tail -n3 "$TMPD/cli2")"
+	wait "$srv2"
+	check_err $? "ib_write_bw server after fuzzing: $(tail -n3 "$TMPD/srv2")"
+	defer_scope_pop
+	[ "$RET" = 0 ] && log "a fresh ib_write_bw completed after the fuzzing"
+}
+
+fresh_write
+log_test fresh_write
+
+tests_exit
