@@ -14,8 +14,14 @@
 # some killed mid-transfer), and the device is deleted and added again
 # (rdma link delete / add), all at once.  The guest runner fails the test
 # on any kernel report; the fuzzer fails it on a wrong value or errno and
-# on any operation stuck longer than the op timeout.  Afterwards every
-# algorithm module's refcount returns to 0 and all modules unload.
+# on any operation stuck longer than the op timeout.  Steps:
+#   fuzz           rxe_sysfs_fuzz.py exits 0 (its output is printed);
+#   no_qps         once the fuzzer's processes are killed, no QP is left
+#                  on s1 or r;
+#   algo_modules   with algo none on both devices every algorithm
+#                  module's refcount returns to 0 and it unloads;
+#   rdma_rxe       both devices delete, rdma_rxe's refcount returns to 0
+#                  and it unloads.
 #
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (knob
 # writes, default 1000), RXE80_SECS (at most, default 30, 60 in make
@@ -48,6 +54,9 @@ for a in $ALGS; do
 		fail "insmod rxe_cc_$a.ko"
 done
 rxe_topo 1
+# algo none at exit if the test ends before algo_modules sets it (a no-op
+# once the rdma_rxe step has deleted the devices)
+defer 'rxe_cc_none s1 r'
 rxe_cc r algo fixed
 
 log "seed $SEED, $COUNT knob writes, at most $SECS s"
@@ -58,28 +67,55 @@ timeout -k 10 $((SECS + 150 * SCALE)) "$PY" "$FUZZ" --seed "$SEED" --count "$COU
 	--peer-dev "${RXE_DEV[r]}" --peer-ns "$(topo_ns r)" --peer-gid "$(rxe_gid r 4)" \
 	--peer-ip "$RIP" >"$TMPD/fuzz" 2>&1 || rc=$?
 cat "$TMPD/fuzz"
-[ "$rc" = 0 ] || fail "rxe_sysfs_fuzz.py failed (exit $rc; seed $SEED), see above"
+[ "$rc" = 0 ]
+check_err $? "rxe_sysfs_fuzz.py failed (exit $rc; seed $SEED), see above"
+log_test fuzz
+
 rxe_kill_all
+wait_for --timeout 60 no_qps
+check_err $? "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
+log_test no_qps
 
 # Every module can go: no QP left, no device selecting an algorithm.
-wait_for --timeout 60 no_qps || fail "QPs left: s1 $(rxe_nqp s1), r $(rxe_nqp r)"
-for h in s1 r; do
-	rxe_cc "$h" algo none
-done
-for a in $ALGS; do
-	m=rxe_cc_$a
-	[ -d "/sys/module/$m" ] || continue
-	ref=$(cat "/sys/module/$m/refcnt")
-	[ "$ref" = 0 ] || fail "$m refcnt $ref with no device using it"
-	rmmod "$m" || fail "rmmod $m"
-done
-log "ok: algorithm modules at refcount 0, unloaded"
-for h in s1 r; do
-	timeout 60 ip netns exec "$(topo_ns "$h")" rdma link delete "${RXE_DEV[$h]}" ||
-		fail "rdma link delete ${RXE_DEV[$h]}"
-done
-wait_for --timeout 30 eval '[ "$(cat /sys/module/rdma_rxe/refcnt)" = 0 ]' ||
-	fail "rdma_rxe refcnt $(cat /sys/module/rdma_rxe/refcnt) with no device"
-rmmod rdma_rxe || fail "rmmod rdma_rxe"
-log "ok: rdma_rxe at refcount 0, unloaded"
-exit "$ksft_pass"
+algo_modules()
+{
+	local h a m ref
+	for h in s1 r; do
+		check_assert rxe_cc "$h" algo none
+	done
+	for a in $ALGS; do
+		m=rxe_cc_$a
+		[ -d "/sys/module/$m" ] || continue
+		ref=$(cat "/sys/module/$m/refcnt")
+		if [ "$ref" != 0 ]; then
+			check_err 1 "$m refcnt $ref with no device using it"
+			continue
+		fi
+		rmmod "$m"
+		check_err $? "rmmod $m"
+	done
+	[ "$RET" = 0 ] && log "ok: algorithm modules at refcount 0, unloaded"
+}
+
+rdma_rxe_mods()
+{
+	local h
+	for h in s1 r; do
+		timeout 60 ip netns exec "$(topo_ns "$h")" rdma link delete "${RXE_DEV[$h]}"
+		check_err $? "rdma link delete ${RXE_DEV[$h]}"
+	done
+	if ! wait_for --timeout 30 eval '[ "$(cat /sys/module/rdma_rxe/refcnt)" = 0 ]'; then
+		check_err 1 "rdma_rxe refcnt $(cat /sys/module/rdma_rxe/refcnt) with no device"
+		return
+	fi
+	rmmod rdma_rxe
+	check_err $? "rmmod rdma_rxe"
+	[ "$RET" = 0 ] && log "ok: rdma_rxe at refcount 0, unloaded"
+}
+
+algo_modules
+log_test algo_modules
+rdma_rxe_mods
+log_test rdma_rxe
+
+tests_exit
