@@ -1455,12 +1455,9 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	struct rxe_cc_pkt p;
 	u32 npsn = 1;
 
-	/*
-	 * A READ request takes the PSNs of its response packets, which the
-	 * responder puts on the wire (rxe's update_wqe_psn()).
-	 */
+	/* a READ request takes the PSNs of its response packets */
 	if ((pkt->mask & RXE_READ_MASK) && pkt->wqe)
-		npsn = max_t(u32, 1, DIV_ROUND_UP(pkt->wqe->dma.resid, qp->mtu));
+		npsn = rxe_cc_read_pkts(qp, pkt->wqe);
 	if (!qp->cc.acked_valid) {
 		/* the first packet: ACKs count from here */
 		qp->cc.acked_psn = pkt->psn;

@@ -200,6 +200,16 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 
 /*
+ * The response packets of the RDMA READ @wqe still to come: the PSNs its
+ * request takes (rxe's update_wqe_psn()).
+ */
+static inline u32 rxe_cc_read_pkts(struct rxe_qp *qp,
+				   const struct rxe_send_wqe *wqe)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(wqe->dma.resid, qp->mtu));
+}
+
+/*
  * The RC requester holds @wqe's next packet while this is true.  Stock
  * rxe sends while req.psn is at most comp.psn + 128.  An algorithm's
  * window of w packets lets req.psn reach comp.psn + w - 1: w PSNs in
@@ -218,7 +228,7 @@ static inline bool rxe_cc_window_full(struct rxe_qp *qp,
 	if (!w)
 		return psn_compare(last, qp->comp.psn + RXE_MAX_UNACKED_PSNS) > 0;
 	if (wqe->wr.opcode == IB_WR_RDMA_READ && last != qp->comp.psn)
-		last += max_t(u32, 1, DIV_ROUND_UP(wqe->dma.resid, qp->mtu)) - 1;
+		last += rxe_cc_read_pkts(qp, wqe) - 1;
 	return psn_compare(last, qp->comp.psn + w - 1) > 0;
 }
 
