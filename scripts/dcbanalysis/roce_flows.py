@@ -48,6 +48,29 @@ def read_pcap(path):
     packets, and packets cut before the BTH, are skipped; a file that is
     not a pcap of Ethernet raises CaptureError."""
     out = []
+    for t, d in _frames(path):
+        p = _roce(d)
+        if p:
+            src, bth, ip_len = p
+            qpn = int.from_bytes(d[bth + 5:bth + 8], "big")
+            out.append((t, (src, qpn), ip_len))
+    return out
+
+
+def read_bth(path):
+    """[(t_s, src_ip, bth)] of the RoCEv2 packets in the pcap @path, as
+    read_pcap() selects them; bth: the bytes from the BTH on, as far as
+    the capture has them."""
+    out = []
+    for t, d in _frames(path):
+        p = _roce(d)
+        if p:
+            out.append((t, p[0], d[p[1]:]))
+    return out
+
+
+def _frames(path):
+    """(t_s, frame) of every record of the pcap @path."""
     with open(path, "rb") as f:
         hdr = f.read(24)
         if len(hdr) < 24 or hdr[:4] not in _MAGIC:
@@ -66,14 +89,11 @@ def read_pcap(path):
             data = f.read(incl)
             if len(data) < incl:
                 break
-            p = _parse(data)
-            if p:
-                out.append((sec + frac * scale, p[0], p[1]))
-    return out
+            yield sec + frac * scale, data
 
 
-def _parse(d):
-    """((src, dest_qpn), ip_len) of one Ethernet frame, or None."""
+def _roce(d):
+    """(src, BTH offset, ip_len) of one Ethernet frame, or None."""
     off = 12
     if len(d) < off + 2:
         return None
@@ -96,9 +116,7 @@ def _parse(d):
         return None
     if struct.unpack("!H", d[udp + 2:udp + 4])[0] != ROCE_PORT:
         return None
-    bth = udp + 8
-    qpn = int.from_bytes(d[bth + 5:bth + 8], "big")
-    return (src, qpn), ip_len
+    return src, udp + 8, ip_len
 
 
 def flow_rates(pkts, t0, t1, window):

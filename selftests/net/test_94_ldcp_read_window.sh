@@ -49,21 +49,15 @@ resp_seen()
 # after a READ request, and the number of requests, from s1's capture
 outstanding()
 {
-	python3 - "$1" "$2" "$SIP" <<'EOF'
-import socket, struct, sys
-path, mtu, sip = sys.argv[1], int(sys.argv[2]), socket.inet_aton(sys.argv[3])
-data = open(path, 'rb').read()
-off, req_end, last, worst, reads = 24, None, None, 0, 0
-while off + 16 <= len(data):
-    incl = struct.unpack_from('<I', data, off + 8)[0]
-    pkt = data[off + 16:off + 16 + incl]
-    off += 16 + incl
-    # Ethernet, IPv4 without options, UDP, BTH (opcode, PSN at 9-11)
-    if len(pkt) < 42 + 12 or pkt[12:14] != b'\x08\x00' or pkt[23] != 17:
-        continue
-    bth = pkt[42:]
+	PYTHONPATH=$TOP/scripts python3 - "$1" "$2" "$SIP" <<'EOF'
+import sys
+from dcbanalysis.roce_flows import read_bth
+path, mtu, sip = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+req_end, last, worst, reads = None, None, 0, 0
+for _, src, bth in read_bth(path):
     op, psn = bth[0], int.from_bytes(bth[9:12], 'big')
-    if pkt[26:30] == sip and op == 0x0c and len(bth) >= 28:
+    # READ requests (the RETH's DMA length at 24-27) and read responses
+    if src == sip and op == 0x0c and len(bth) >= 28:
         n = max(1, -(-int.from_bytes(bth[24:28], 'big') // mtu))
         end = (psn + n - 1) & 0xffffff
         if last is None:
@@ -72,7 +66,7 @@ while off + 16 <= len(data):
             req_end = end
         reads += 1
         worst = max(worst, (req_end - last) & 0xffffff)
-    elif pkt[26:30] != sip and 0x0d <= op <= 0x10 and last is not None:
+    elif src != sip and 0x0d <= op <= 0x10 and last is not None:
         if ((psn - last) & 0xffffff) < 0x800000:
             last = psn
 print(worst, reads)
