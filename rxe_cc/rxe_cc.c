@@ -1037,11 +1037,15 @@ static enum hrtimer_restart rxe_cc_np_timer_fire(struct hrtimer *t)
 }
 
 /*
- * The pacer's time has come: run the requester again.  rxe_cc_qp_stop()
- * runs only once the QP's last reference is gone (rxe_qp_do_cleanup()),
- * and 6.12's rxe_sched_task() must not be called on such a QP (it warns,
- * and its task would take and drop a reference of a count at zero), so
- * the task is scheduled only under a reference of our own.
+ * The pacer's time has come: run the requester again, and the responder
+ * if it holds a READ response.  rxe_cc_qp_stop() runs only once the QP's
+ * last reference is gone (rxe_qp_do_cleanup()), and 6.12's
+ * rxe_sched_task() must not be called on such a QP (it warns, and its
+ * task would take and drop a reference of a count at zero), so the tasks
+ * are scheduled only under a reference of our own.  An expiry that
+ * clears the responder's bit as it waits again (for a later time, the
+ * timer re-armed) runs it early: it finds it must wait and sets the bit
+ * again.
  */
 static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 {
@@ -1051,6 +1055,8 @@ static enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 	if (READ_ONCE(qp->cc.stopped) || !rxe_get(qp))
 		return HRTIMER_NORESTART;
 	rxe_sched_task(rxe_cc_req_task(qp));
+	if (test_and_clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait))
+		rxe_sched_task(rxe_cc_resp_task(qp));
 	rxe_put(qp);
 	return HRTIMER_NORESTART;
 }
@@ -1206,6 +1212,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	qp->cc.cnp_pending = false;
 	qp->cc.next_send_ns = 0;
 	qp->cc.behind = false;
+	clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait);
 	qp->cc.noack_ns = 0;
 	qp->cc.undo.valid = false;
 	if (ops) {
@@ -1318,10 +1325,12 @@ static u32 rxe_cc_qp_rate(struct rxe_qp *qp)
 }
 
 /*
- * Requester: may the next packet go now?  If not, arm the pacer to
- * re-schedule the requester when it may, and tell it to stop.
+ * May a paced packet go now?  If not, arm the pacer for when it may and
+ * tell the caller to stop; the pacer runs the requester again, and the
+ * responder when @resp.  Under the cc lock: the requester and the
+ * responder share the pacer and run in tasks of their own.
  */
-bool rxe_cc_pace_wait(struct rxe_qp *qp)
+static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 {
 	u64 now, next = qp->cc.next_send_ns;
 
@@ -1336,12 +1345,63 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
 		return false;
 	}
 	/* the QP is being destroyed: hold it, arm nothing */
-	if (READ_ONCE(qp->cc.stopped))
+	if (qp->cc.stopped)
 		return true;
 	qp->cc.behind = true;
+	if (resp)
+		set_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait);
 	hrtimer_start(&qp->cc.pacer, ns_to_ktime(next), HRTIMER_MODE_ABS);
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_PACER_DELAYS);
 	return true;
+}
+
+/*
+ * Requester: may the next packet go now?  A QP that was never paced (or
+ * no longer is) does not take the lock.
+ */
+bool rxe_cc_pace_wait(struct rxe_qp *qp)
+{
+	bool wait;
+
+	if (!READ_ONCE(qp->cc.next_send_ns))
+		return false;
+	rxe_cc_lock(qp);
+	wait = rxe_cc_pace_wait_locked(qp, false);
+	rxe_cc_unlock(qp);
+	return wait;
+}
+
+/*
+ * Responder: may the next RDMA READ response packet go now?  If not, the
+ * responder stops with the response where it is; the pacer runs it again.
+ */
+bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
+{
+	bool wait;
+
+	if (!READ_ONCE(qp->cc.next_send_ns))
+		return false;
+	rxe_cc_lock(qp);
+	wait = rxe_cc_pace_wait_locked(qp, true);
+	rxe_cc_unlock(qp);
+	return wait;
+}
+
+/*
+ * The requester (a window) or rxe's skb limit stops the requester
+ * although the pacer would let it send: the QP is held, not idle, so its
+ * pacer may catch up afterwards like after a late timer.  @why is the
+ * counter of the reason.
+ */
+void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
+{
+	if (READ_ONCE(qp->cc.next_send_ns)) {
+		rxe_cc_lock(qp);
+		if (qp->cc.next_send_ns)
+			qp->cc.behind = true;
+		rxe_cc_unlock(qp);
+	}
+	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
 }
 
 /* Wire size of a packet of @qp's path: Ethernet to ICRC. */
@@ -1386,25 +1446,23 @@ static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 		mod_timer(&qp->retrans_timer, jiffies + tmo);
 }
 
-/* Requester: a packet left; charge its wire size to the pacer. */
-void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
+/*
+ * A data packet of @bytes left: tell the algorithm, and charge its wire
+ * time at the QP's rate to the pacer; returns that time (ns, 0: not
+ * paced).  Under the cc lock.
+ */
+static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes)
 {
-	u32 bytes = rxe_cc_wire_bytes(qp, pkt);
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 now, debt, wire_ns;
 
-	if (qp->cc.ops && qp->cc.ops->on_sent) {
-		rxe_cc_lock(qp);
+	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
-		rxe_cc_unlock(qp);
-	}
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
-		qp->cc.noack_ns = 0;
 		qp->cc.behind = false;
-		return;
+		return 0;
 	}
-	rxe_cc_paced_timer(qp, pkt);
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
 	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
@@ -1425,8 +1483,53 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	/* bits / (kbit/s) = ms; * 1e6 -> ns */
 	wire_ns = div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
 	qp->cc.next_send_ns += wire_ns;
-	qp->cc.noack_ns += wire_ns;
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
+	return wire_ns ?: 1;
+}
+
+/*
+ * Does a packet that left concern the engine?  Not when the QP has no
+ * algorithm, no rate limit and was not paced before: the lock is not
+ * taken for stock rxe's traffic.
+ */
+static bool rxe_cc_sent_idle(struct rxe_qp *qp)
+{
+	return !qp->cc.ops && !READ_ONCE(qp->cc.next_send_ns) &&
+	       !rxe_cc_qp_rate(qp);
+}
+
+/* Requester: a packet left; charge its wire size to the pacer. */
+void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
+{
+	u64 wire_ns;
+
+	if (rxe_cc_sent_idle(qp)) {
+		qp->cc.noack_ns = 0;
+		return;
+	}
+	rxe_cc_lock(qp);
+	wire_ns = rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt));
+	rxe_cc_unlock(qp);
+	if (!wire_ns) {
+		qp->cc.noack_ns = 0;
+		return;
+	}
+	rxe_cc_paced_timer(qp, pkt);
+	qp->cc.noack_ns += wire_ns;
+}
+
+/*
+ * Responder: an RDMA READ response packet left.  The QP's rate covers
+ * everything it sends, so its responses are paced and counted as its
+ * requests are.
+ */
+void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (rxe_cc_sent_idle(qp))
+		return;
+	rxe_cc_lock(qp);
+	rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt));
+	rxe_cc_unlock(qp);
 }
 
 /*
@@ -1707,9 +1810,10 @@ void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd)
 EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
 
 /*
- * Notification point, for every valid packet of a QP: on CE send a CNP
- * to the QP's peer unless one went less than min_time_between_cnps (N)
- * ago.  Inside that window, the DCQCN paper's NP (its Fig. 6: at most
+ * Notification point, for every valid data packet of a QP (a request, or
+ * a response to its RDMA READ: the peer's reaction point paces both): on
+ * CE send a CNP to the QP's peer unless one went less than
+ * min_time_between_cnps (N) ago.  Inside that window, the DCQCN paper's NP (its Fig. 6: at most
  * one CNP every N for a flow, if any packet of the window was marked)
  * sends one when the window ends (np_timer); with cc/np_cnp_window_end
  * 0 such a CE is forgotten, as mlx5 does, until a CE after the window.
@@ -1721,7 +1825,7 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 	bool ce = pkt->mask & RXE_CC_CE_MASK;
 	u64 now, last, gap;
 
-	if (!qp || !(pkt->mask & RXE_REQ_MASK))
+	if (!qp || !rxe_cc_data_pkt(pkt))
 		return;
 	ops = qp->cc.ops;
 	if (!ops)
@@ -1747,6 +1851,19 @@ void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 		}
 	}
 	rxe_cc_unlock(qp);
+}
+
+/*
+ * May the QP send data its reaction point paces?  From RTR on its
+ * responder sends RDMA READ responses (a QP that only serves READs, like
+ * perftest's ib_read_bw server, never leaves RTR), from RTS on its
+ * requester sends requests; SQD and SQE still respond.
+ */
+static bool rxe_cc_qp_may_send(struct rxe_qp *qp)
+{
+	enum ib_qp_state s = READ_ONCE(qp->attr.qp_state);
+
+	return s >= IB_QPS_RTR && s <= IB_QPS_SQE;
 }
 
 /* Does the CNP come from the QP's peer? */
@@ -1788,8 +1905,7 @@ void rxe_cc_cnp_rcv(struct sk_buff *skb)
 	if (!qp)
 		goto ignore;
 	if (qp_type(qp) != IB_QPT_RC || !qp->valid ||
-	    qp->attr.qp_state != IB_QPS_RTS ||
-	    !rxe_cc_cnp_from_peer(skb, qp))
+	    !rxe_cc_qp_may_send(qp) || !rxe_cc_cnp_from_peer(skb, qp))
 		goto ignore;
 
 	if (qp->cc.ops && qp->cc.ops->on_cnp) {

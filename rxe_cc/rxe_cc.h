@@ -26,6 +26,9 @@
 /* pkt->mask bit: the algorithm wants this request packet sent Not-ECT. */
 #define RXE_CC_NOECT_MASK	BIT(29)
 
+/* struct rxe_cc_qp.pace_wait: who waits for the pacer (bit numbers) */
+#define RXE_CC_PACE_RESP	0	/* the responder, with a READ response */
+
 /* struct rxe_cc_ops.flags */
 #define RXE_CC_F_ECT		BIT(0)	/* data packets carry ECT(0) */
 #define RXE_CC_F_NP		BIT(1)	/* engine sends CNPs on CE (DCQCN NP) */
@@ -87,7 +90,10 @@ struct rxe_cc_ops {
 	int (*init)(struct rxe_qp *qp);
 	/* QP destroyed or reset: the engine's timers are cancelled. */
 	void (*release)(struct rxe_qp *qp);
-	/* RP: a data packet of @bytes (on the wire) left. */
+	/*
+	 * RP: a data packet of @bytes (on the wire) left: a request, or an
+	 * RDMA READ response of the QP's responder.
+	 */
 	void (*on_sent)(struct rxe_qp *qp, u32 bytes);
 	/*
 	 * RP: a valid CNP for this QP arrived.  Non-zero: the algorithm
@@ -95,8 +101,9 @@ struct rxe_cc_ops {
 	 */
 	int (*on_cnp)(struct rxe_qp *qp, const struct rxe_cc_cnp *cnp);
 	/*
-	 * NP: a request packet of @bytes on the wire (counted as on_sent
-	 * counts them) arrived for this (responder) QP.
+	 * NP: a data packet of @bytes on the wire (counted as on_sent
+	 * counts them) arrived for this QP from its peer: a request, or a
+	 * response to one of its RDMA READs.
 	 */
 	void (*on_rx)(struct rxe_qp *qp, u32 bytes, bool ce);
 	/* RP: a request packet is being built (also for retransmissions). */
@@ -189,6 +196,9 @@ void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr);
 bool rxe_cc_pace_wait(struct rxe_qp *qp);
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
+bool rxe_cc_resp_pace_wait(struct rxe_qp *qp);
+void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why);
 void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 		   struct rxe_pkt_info *pkt);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
@@ -232,18 +242,6 @@ static inline bool rxe_cc_window_full(struct rxe_qp *qp,
 	return psn_compare(last, qp->comp.psn + w - 1) > 0;
 }
 
-/*
- * The requester stops although the pacer would let it send: the QP is
- * held, not idle, so its pacer may catch up afterwards like after a late
- * timer.  @why is the counter of the reason.
- */
-static inline void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
-{
-	if (qp->cc.next_send_ns)
-		qp->cc.behind = true;
-	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
-}
-
 /* Held by the window (an algorithm's, or rxe's unacknowledged PSNs). */
 static inline void rxe_cc_window_stall(struct rxe_qp *qp)
 {
@@ -254,6 +252,18 @@ static inline void rxe_cc_window_stall(struct rxe_qp *qp)
 static inline void rxe_cc_skb_stall(struct rxe_qp *qp)
 {
 	rxe_cc_held(qp, RXE_CNT_CC_SKB_STALLS);
+}
+
+/*
+ * A packet the reaction point controls, which carries ECT and is paced: a
+ * request, or an RDMA READ response (the only responses with a payload).
+ * ACKs, NAKs and atomic acknowledgements are neither.
+ */
+static inline bool rxe_cc_data_pkt(const struct rxe_pkt_info *pkt)
+{
+	return (pkt->mask & RXE_REQ_MASK) ||
+	       (pkt->mask & (RXE_ACK_MASK | RXE_PAYLOAD_MASK)) ==
+	       (RXE_ACK_MASK | RXE_PAYLOAD_MASK);
 }
 
 /*
@@ -271,7 +281,7 @@ static inline u8 rxe_cc_tos(struct rxe_pkt_info *pkt, u8 tos)
 	if (!(tos & ~INET_ECN_MASK))
 		tos |= READ_ONCE(pkt->rxe->cc.roce_dscp) << 2;
 	if (qp && qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_ECT) &&
-	    (pkt->mask & RXE_REQ_MASK) && !(pkt->mask & RXE_CC_NOECT_MASK) &&
+	    rxe_cc_data_pkt(pkt) && !(pkt->mask & RXE_CC_NOECT_MASK) &&
 	    READ_ONCE(pkt->rxe->cc.ecn) &&
 	    !INET_ECN_is_capable(tos))
 		return tos | INET_ECN_ECT_0;

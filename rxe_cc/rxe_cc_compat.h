@@ -37,6 +37,8 @@
  * then the completer.
  */
 #define rxe_cc_req_task(qp)		(&(qp)->send_task)
+/* The task that runs the responder. */
+#define rxe_cc_resp_task(qp)		(&(qp)->recv_task)
 
 /*
  * May the QP's responder send (ACKs, and so our CNPs)?  The responder
@@ -67,6 +69,7 @@ static inline void rxe_cc_netdev_put(struct net_device *ndev)
 
 /* The requester and the completer run in tasks of their own. */
 #define rxe_cc_req_task(qp)		(&(qp)->req.task)
+#define rxe_cc_resp_task(qp)		(&(qp)->resp.task)
 
 static inline bool rxe_cc_resp_ready(struct rxe_qp *qp)
 {

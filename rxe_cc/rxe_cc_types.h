@@ -33,8 +33,9 @@ struct rxe_cc_pkt {
 
 /*
  * Per QP.  @lock serialises the algorithm's callbacks and guards the
- * fields marked (L); the requester (one task per QP) owns next_send_ns,
- * behind, noack_ns and undo.
+ * fields marked (L); the requester (one task per QP) owns noack_ns and
+ * undo.  The pacer is shared by the requester and the responder (its
+ * RDMA READ responses), which run in tasks of their own.
  */
 struct rxe_cc_qp {
 	const struct rxe_cc_ops	*ops;		/* NULL: algorithm "none" */
@@ -44,8 +45,9 @@ struct rxe_cc_qp {
 	struct hrtimer		timer;		/* ops->on_timer (soft) */
 	struct hrtimer		np_timer;	/* NP: CNP at the window's end */
 	u64			timer_ns;	/* (L) its expiry, 0: none */
-	u64			next_send_ns;	/* pacer: earliest next packet */
-	bool			behind;		/* pacer: catching up a late timer */
+	u64			next_send_ns;	/* (L) pacer: earliest next packet */
+	bool			behind;		/* (L) pacer: catching up a late timer */
+	unsigned long		pace_wait;	/* RXE_CC_PACE_*: tasks to re-run */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* packets in flight, 0: stock */

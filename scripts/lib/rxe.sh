@@ -297,8 +297,12 @@ rxe_nqp_ge0() { [ "$(rxe_nqp "$1")" = 0 ]; }
 
 # rxe_bw_start HOST PORT SECS [ARGS...]: ib_write_bw -D SECS from HOST to r
 # (server first, started when it listens); client output in
-# $TMPD/bw-HOST-PORT.cli, pids in RXE_BW_PIDS.
+# $TMPD/bw-HOST-PORT.cli, pids in RXE_BW_PIDS.  RXE_BW_DST names the
+# server's host instead of r, RXE_BW_TOOL another perftest program
+# (ib_read_bw: the client on HOST reads from the server, whose host sends
+# the data).
 declare -ga RXE_BW_PIDS=()
+RXE_BW_TOOL=${RXE_BW_TOOL:-ib_write_bw}
 # perftest's transport timeout exponent (-u): 4.096 us * 2^U
 RXE_BW_U=${RXE_BW_U:-20}
 # and its message size (-s), bytes
@@ -316,7 +320,7 @@ rxe_bw_start()
 	shift 3
 	[ -n "${RXE_GID4[$d]:-}" ] || rxe_gid4 "$d" >/dev/null
 	[ -n "${RXE_GID4[$h]:-}" ] || rxe_gid4 "$h" >/dev/null
-	topo_exec "$d" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
+	topo_exec "$d" timeout $((secs + 300)) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
 		-p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
 	RXE_BW_PIDS+=($!)
 	RXE_BW_SRV+=("$h:$port:$d")
@@ -330,11 +334,11 @@ rxe_bw_clients()
 	shift
 	for hp in "${RXE_BW_SRV[@]}"; do
 		port=${hp#*:}; port=${port%:*}
-		wait_for --timeout 60 rxe_listen "$port" "${hp##*:}" || fail "ib_write_bw server on port $port did not start"
+		wait_for --timeout 60 rxe_listen "$port" "${hp##*:}" || fail "$RXE_BW_TOOL server on port $port did not start"
 	done
 	for hp in "${RXE_BW_SRV[@]}"; do
 		h=${hp%%:*}; port=${hp#*:}; port=${port%:*}; d=${hp##*:}
-		topo_exec "$h" timeout $((secs + 300)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+		topo_exec "$h" timeout $((secs + 300)) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$h]}" \
 			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" \
 			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
 		RXE_BW_PIDS+=($!)
@@ -355,7 +359,7 @@ rxe_bw_wait()
 			grep -H -iE 'error|fail|WC|unable|couldn' "$f" | head -n 5
 		done
 		RXE_BW_SRV=()
-		fail "ib_write_bw failed (pid:status ${bad[*]})"
+		fail "$RXE_BW_TOOL failed (pid:status ${bad[*]})"
 	fi
 	RXE_BW_SRV=()
 }

@@ -74,8 +74,9 @@ check_assert assert_ge "$sent" 2 "CNPs sent"
 max=$(awk -v a="$t0" -v b="$t1" -v g="$GAP_US" 'BEGIN { printf "%d", (b - a) * 1e6 / g + 1 }')
 check_assert assert_le "$sent" "$max" "CNPs within min_time_between_cnps over $(awk -v a="$t0" -v b="$t1" 'BEGIN{print b-a}') s"
 # Every CNP r sent reached s1 and was handled, except one that was still
-# on its way when ib_write_bw ended: s1's QP had left RTS by then, and a
-# CNP for a QP not in RTS is counted as ignored (seen on the debug kernel).
+# on its way when ib_write_bw ended: s1's QP was being destroyed, and a
+# CNP for a QP that no longer sends is counted as ignored (seen on the
+# debug kernel).
 [ $((handled + ignored)) = "$sent" ] ||
 	check_err 1 "rp_cnp_handled $handled + rp_cnp_ignored $ignored != np_cnp_sent $sent"
 check_assert assert_le "$ignored" 1 "CNPs ignored at s1 (at most the one in flight at the end)"
