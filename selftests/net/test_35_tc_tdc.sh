@@ -19,4 +19,8 @@ load_dcb
 
 # shellcheck disable=SC2086
 python3 "$TOP/selftests/tc-testing/tdc.py" ${TDC_ARGS:-} \
-	"$TOP/selftests/tc-testing/dcb.json" || fail "tdc: some cases failed (above)"
+	"$TOP/selftests/tc-testing/dcb.json"
+check_err $? "tdc: some cases failed (above)"
+log_test "tdc cases of dcb.json"
+
+tests_exit

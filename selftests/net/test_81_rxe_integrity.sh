@@ -44,13 +44,18 @@ at_exit "rm -rf '$D'"
 
 # xfer NAME ALGO MBPS TIMEOUT COUNT SIZE: one verified transfer s1 -> r
 # of COUNT WRITEs of SIZE bytes with ALGO on both hosts, s1's ceiling
-# MBPS; sets RETRIES (completer retries of s1).
+# MBPS; sets RETRIES (completer retries of s1).  A failed transfer fails
+# the step.
 xfer()
 {
 	local name=$1 algo=$2 mbps=$3 tmo=$4 n=$5 size=$6 d=$D/$1-$2 r0 rc=0 h
 	mkdir -p "$d"
+	RETRIES=0
 	# the last transfer's QPs are gone: cc/algo can change
-	wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
+	if ! wait_for --timeout 30 no_qps; then
+		check_err 1 "$name/$algo: QPs left from the last transfer"
+		return 0
+	fi
 	for h in s1 r; do
 		rxe_algo "$h" "$algo" "$mbps"
 	done
@@ -66,7 +71,8 @@ xfer()
 	wait $! || rc=$((rc + 100))
 	RETRIES=$(($(rxe_cnt s1 completer_retry_err) - r0))
 	log "$name/$algo: $(grep -h '^completed\|^verify' "$d/req.out" "$d/resp.out" | tr '\n' ' ')retries $RETRIES"
-	[ "$rc" = 0 ] || fail "$name/$algo: $(grep -h '^wc [0-9]* [A-Z_]*ERR\|^completed\|^verify\|Error' "$d/req.out" "$d/resp.out" | sort | uniq -c | tr '\n' ' ')"
+	[ "$rc" = 0 ] ||
+		check_err 1 "$name/$algo: $(grep -h '^wc [0-9]* [A-Z_]*ERR\|^completed\|^verify\|Error' "$d/req.out" "$d/resp.out" | sort | uniq -c | tr '\n' ' ')"
 }
 
 drops() { echo $(($(dcb_stat drops_tail "$ROCE_BAND") + $(dcb_stat drops_wred "$ROCE_BAND"))); }
@@ -78,14 +84,16 @@ for algo in none dcqcn pcn ldcp; do
 	mbps=20
 	[ "$algo" = none ] && mbps=0
 	LDCP_IW=32 xfer drop "$algo" "$mbps" 12 8 16384
-	assert_ge $(($(drops) - d0)) 1 "drop/$algo: packets dropped at the port"
+	check_assert assert_ge $(($(drops) - d0)) 1 "drop/$algo: packets dropped at the port"
+	log_test "drop/$algo: every WRITE intact"
 done
 
 # wred: non-ECT packets above the curve
 dcb_set rate 10mbit limit 64kb ecn red kmin 4kb kmax 12kb pmax 1
 d0=$(drops)
 xfer wred none 0 12 8 16384
-assert_ge $(($(drops) - d0)) 1 "wred/none: packets dropped at the port"
+check_assert assert_ge $(($(drops) - d0)) 1 "wred/none: packets dropped at the port"
+log_test "wred/none: every WRITE intact"
 
 # pause: long PAUSEs of the lossless band into the port, from r
 for algo in none dcqcn; do
@@ -101,8 +109,9 @@ for algo in none dcqcn; do
 	wait "$hold"
 	topo_exec r $PY "$FRAMES" one eth0 resume
 	p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
-	assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
-	assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
+	check_assert assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
+	check_assert assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
+	log_test "pause/$algo: every WRITE intact"
 done
 # exhausted retries: a PAUSE far longer than retry_cnt 2 timeouts.  The
 # first WRITE must fail with RETRY_EXC_ERR and the others be flushed
@@ -134,9 +143,9 @@ topo_exec r $PY "$FRAMES" one eth0 resume
 log "exhaust/none: $(grep '^wc\|^completed' "$d/req.out" | tr '\n' ' ')"
 first=$(awk '$1 == "wc" { print $3; exit }' "$d/req.out")
 [ "$first" = RETRY_EXC_ERR ] ||
-	fail "exhaust: first completion ${first:-missing}, expected RETRY_EXC_ERR"
-grep -q '^completed 4 success 0 of 4 in' "$d/req.out" ||
-	fail "exhaust: not every WRITE completed with an error: $(grep '^completed' "$d/req.out")"
+	check_err 1 "exhaust: first completion ${first:-missing}, expected RETRY_EXC_ERR"
+grep -q '^completed 4 success 0 of 4 in' "$d/req.out"
+check_err $? "exhaust: not every WRITE completed with an error: $(grep '^completed' "$d/req.out")"
+log_test "exhaust/none: RETRY_EXC_ERR, then flushed"
 for h in s1 r; do rxe_cc "$h" algo none; done
-log "ok: every transfer complete and intact, exhausted retries reported"
-exit "$ksft_pass"
+tests_exit
