@@ -1687,10 +1687,19 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
  * response for @qp passed rxe's header checks.  Tell the algorithm how
  * many packets it acknowledges for the first time.  Duplicates, NAKs and
  * PSNs outside what was sent are not acknowledgements.
+ *
+ * The echo passed along is the BTH BECN bit, which the responder sets on
+ * the ACK that covers a CE-marked request.  A read response is itself the
+ * data of the READ: for an algorithm that takes BECN its own CE mark is
+ * the echo, since the window it marks (the READ's response PSNs) is this
+ * requester's.  LDCP's slides add ACKs for read responses so that the
+ * responder learns of the marks; here the requester, which holds the
+ * window, sees them directly, and the responder needs no algorithm.
  */
 void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
+	bool ece = bth_becn(pkt);
 	u32 next, n;
 
 	if (!ops || !ops->on_ack || !(pkt->mask & RXE_ACK_MASK))
@@ -1698,15 +1707,18 @@ void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	if ((pkt->mask & RXE_AETH_MASK) &&
 	    (aeth_syn(pkt) & AETH_TYPE_MASK) != AETH_ACK)
 		return;
-	if (bth_becn(pkt))
+	if (ece)
 		rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_BECN_RCVD);
+	if ((ops->flags & RXE_CC_F_BECN) && rxe_cc_data_pkt(pkt) &&
+	    (pkt->mask & RXE_CC_CE_MASK))
+		ece = true;
 	next = (pkt->psn + 1) & BTH_PSN_MASK;
 	rxe_cc_lock(qp);
 	if (qp->cc.acked_valid && psn_compare(next, qp->cc.acked_psn) > 0 &&
 	    psn_compare(next, qp->cc.snd_max) <= 0) {
 		n = (next - qp->cc.acked_psn) & BTH_PSN_MASK;
 		qp->cc.acked_psn = next;
-		ops->on_ack(qp, n, bth_becn(pkt));
+		ops->on_ack(qp, n, ece);
 	}
 	rxe_cc_unlock(qp);
 }

@@ -32,7 +32,10 @@
 /* struct rxe_cc_ops.flags */
 #define RXE_CC_F_ECT		BIT(0)	/* data packets carry ECT(0) */
 #define RXE_CC_F_NP		BIT(1)	/* engine sends CNPs on CE (DCQCN NP) */
-/* responder sets BECN in the ACK covering a CE-marked request packet */
+/*
+ * The responder sets BECN in the ACK covering a CE-marked request packet;
+ * on_ack's echo is that bit, or a read response's own CE mark.
+ */
 #define RXE_CC_F_BECN		BIT(2)
 
 /*
@@ -115,7 +118,8 @@ struct rxe_cc_ops {
 	void (*pkt_unsent)(struct rxe_qp *qp, const struct rxe_cc_pkt *p);
 	/*
 	 * RP: an ACK or read response acknowledged @npkts packets not
-	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit.
+	 * acknowledged before (npkts >= 1); @becn: its BTH BECN bit, or
+	 * for RXE_CC_F_BECN the CE mark of a read response.
 	 */
 	void (*on_ack)(struct rxe_qp *qp, u32 npkts, bool becn);
 	/* The time given to rxe_cc_timer_arm() came (softirq). */

@@ -16,14 +16,26 @@
 # algorithm cuts the rate its responses are paced at
 # (Documentation/rxe_cc.rst, "RDMA READ").  Before, responses were
 # Not-ECT: RED passed them unmarked on the lossless band, no CNP was sent
-# and PFC alone held the port.  Steps, for none, dcqcn and pcn:
-#  - every client completes and the lossless port drops nothing;
+# and PFC alone held the port.  LDCP's window is the requester's (a READ
+# counts as its response packets), and a read response's CE mark is its
+# echo: ldcp runs with PFC off and DCTCP step marking at K.  Steps, for
+# none, dcqcn, pcn and ldcp:
+#  - every client completes and (but ldcp) the lossless port drops
+#    nothing;
 #  - dcqcn, pcn: r sends CNPs and every responder handles some (the
-#    reaction point is the responder's);
-#  - dcqcn, pcn: Jain's index of the four responders' sending rates over
-#    the second half of the run is >= 0.9;
-#  - dcqcn: the bottleneck queue's mean stays at most 1.5 Kmax and at
-#    most half of none's, which sits at the PFC thresholds.
+#    reaction point is the responder's); ldcp: read responses arrive
+#    CE-marked at r;
+#  - Jain's index of the four responders' sending rates over the second
+#    half of the run is >= 0.9;
+#  - dcqcn: the bottleneck queue's mean stays at most 1.5 Kmax, ldcp: at
+#    most 2 K, and both at most half of none's, which sits at the PFC
+#    thresholds.  Before the echo, ldcp's windows grew to their maximum
+#    whatever the marks.
+# rxe does not split an RDMA READ, so a window holds whole READs (one
+# larger than the window goes alone): ldcp's clients read 4 KB (4
+# packets), the others perftest's 64 KB.  With 64 KB READs the four
+# flows' one outstanding READ each already put 256 KB on the wire, and
+# ldcp's mean queue was 108 KB with the echo (328 KB without).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -35,8 +47,9 @@
 need_cmd rdma ib_read_bw jq
 SECS=${READ_INCAST_SECS:-$(scaled_time 15)}
 LINE=${READ_INCAST_LINE:-$(scaled_mbit 40)}
-ALGOS=${READ_INCAST_ALGOS:-"none dcqcn pcn"}
+ALGOS=${READ_INCAST_ALGOS:-"none dcqcn pcn ldcp"}
 KMAX=20480
+STEP_K=8192
 # Headroom for a 100 ms reaction (times SLOW on a slow kernel), not the
 # 50 ms default test_85 asserts on: with 50 ms, none's run dropped
 # 174 and 506 packets at ingress ports while a second guest loaded the
@@ -63,6 +76,7 @@ sw_opts()
 	case $1 in
 	none|dcqcn) echo "$o $RED" ;;
 	pcn) echo "$o ecn np-ecn" ;;
+	ldcp) echo "rate ${LINE}mbit $CTRL_MAP pfc off ecn step k $STEP_K" ;;
 	esac
 }
 
@@ -78,7 +92,7 @@ cnt_sum()
 declare -A JAIN QMEAN
 run()
 {
-	local a=$1 h i o k drops=0 res port cnp0 cnp1 np0 np1 ign0 ign
+	local a=$1 h i o k drops=0 res port cnp0 cnp1 np0 np1 ign0 ign ce0 ce
 	o=$(sw_opts "$a")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $o || fail "tc: $o"
@@ -87,10 +101,13 @@ run()
 	done
 	for i in 1 2 3 4; do cnp0[i]=$(rxe_cnt "s$i" rp_cnp_handled); done
 	np0=$(rxe_cnt r np_cnp_sent)
+	ce0=$(rxe_cnt r np_ecn_marked_roce_packets)
 	ign0=$(cnt_sum rp_cnp_ignored s1 s2 s3 s4)
 	pfc_snap S0 sw
 	D0=$(pfc_drop_report sw)
 	port=$((18700 + 10 * ${RUN:-0})); RUN=$((${RUN:-0} + 1))
+	RXE_BW_SIZE=65536
+	[ "$a" != ldcp ] || RXE_BW_SIZE=4096
 	for i in 1 2 3 4; do
 		RXE_BW_DST=s$i rxe_bw_start r $((port + i)) "$SECS"
 	done
@@ -110,7 +127,7 @@ run()
 	for k in $PFC_DROP_KEYS; do
 		drops=$((drops + $(pfc_sw_sum S1 "$k") - $(pfc_sw_sum S0 "$k")))
 	done
-	if [ "$drops" != 0 ]; then
+	if [ "$a" != ldcp ] && [ "$drops" != 0 ]; then
 		pfc_drops_delta "$D0" "$(pfc_drop_report sw)"
 		check_err 1 "$a: a lossless port dropped $drops packets: $PFC_DROPS_WHAT"
 	fi
@@ -120,27 +137,38 @@ run()
 	np1=$(rxe_cnt r np_cnp_sent)
 	for i in 1 2 3 4; do cnp1[i]=$(( $(rxe_cnt "s$i" rp_cnp_handled) - cnp0[i] )); done
 	ign=$(( $(cnt_sum rp_cnp_ignored s1 s2 s3 s4) - ign0 ))
+	ce=$(( $(rxe_cnt r np_ecn_marked_roce_packets) - ce0 ))
 	log "$a: PAUSE $(( $(pfc_sw_sum S1 pause_tx) - $(pfc_sw_sum S0 pause_tx) )), drops $drops," \
-		"CNPs sent by r $((np1 - np0)), handled by s1..s4 ${cnp1[*]:1} (ignored $ign)," \
+		"CE at r $ce, CNPs sent by r $((np1 - np0)), handled by s1..s4 ${cnp1[*]:1} (ignored $ign)," \
 		"Jain ${JAIN[$a]} (rates $(cut -d' ' -f4- <<<"$res") Mb/s), queue mean ${QMEAN[$a]} KB"
-	log_test "$a: every READ completes, nothing dropped"
+	log_test "$a: every READ completes$([ "$a" = ldcp ] || echo ', nothing dropped')"
 	[ "$a" = none ] && return 0
 
-	check_assert assert_ge $((np1 - np0)) 1 "$a: CNPs r sent for marked read responses"
-	for i in 1 2 3 4; do
-		check_assert assert_ge "${cnp1[i]}" 1 "$a: CNPs s$i's responder handled"
-	done
-	log_test "$a: the responders are the reaction points"
+	if [ "$a" = ldcp ]; then
+		check_assert assert_ge "$ce" 1 "ldcp: CE-marked read responses at r"
+		log_test "ldcp: marks reach the requester's window"
+	else
+		check_assert assert_ge $((np1 - np0)) 1 "$a: CNPs r sent for marked read responses"
+		for i in 1 2 3 4; do
+			check_assert assert_ge "${cnp1[i]}" 1 "$a: CNPs s$i's responder handled"
+		done
+		log_test "$a: the responders are the reaction points"
+	fi
 
 	check_perf_assert assert_ge "${JAIN[$a]}" 0.9 "$a: Jain's index of the four responders"
-	if [ "$a" = dcqcn ]; then
-		check_perf_assert assert_le "${QMEAN[$a]}" $((3 * KMAX / 2048)) \
-			"dcqcn: mean queue (KB) against 1.5 Kmax"
+	case $a in
+	dcqcn) check_perf_assert assert_le "${QMEAN[$a]}" $((3 * KMAX / 2048)) \
+		"dcqcn: mean queue (KB) against 1.5 Kmax" ;;
+	ldcp) check_perf_assert assert_le "${QMEAN[$a]}" $((2 * STEP_K / 1024)) \
+		"ldcp: mean queue (KB) against 2 K" ;;
+	esac
+	case $a in
+	dcqcn|ldcp)
 		[ -z "${QMEAN[none]:-}" ] ||
 			check_perf_assert assert_le "${QMEAN[$a]}" \
 				"$(awk -v q="${QMEAN[none]}" 'BEGIN { print q / 2 }')" \
-				"dcqcn: mean queue (KB) against half of none's"
-	fi
+				"$a: mean queue (KB) against half of none's" ;;
+	esac
 	log_test "$a: fair shares and a held queue"
 }
 
