@@ -51,26 +51,35 @@ for n in $NS; do
 	for algo in dcqcn none; do
 		dcqi_run "$n" "$algo" "$SECS"
 		[ -z "${DCQI_DROPS[$n-$algo]}" ] ||
-			fail "$n:1 $algo: drops at the switch: ${DCQI_DROPS[$n-$algo]}"
+			check_err 1 "$n:1 $algo: drops at the switch: ${DCQI_DROPS[$n-$algo]}"
 		_lib_num "${DCQI_JAIN[$n-$algo]}" ||
-			fail "$n:1 $algo: flows did not overlap long enough"
+			check_err 1 "$n:1 $algo: flows did not overlap long enough"
+		log_test "$n:1 $algo: no drop, flows overlap"
 	done
 done
 if [[ " $NS " == *" 4 "* ]]; then
 	[ "$(printf '%s\n' "${DCQI_QPNS[@]#*:}" | sort -u | wc -l)" = 4 ] ||
-		fail "the senders' QPNs are not distinct: ${DCQI_QPNS[*]}"
+		check_err 1 "the senders' QPNs are not distinct: ${DCQI_QPNS[*]}"
 	for i in "${DCQI_QPNS[@]}"; do
-		assert_ge "$(awk -F, -v q="${i#*:}" '$2 == q && $6 == "cnp"' "$DCQI_OUT/trace-4.csv" | wc -l)" 1 \
+		check_assert assert_ge "$(awk -F, -v q="${i#*:}" '$2 == q && $6 == "cnp"' "$DCQI_OUT/trace-4.csv" | wc -l)" 1 \
 			"CNP cuts of ${i%:*} (QP ${i#*:}) in the trace"
 	done
-	[ -s "$DCQI_OUT/timeline-4.png" ] || fail "no timeline plot"
-	log "ok: timeline $DCQI_OUT/timeline-4.png"
+	if [ -s "$DCQI_OUT/timeline-4.png" ]; then
+		log "ok: timeline $DCQI_OUT/timeline-4.png"
+	else
+		check_err 1 "no timeline plot"
+	fi
+	log_test "4:1 dcqcn: distinct QPNs, CNP cuts, timeline"
 fi
 for n in $NS; do
-	xfail_on_slow assert_ge "${DCQI_JAIN[$n-dcqcn]}" 0.95 "$n:1 dcqcn: Jain's index, second half"
+	# no Jain's index when the flows did not overlap (the run's step failed)
+	if _lib_num "${DCQI_JAIN[$n-dcqcn]}"; then
+		check_perf_assert assert_ge "${DCQI_JAIN[$n-dcqcn]}" 0.95 "$n:1 dcqcn: Jain's index, second half"
+	fi
 	ratio=$(awk -v a="${DCQI_PAUSE[$n-dcqcn]}" -v b="${DCQI_PAUSE[$n-none]}" 'BEGIN { printf "%.3f", (b > 0) ? a / b : 99 }')
 	log "$n:1: PAUSE frames dcqcn ${DCQI_PAUSE[$n-dcqcn]}, none ${DCQI_PAUSE[$n-none]}, ratio $ratio; Jain none ${DCQI_JAIN[$n-none]}"
-	xfail_on_slow assert_ge "${DCQI_PAUSE[$n-none]}" 10 "$n:1 none: PAUSE frames (PFC must be what limits the senders)"
-	xfail_on_slow assert_le "$ratio" 0.25 "$n:1: PAUSE frames dcqcn / none"
+	check_perf_assert assert_ge "${DCQI_PAUSE[$n-none]}" 10 "$n:1 none: PAUSE frames (PFC must be what limits the senders)"
+	check_perf_assert assert_le "$ratio" 0.25 "$n:1: PAUSE frames dcqcn / none"
+	log_test "$n:1: dcqcn's Jain, PAUSE frames against none's"
 done
-exit "$ksft_pass"
+tests_exit

@@ -55,12 +55,13 @@ at_exit topo_cleanup
 dcq8_setup "${DCQCN71_XOFF:-96kb}" "${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_71_dcqcn_fig8"
 
 # run NAME ALGO SECS FLOWS...: dcq8_run, no drop at the switches, flows
-# that overlapped
+# that overlapped (a step)
 run()
 {
 	dcq8_run "$@"
-	[ -z "${DCQ8_DROPS[$1]}" ] || fail "$1: drops at the switches: ${DCQ8_DROPS[$1]}"
-	[ "${DCQ8_OVERLAP[$1]}" != NaN ] || fail "$1: flows did not overlap long enough"
+	[ -z "${DCQ8_DROPS[$1]}" ] || check_err 1 "$1: drops at the switches: ${DCQ8_DROPS[$1]}"
+	[ "${DCQ8_OVERLAP[$1]}" != NaN ] || check_err 1 "$1: flows did not overlap long enough"
+	log_test "$1: no drop, flows overlap"
 }
 
 # (experiments: DCQCN71_RUNS=dcqcn runs only that; DCQCN71_KNOBS="k=v ..."
@@ -76,21 +77,29 @@ log "dcqcn: largest deviation from the mean of h1..h4: $(awk -v a="$(SH dcqcn-h1
 	m = (a + b + c + d) / 4; w = 0; split(a " " b " " c " " d, x, " ")
 	for (i = 1; i <= 4; i++) { e = x[i] / m - 1; if (e < 0) e = -e; if (e > w) w = e }
 	printf "%.1f %%", 100 * w }')"
-[ "$RUNS" != dcqcn ] || exit "$ksft_pass"
+[ "$RUNS" != dcqcn ] || tests_exit
 
 fair=$(awk -v a="$(SH dcqcn-h1)" -v b="$(SH dcqcn-h2)" -v c="$(SH dcqcn-h3)" -v d="$(SH dcqcn-h4)" \
 	'BEGIN { printf "%.3f", (a + b + c + d) / 4 }')
 log "none: h1 / mean(h2..h4) = $(awk -v a="$(SH none-h1)" -v b="$(SH none-h2)" -v c="$(SH none-h3)" -v d="$(SH none-h4)" \
 	'BEGIN { m = (b + c + d) / 3; printf "%.2f", (m > 0 ? a / m : 99) }') (Fig. 3: about 3)"
-for h in h1 h2 h3 h4; do
-	xfail_on_slow assert_within_pct "$(SH "dcqcn-$h")" "$fair" 20 "dcqcn: $h's share vs the fair share (Fig. 8)"
-done
-xfail_on_slow assert_ge "$(dcq8_jain dcqcn)" 0.95 "dcqcn: Jain's index of h1..h4 (4:1 incast)"
+# no shares when the flows did not overlap (the run's step failed)
+if [ "${DCQ8_OVERLAP[dcqcn]}" != NaN ]; then
+	for h in h1 h2 h3 h4; do
+		check_perf_assert assert_within_pct "$(SH "dcqcn-$h")" "$fair" 20 "dcqcn: $h's share vs the fair share (Fig. 8)"
+	done
+	check_perf_assert assert_ge "$(dcq8_jain dcqcn)" 0.95 "dcqcn: Jain's index of h1..h4 (4:1 incast)"
+fi
+log_test "dcqcn: fair shares of h1..h4 (Fig. 8)"
 ratio=$(awk -v a="${DCQ8_PAUSE[dcqcn]}" -v b="${DCQ8_PAUSE[none]}" -v sa="$SECS" -v sb="$NONE_SECS" \
 	'BEGIN { printf "%.3f", (b > 0 ? (a / sa) / (b / sb) : 99) }')
 log "PAUSE frames: dcqcn ${DCQ8_PAUSE[dcqcn]} in $SECS s, none ${DCQ8_PAUSE[none]} in $NONE_SECS s, ratio per second $ratio (logged only)"
-vn=$(awk -v a="$(SH none-v)" -v b="$(SH alone-v)" 'BEGIN { printf "%.3f", a / b }')
-vd=$(awk -v a="$(SH dcqcn-v)" -v b="$(SH alone-v)" 'BEGIN { printf "%.3f", a / b }')
-log "victim: alone $(SH alone-v) Mb/s; with the incast: none $vn, dcqcn $vd of that"
-xfail_on_slow assert_ge "$vd" 0.8 "dcqcn: victim's throughput during the incast / alone (Fig. 9)"
-exit "$ksft_pass"
+# (no reference when v alone did not run long enough: its step failed)
+if [ "${DCQ8_OVERLAP[alone]:-}" != NaN ] && [ "${DCQ8_OVERLAP[dcqcn]}" != NaN ]; then
+	vn=$(awk -v a="$(SH none-v)" -v b="$(SH alone-v)" 'BEGIN { printf "%.3f", a / b }')
+	vd=$(awk -v a="$(SH dcqcn-v)" -v b="$(SH alone-v)" 'BEGIN { printf "%.3f", a / b }')
+	log "victim: alone $(SH alone-v) Mb/s; with the incast: none $vn, dcqcn $vd of that"
+	check_perf_assert assert_ge "$vd" 0.8 "dcqcn: victim's throughput during the incast / alone (Fig. 9)"
+fi
+log_test "dcqcn: the victim keeps its throughput (Fig. 9)"
+tests_exit
