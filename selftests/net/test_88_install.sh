@@ -80,13 +80,15 @@ log "installed: $(find "/lib/modules/$kver/updates/dcblab" -name '*.ko' -printf 
 
 # rdma_rxe: ours, found by modprobe, with its dependencies
 p=$(modinfo -n rdma_rxe)
-[ "$p" = "/lib/modules/$kver/updates/dcblab/rdma_rxe.ko" ] || fail "modinfo -n rdma_rxe: $p"
+[ "$p" = "/lib/modules/$kver/updates/dcblab/rdma_rxe.ko" ] || check_err 1 "modinfo -n rdma_rxe: $p"
 modprobe rdma_rxe || fail "modprobe rdma_rxe"
-grep -qw rxe_cc_register /proc/kallsyms || fail "the loaded rdma_rxe is not ours"
+grep -qw rxe_cc_register /proc/kallsyms
+check_err $? "the loaded rdma_rxe is not ours"
 for m in $(modinfo -F depends rdma_rxe | tr , ' '); do
-	[ -d "/sys/module/$m" ] || fail "dependency $m not loaded"
+	[ -d "/sys/module/$m" ] || check_err 1 "dependency $m not loaded"
 done
-log "ok: modprobe rdma_rxe loaded ours with $(modinfo -F depends rdma_rxe)"
+log "modprobe rdma_rxe loaded $p with $(modinfo -F depends rdma_rxe)"
+log_test "modprobe rdma_rxe: ours, with its dependencies"
 
 # a device in a namespace, then the algorithms by name
 ip netns add "$NS" || fail "netns"
@@ -98,38 +100,53 @@ algo=/sys/class/infiniband/i88rxe/cc/algo
 # (rdma's shared namespace mode: the device's files are in every one)
 setalgo() { (echo "$1" >"$algo") 2>&1; }
 for bad in nosuch Dcqcn ../dcqcn; do
-	e=$(setalgo "$bad") && fail "cc/algo accepted '$bad'"
-	grep -q 'No such file' <<<"$e" || fail "cc/algo '$bad': $e (expected ENOENT)"
+	if e=$(setalgo "$bad"); then
+		check_err 1 "cc/algo accepted '$bad'"
+	else
+		grep -q 'No such file' <<<"$e"
+		check_err $? "cc/algo '$bad': $e (expected ENOENT)"
+	fi
 done
-[ ! -d /sys/module/rxe_cc_dcqcn ] || fail "a refused name loaded rxe_cc_dcqcn"
-log "ok: nosuch, Dcqcn, ../dcqcn refused with ENOENT, nothing loaded"
+[ ! -d /sys/module/rxe_cc_dcqcn ] || check_err 1 "a refused name loaded rxe_cc_dcqcn"
+log_test "cc/algo: nosuch, Dcqcn, ../dcqcn refused with ENOENT, nothing loaded"
 for a in dcqcn pcn; do
-	e=$(setalgo "$a") || fail "echo $a > cc/algo: $e"
-	[ -d "/sys/module/rxe_cc_$a" ] || fail "rxe_cc_$a not loaded"
-	[ "$(cat "$algo")" = "$a" ] || fail "cc/algo is not $a"
-	log "ok: echo $a > cc/algo loaded rxe_cc_$a ($(modinfo -n "rxe_cc_$a"))"
+	if e=$(setalgo "$a"); then
+		[ -d "/sys/module/rxe_cc_$a" ] || check_err 1 "rxe_cc_$a not loaded"
+		[ "$(cat "$algo")" = "$a" ] || check_err 1 "cc/algo is not $a"
+		log "echo $a > cc/algo loaded rxe_cc_$a ($(modinfo -n "rxe_cc_$a" 2>&1))"
+	else
+		check_err 1 "echo $a > cc/algo: $e"
+	fi
 done
+log_test "cc/algo: dcqcn and pcn loaded by their aliases"
 setalgo none >/dev/null || fail "echo none > cc/algo"
 ip netns exec "$NS" rdma link del i88rxe || fail "rdma link del"
 
 # tc finds the plugin where the distribution's tc looks; the kernel
 # loads sch_dcb, the tree's
-ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit limit 100kb >"$out" 2>&1 ||
-	{ cat "$out"; fail "tc qdisc add dcb without TC_LIB_DIR"; }
-[ -d /sys/module/sch_dcb ] || fail "sch_dcb not loaded"
-s=$(ip netns exec "$NS" tc qdisc show dev v88a)
-grep -q 'dcb.*rate 10Mbit' <<<"$s" || fail "tc qdisc show: $s"
-ip netns exec "$NS" tc qdisc add dev v88b root netem delay 10ms 1ms distribution normal ||
-	fail "netem with its distribution table, without TC_LIB_DIR"
-log "ok: $(head -n1 <<<"$s" | cut -c1-80); netem distribution normal loads"
+if ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit limit 100kb >"$out" 2>&1; then
+	[ -d /sys/module/sch_dcb ] || check_err 1 "sch_dcb not loaded"
+	s=$(ip netns exec "$NS" tc qdisc show dev v88a)
+	grep -q 'dcb.*rate 10Mbit' <<<"$s"
+	check_err $? "tc qdisc show: $s"
+	log "$(head -n1 <<<"$s" | cut -c1-80)"
+else
+	cat "$out"
+	check_err 1 "tc qdisc add dcb without TC_LIB_DIR"
+fi
+ip netns exec "$NS" tc qdisc add dev v88b root netem delay 10ms 1ms distribution normal
+check_err $? "netem with its distribution table, without TC_LIB_DIR"
+log_test "tc: the dcb plugin and netem's table without TC_LIB_DIR"
 /usr/local/sbin/dcbmon -h >"$out" 2>&1; rc=$?
-grep -qi 'usage' "$out" || fail "dcbmon -h (rc $rc): $(head -n2 "$out")"
+grep -qi 'usage' "$out"
+check_err $? "dcbmon -h (rc $rc): $(head -n2 "$out")"
 [ "$(readlink /usr/local/bin/dcblab)" = "$TOP/scripts/dcblab" ] ||
-	fail "/usr/local/bin/dcblab is not a link to the checkout's"
+	check_err 1 "/usr/local/bin/dcblab is not a link to the checkout's"
 for m in man8/tc-dcb.8 man8/dcbmon.8 man1/dcblab.1; do
-	grep -q '^\.TH' "/usr/local/share/man/$m" || fail "man page $m not installed"
+	grep -q '^\.TH' "/usr/local/share/man/$m" 2>/dev/null
+	check_err $? "man page $m not installed"
 done
-log "ok: dcbmon, dcblab and the man pages tc-dcb(8), dcbmon(8), dcblab(1) installed"
+log_test "dcbmon, dcblab, tc-dcb(8), dcbmon(8), dcblab(1) installed"
 ip netns del "$NS"
 
 # uninstall: the distribution's rdma_rxe is back, ours is gone
@@ -138,14 +155,15 @@ unload_all || fail "unload before uninstall"
 p=$(modinfo -n rdma_rxe 2>/dev/null)
 case $p in
 "/lib/modules/$kver/kernel/"*) ;;
-*) fail "after uninstall modinfo -n rdma_rxe: '$p'" ;;
+*) check_err 1 "after uninstall modinfo -n rdma_rxe: '$p'" ;;
 esac
 ip netns add "$NS" && ip -n "$NS" link add v88a type veth peer name v88b || fail "netns"
-ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit >/dev/null 2>&1 &&
-	fail "tc still knows dcb after uninstall"
-[ ! -e /usr/local/sbin/dcbmon ] || fail "dcbmon still installed"
-[ ! -L /usr/local/bin/dcblab ] || fail "dcblab still installed"
-[ ! -e /usr/local/share/man/man8/tc-dcb.8 ] || fail "tc-dcb.8 still installed"
-[ ! -e /etc/depmod.d/dcblab.conf ] || fail "depmod.d file still installed"
-log "ok: uninstalled; modinfo -n rdma_rxe: $p"
-exit "$ksft_pass"
+! ip netns exec "$NS" tc qdisc add dev v88a root dcb rate 10mbit >/dev/null 2>&1
+check_err $? "tc still knows dcb after uninstall"
+[ ! -e /usr/local/sbin/dcbmon ] || check_err 1 "dcbmon still installed"
+[ ! -L /usr/local/bin/dcblab ] || check_err 1 "dcblab still installed"
+[ ! -e /usr/local/share/man/man8/tc-dcb.8 ] || check_err 1 "tc-dcb.8 still installed"
+[ ! -e /etc/depmod.d/dcblab.conf ] || check_err 1 "depmod.d file still installed"
+log "uninstalled; modinfo -n rdma_rxe: $p"
+log_test "make uninstall: the distribution's rdma_rxe, nothing of ours left"
+tests_exit

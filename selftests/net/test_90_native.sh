@@ -37,13 +37,15 @@ kdir=$(make -s -C "$TOP" --eval 'dcblab-kdir: ; @echo $(KDIR)' dcblab-kdir)
 log "make: KDIR $kdir"
 kdir_rel=$(readlink -f "$kdir")
 [ "$kdir_rel" = "$(readlink -f "/lib/modules/$rel/build")" ] ||
-	fail "make builds against '$kdir' ($kdir_rel), not the running kernel $rel"
+	check_err 1 "make builds against '$kdir' ($kdir_rel), not the running kernel $rel"
+log_test "make: the running kernel's headers"
 
 # vm-run's own decision, with the environment the suite gives it
 dec=$(bash "$TOP/scripts/vm-run" -v -- uname -r 2>&1)
 log "$(echo "$dec" | tr "\n" " ")"
-echo "$dec" | grep -q "^vm-run: running natively on $rel\$" ||
-	fail "vm-run did not choose native mode: $dec"
+echo "$dec" | grep -q "^vm-run: running natively on $rel\$"
+check_err $? "vm-run did not choose native mode: $dec"
+log_test "vm-run: native mode"
 
 # the suite's runner, natively
 q0=$(pgrep -c qemu || true)
@@ -53,15 +55,15 @@ DCBLAB_RESULTS=$res timeout "$(scaled_time 600)" bash "$TOP/selftests/run.sh" \
 rc=$?
 sed 's/^/  | /' "$TMPD/run.out"
 q1=$(pgrep -c qemu || true)
-[ "$rc" = 0 ] || fail "selftests/run.sh natively: exit $rc"
-tail -n1 "$TMPD/run.out" | grep -q '^2 passed, 0 failed' ||
-	fail "selftests/run.sh natively: $(tail -n1 "$TMPD/run.out")"
-[ "${q1:-0}" -le "${q0:-0}" ] || fail "a qemu was started ($q0 -> $q1 processes)"
+[ "$rc" = 0 ] || check_err 1 "selftests/run.sh natively: exit $rc"
+tail -n1 "$TMPD/run.out" | grep -q '^2 passed, 0 failed'
+check_err $? "selftests/run.sh natively: $(tail -n1 "$TMPD/run.out")"
+[ "${q1:-0}" -le "${q0:-0}" ] || check_err 1 "a qemu was started ($q0 -> $q1 processes)"
 for t in test_10_dcb_ecn test_60_rxe_netns; do
-	head -n1 "$res/net/$t.log" | grep -q " on $rel, " ||
-		fail "$t's log does not say it ran on $rel: $(head -n1 "$res/net/$t.log")"
+	head -n1 "$res/net/$t.log" 2>/dev/null | grep -q " on $rel, "
+	check_err $? "$t's log does not say it ran on $rel: $(head -n1 "$res/net/$t.log" 2>&1)"
 done
-log "ok: test_10 and test_60 passed natively on $rel"
+log_test "run.sh: test_10 and test_60 natively"
 
 # a scenario, natively, by dcblab's own choice
 out=$TMPD/incast
@@ -69,10 +71,13 @@ env -u DCBLAB_IN_GUEST timeout "$(scaled_time 300)" bash "$TOP/scripts/dcblab" r
 	--out "$out" --duration "$(scaled_time 5)" >"$TMPD/dcblab.log" 2>&1
 rc=$?
 tail -n 15 "$TMPD/dcblab.log" | sed 's/^/  | /'
-[ "$rc" = 0 ] || fail "dcblab run incast: exit $rc"
-grep -q 'running in the guest' "$TMPD/dcblab.log" && fail "dcblab chose the guest"
-[ -s "$out/table.txt" ] || fail "no table.txt in $out: $(ls "$out" | tr '\n' ' ')"
+[ "$rc" = 0 ] || check_err 1 "dcblab run incast: exit $rc"
+! grep -q 'running in the guest' "$TMPD/dcblab.log"
+check_err $? "dcblab chose the guest"
+[ -s "$out/table.txt" ] || check_err 1 "no table.txt in $out: $(ls "$out" 2>&1 | tr '\n' ' ')"
 k=$(jq -r '.kernel.release // empty' "$out/metadata.json" 2>/dev/null)
-[ "$k" = "$rel" ] || fail "metadata.json's kernel is '$k', not $rel"
-log "ok: dcblab run incast natively: $(grep -c . "$out/table.txt") lines of table, kernel $k"
-exit "$ksft_pass"
+[ "$k" = "$rel" ] || check_err 1 "metadata.json's kernel is '$k', not $rel"
+log "dcblab run incast natively: $(grep -c . "$out/table.txt" 2>/dev/null) lines of table, kernel $k"
+log_test "dcblab: incast natively, metadata of this kernel"
+
+tests_exit
