@@ -1147,6 +1147,25 @@ void rxe_cc_qp_stop(struct rxe_qp *qp)
 	hrtimer_cancel(&qp->cc.pacer);
 }
 
+/*
+ * destroy_qp, before rxe waits (up to 50 s, then it warns) for the QP's
+ * last references to go.  The request packets queued for its responder
+ * hold some, and a responder paced at a low rate can take longer than
+ * that to answer the RDMA READs among them.  So from here the responder
+ * sends unpaced, and runs now if it was waiting for the pacer.  Nobody
+ * reads the answers any more: the requester that asked is gone or going.
+ */
+void rxe_cc_qp_destroying(struct rxe_qp *qp)
+{
+	if (!qp->cc.initialized)
+		return;
+	rxe_cc_lock(qp);
+	qp->cc.resp_unpaced = true;
+	rxe_cc_unlock(qp);
+	if (test_and_clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait))
+		rxe_sched_task(rxe_cc_resp_task(qp));
+}
+
 /* Give the QP's algorithm up (its timer is stopped). */
 static void rxe_cc_qp_put_algo(struct rxe_qp *qp)
 {
@@ -1344,7 +1363,14 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 		qp->cc.next_send_ns = 0;
 		return false;
 	}
-	/* the QP is being destroyed: hold it, arm nothing */
+	/*
+	 * The QP is being destroyed.  Its requester is held: nothing it has
+	 * not sent holds a reference.  Its responder is not: the request
+	 * packets it has still to answer hold references that the destroy
+	 * waits for (rxe_cc_qp_destroying()).
+	 */
+	if (resp && qp->cc.resp_unpaced)
+		return false;
 	if (qp->cc.stopped)
 		return true;
 	qp->cc.behind = true;

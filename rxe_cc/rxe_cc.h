@@ -190,6 +190,7 @@ int rxe_cc_dev_add(struct rxe_dev *rxe);
 void rxe_cc_dev_del(struct rxe_dev *rxe);
 void rxe_cc_netdev_event(struct rxe_dev *rxe, unsigned long event);
 int rxe_cc_qp_init(struct rxe_dev *rxe, struct rxe_qp *qp);
+void rxe_cc_qp_destroying(struct rxe_qp *qp);
 void rxe_cc_qp_stop(struct rxe_qp *qp);
 void rxe_cc_qp_reset(struct rxe_qp *qp);
 void rxe_cc_qp_cleanup(struct rxe_qp *qp);

@@ -48,6 +48,7 @@ struct rxe_cc_qp {
 	u64			next_send_ns;	/* (L) pacer: earliest next packet */
 	bool			behind;		/* (L) pacer: catching up a late timer */
 	unsigned long		pace_wait;	/* RXE_CC_PACE_*: tasks to re-run */
+	bool			resp_unpaced;	/* (L) destroy began: responder unpaced */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
 	u32			limit_kbps;	/* IB_QP_RATE_LIMIT, 0: none */
 	u32			cwnd;		/* packets in flight, 0: stock */
