@@ -146,6 +146,22 @@ cmp_mon_start()
 }
 cmp_mon_stop() { kill -TERM "$CMP_MON" 2>/dev/null; wait "$CMP_MON" 2>/dev/null; CMP_MON=; }
 
+# cmp_bw_measured SECS MON NODE:DEV SAMPLES HOST...: start the clients of
+# the perftest servers rxe_bw_start started and wait for all, with
+# dcbmon of NODE:DEV into MON and the HOSTs' sent packets every 0.5 s
+# into SAMPLES (rxe_sampler_start) while they run.
+cmp_bw_measured()
+{
+	local secs=$1 mon=$2 nd=$3 samples=$4
+	shift 4
+	cmp_mon_start "$mon" "$nd"
+	rxe_sampler_start 0.5 "$samples" "$@"
+	rxe_bw_clients "$secs"
+	rxe_bw_wait
+	rxe_sampler_stop
+	cmp_mon_stop
+}
+
 # cmp_cap_start HOST DIR: capture the RoCEv2 packets to HOST at its eth0,
 # 96 bytes of each (up to the BTH; scripts/dcbanalysis/roce_flows.py
 # reads them), until cmp_cap_stop; tcpdump's messages go to

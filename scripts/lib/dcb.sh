@@ -272,6 +272,17 @@ pfc_sum()
 # Every drop counter a lossless run must leave at 0.
 PFC_DROP_KEYS="drops_tail drops_wred drops_headroom in_drops"
 
+# pfc_sw_drops VAR0 VAR1: the PFC_DROP_KEYS counters of every switch port,
+# summed, from snapshot VAR0 to VAR1 (pfc_snap).
+pfc_sw_drops()
+{
+	local k d=0
+	for k in $PFC_DROP_KEYS; do
+		d=$((d + $(pfc_sw_sum "$2" "$k") - $(pfc_sw_sum "$1" "$k")))
+	done
+	echo "$d"
+}
+
 # softnet_drops: packets dropped by the per-CPU backlogs (all CPUs; the
 # counter is not per namespace).
 softnet_drops()

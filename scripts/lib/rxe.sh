@@ -345,6 +345,13 @@ rxe_bw_clients()
 	done
 }
 
+# rxe_bw_printed FILE: the perftest client output FILE has its result
+# line (it follows the "#bytes" header).
+rxe_bw_printed()
+{
+	grep -A1 '#bytes' "$1" | tail -n1 | grep -qE '^ *[0-9]+ +[0-9]+ '
+}
+
 # rxe_bw_wait: wait for every ib_write_bw; fail (with its output) if one
 # failed.  Resets the lists.
 rxe_bw_wait()

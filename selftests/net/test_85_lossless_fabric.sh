@@ -101,7 +101,7 @@ q_above()
 declare -A JAIN QMEAN QOVER PAUSE
 run()
 {
-	local a=$1 h i o k drops=0 res port
+	local a=$1 h i o drops res port
 	o=$(sw_opts "$a")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $o || fail "tc: $o"
@@ -113,22 +113,14 @@ run()
 	D0=$(pfc_drop_report sw)
 	port=$((18600 + 10 * ${RUN:-0})); RUN=$((${RUN:-0} + 1))
 	for i in 1 2 3 4; do rxe_bw_start "s$i" $((port + i)) "$SECS"; done
-	cmp_mon_start "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)"
-	rxe_sampler_start 0.5 "$TMPD/samples-$a" s1 s2 s3 s4
-	rxe_bw_clients "$SECS"
-	rxe_bw_wait
-	rxe_sampler_stop
-	cmp_mon_stop
+	cmp_bw_measured "$SECS" "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)" \
+		"$TMPD/samples-$a" s1 s2 s3 s4
 	pfc_snap S1 sw
 	for i in 1 2 3 4; do
-		# perftest's result line follows the "#bytes" header
-		grep -A1 '#bytes' "$TMPD/bw-s$i-$((port + i)).cli" | tail -n1 |
-			grep -qE '^ *[0-9]+ +[0-9]+ '
+		rxe_bw_printed "$TMPD/bw-s$i-$((port + i)).cli"
 		check_err $? "$a: the client on s$i printed no result"
 	done
-	for k in $PFC_DROP_KEYS; do
-		drops=$((drops + $(pfc_sw_sum S1 "$k") - $(pfc_sw_sum S0 "$k")))
-	done
+	drops=$(pfc_sw_drops S0 S1)
 	res=$(rxe_shares "$TMPD/samples-$a")
 	JAIN[$a]=$(awk '{ print $3 }' <<<"$res")
 	read -r QMEAN[$a] _ _ <<<"$(cmp_queue_stats "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)")"

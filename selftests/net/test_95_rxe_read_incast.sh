@@ -92,7 +92,7 @@ cnt_sum()
 declare -A JAIN QMEAN
 run()
 {
-	local a=$1 h i o k drops=0 res port cnp0 cnp1 np0 np1 ign0 ign ce0 ce
+	local a=$1 h i o drops res port cnp0 cnp1 np0 np1 ign0 ign ce0 ce
 	o=$(sw_opts "$a")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $o || fail "tc: $o"
@@ -111,22 +111,13 @@ run()
 	for i in 1 2 3 4; do
 		RXE_BW_DST=s$i rxe_bw_start r $((port + i)) "$SECS"
 	done
-	cmp_mon_start "$TMPD/mon-$a.csv" "$BOTTLENECK"
-	rxe_sampler_start 0.5 "$TMPD/samples-$a" s1 s2 s3 s4
-	rxe_bw_clients "$SECS"
-	rxe_bw_wait
-	rxe_sampler_stop
-	cmp_mon_stop
+	cmp_bw_measured "$SECS" "$TMPD/mon-$a.csv" "$BOTTLENECK" "$TMPD/samples-$a" s1 s2 s3 s4
 	pfc_snap S1 sw
 	for i in 1 2 3 4; do
-		# perftest's result line follows the "#bytes" header
-		grep -A1 '#bytes' "$TMPD/bw-r-$((port + i)).cli" | tail -n1 |
-			grep -qE '^ *[0-9]+ +[0-9]+ '
+		rxe_bw_printed "$TMPD/bw-r-$((port + i)).cli"
 		check_err $? "$a: the client reading from s$i printed no result"
 	done
-	for k in $PFC_DROP_KEYS; do
-		drops=$((drops + $(pfc_sw_sum S1 "$k") - $(pfc_sw_sum S0 "$k")))
-	done
+	drops=$(pfc_sw_drops S0 S1)
 	if [ "$a" != ldcp ] && [ "$drops" != 0 ]; then
 		pfc_drops_delta "$D0" "$(pfc_drop_report sw)"
 		check_err 1 "$a: a lossless port dropped $drops packets: $PFC_DROPS_WHAT"
