@@ -33,9 +33,9 @@
 #    whatever the marks.
 # rxe does not split an RDMA READ, so a window holds whole READs (one
 # larger than the window goes alone): ldcp's clients read 4 KB (4
-# packets), the others perftest's 64 KB.  With 64 KB READs the four
-# flows' one outstanding READ each already put 256 KB on the wire, and
-# ldcp's mean queue was 108 KB with the echo (328 KB without).
+# packets), the others perftest's 64 KB, of which the four flows' one
+# outstanding READ each would already be 256 KB on the wire
+# (results.rst, "RDMA READ under congestion control").
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -51,12 +51,10 @@ ALGOS=${READ_INCAST_ALGOS:-"none dcqcn pcn ldcp"}
 KMAX=20480
 STEP_K=8192
 # Headroom for a 100 ms reaction (times SLOW on a slow kernel), not the
-# 50 ms default test_85 asserts on: with 50 ms, none's run dropped
-# 174 and 506 packets at ingress ports while a second guest loaded the
-# host.  sch_dcb logged 254 KB arriving within 24 ms after a PAUSE, where
-# the 40 Mbit/s line carries 120 KB: packets sent before the PAUSE,
-# queued in the switch namespace's receive backlog while its vCPU was
-# held, and counted once it ran.
+# 50 ms default test_85 asserts on: on a loaded host packets sent before
+# a PAUSE wait in the switch namespace's receive backlog while its vCPU
+# is held and count as arriving after it, more than the line carries in
+# that time (results.rst, "RDMA READ under congestion control").
 SW_PFC="pfc prio-pfc all xoff 16kb delay $(scaled_time 100ms)"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 RXE_BW_U=14
