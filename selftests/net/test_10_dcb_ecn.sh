@@ -35,8 +35,7 @@ OFFER=$(scaled_rate 20M)		# 2:1 overload
 # On a slow kernel the offer is split between s1 and s2: a sender the
 # loaded guest stalls for tens of ms would otherwise let the queue drain
 # below the limit, and the packets refilling it see a shorter queue than
-# the curve's premise (measured at SLOW=5 with one sender: 0.164 marked
-# against 0.242).
+# the curve's premise (one sender at SLOW=5 marked too few: results.rst).
 NECT=1
 [ "$SLOW" = 1 ] || NECT=2
 

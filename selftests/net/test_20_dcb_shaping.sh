@@ -39,9 +39,9 @@ SWNS=$(topo_ns sw)
 # catchup MBIT: on a slow kernel, a shaper burst of 0.1 s times SLOW of line
 # time.  The burst is the line time a late qdisc watchdog may catch up;
 # the auto one (20 ms or 2 MTU) is too short for the loaded debug guest,
-# whose timers fire hundreds of ms late (measured at SLOW=5 with it:
-# 1.9461 Mbit/s of 2, backlogged throughout).  The long-run rate stays
-# exact; nothing at SLOW=1.
+# whose timers fire hundreds of ms late (with it a port backlogged
+# throughout came out low at SLOW=5: results.rst).  The long-run rate
+# stays exact; nothing at SLOW=1.
 catchup()
 {
 	[ "$SLOW" = 1 ] ||

@@ -38,8 +38,8 @@ BUF=1mb
 SWOPTS="rate $RATE dscp-map 0:7 buffer $BUF"
 # delay 50ms: headroom 2 MTU + 62.5 KB.  Under TCG a PAUSE takes
 # milliseconds, sometimes over 20 ms, to stop a sender: with delay 5ms the
-# headroom overflowed (323 of 5600 packets dropped); 20 ms passed here
-# (highest in_peak XOFF + 9.7 KB) but overflowed in test_41 (XOFF + 26 KB).
+# headroom overflowed; 20 ms passed here but overflowed in test_41
+# (results.rst).
 PFC="pfc prio-pfc 3 xoff 16kb delay $(scaled_time 50ms) quanta $QUANTA"
 # hosts: shaped NIC that obeys PAUSE; limit above the socket send buffer
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"

@@ -34,8 +34,8 @@ RATE=$(scaled_rate 10mbit)
 TOS=0x60		# DSCP 24 -> band 3, not ECT
 WIN=${PFC42_WINDOW:-$(scaled_time 6)}	# seconds of measurement
 # delay 50ms: headroom 2 MTU + 62.5 KB.  With delay 20ms (28 KB) a port's
-# headroom overflowed (in_peak 42722 = XOFF + 26 KB, 18 and 24 drops):
-# under TCG a PAUSE sometimes takes over 20 ms to stop a sender.
+# headroom overflowed (results.rst): under TCG a PAUSE sometimes takes
+# over 20 ms to stop a sender.
 SWOPTS="rate $RATE dscp-map 0:7 buffer 1mb ecn off pfc prio-pfc 3 xoff 16kb delay $(scaled_time 50ms)"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 

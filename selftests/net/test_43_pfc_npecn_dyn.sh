@@ -155,8 +155,8 @@ np_ecn()
 	check_assert assert_ge "$u_deq" 100 "packets through sw1's paused port"
 	# PCN's state machine lets the N packets queued at RESUME go unmarked
 	# and marks what arrives while they drain if it leaves with a queue
-	# behind it: a few packets per RESUME (measured 0-3 of ~500), far
-	# from the saturated port's 100%.
+	# behind it: a few packets per RESUME (results.rst), far from the
+	# saturated port's 100%.
 	check_assert assert_le "$u_mark" $((u_deq / 50)) "ECT packets marked by the paused, unsaturated port (2% of $u_deq)"
 	check_assert assert_ge "$d_deq" $((WIN * 800 / SLOW)) "packets through the saturated port"
 	check_assert assert_ge "$(sv W1 sw2 "$DOWN" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"

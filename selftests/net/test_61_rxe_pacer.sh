@@ -16,17 +16,16 @@
 # The flows are ib_send_bw with completion events (-e), not ib_write_bw:
 # perftest busy-polls its CQ otherwise, and two spinning clients on the
 # guest's two vCPUs starve the softirq work (the whole network path of
-# the namespaces): the 40 Mb/s device then reached 26-37 Mb/s with its
-# pacer idle, whatever the pacer did.  Events need iteration mode (-n):
+# the namespaces): the 40 Mb/s device then fell short of its ceiling with
+# its pacer idle, whatever the pacer did.  Events need iteration mode (-n):
 # each flow carries more than its window needs and is stopped after it,
 # and must still be running then.  (Flows sized to end just after the
 # window ended inside it when the guest was slow to start the
-# measurement: sampled every 0.2 s, the 20 Mb/s device sent 20.0 +- 0.3
-# Mb/s and then nothing, which had read as "4.78 Mb/s at a 5 Mb/s ceiling"
-# and "18.5 at 40".)  Flows are not reordered on the way (topo.sh turns
-# RPS on): reordering made go-back-N retransmit and cost 23%.  (-u 20: a
-# 4 s transport timeout, because the TCG guest's vCPUs can stall for tens
-# of ms under host load.)
+# measurement: the device sent at its ceiling and then nothing, which had
+# read as a pacer falling short; results.rst.)  Flows are not reordered
+# on the way (topo.sh turns RPS on): reordering made go-back-N retransmit
+# and cost throughput.  (-u 20: a 4 s transport timeout, because the TCG
+# guest's vCPUs can stall for tens of ms under host load.)
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -40,7 +39,7 @@ WINDOW=${RXE_PACER_WINDOW:-4}
 
 # tx_snap HOST: "bytes seconds" of HOST's eth0, read together: two bash
 # builtins, no process started in between (a fork takes tens of ms in a
-# busy TCG guest, which read as +-4% over a 4 s window).
+# busy TCG guest, which reads as an error of a few % over a 4 s window).
 tx_snap()
 {
 	# shellcheck disable=SC2016
@@ -113,7 +112,7 @@ one()
 
 # The guest's own capacity (no ceiling) bounds what can be checked: a
 # ceiling is only tested where the guest reaches 1.3 times it (a busy host
-# starves the TCG guest: 2 Mb/s was seen with four guests on two cores).
+# starves the TCG guest: results.rst).
 rxe_cc s1 max_rate_mbps 0
 T0=$(rxe_tx_bytes s1)
 start_bw s1 18700 300 $((WINDOW + 15))

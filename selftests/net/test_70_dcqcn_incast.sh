@@ -9,9 +9,8 @@
 # the hand-scaled knobs, 10 Mb/s and the 4:1 timeline plot.
 #
 # The 4:1 incast (issue 5); the 2:1 is test_74_dcqcn_timeline (Jain,
-# drops, PAUSE ratio).  DCQCN70_NS="4 2" runs both here (2:1 Jain 0.954
-# in one quiet-host run, 0.996 in test_74's set-up: too close to 0.95 to
-# block landings twice).  137 s for both on a quiet host.
+# drops, PAUSE ratio).  DCQCN70_NS="4 2" runs both here (the 2:1 Jain
+# here came too close to 0.95 to block landings twice; results.rst).
 #
 # DCQCN incast with soft-RoCE (issue 5): s1..sN -> sw -> r, every link
 # 10 Mb/s (sch_dcb on every switch port and host NIC), PFC on RoCE's band 3,
@@ -39,8 +38,8 @@
 
 need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
 RXE_BW_U=${DCQCN_U:-17}
-# 20 s: with 16 s and T = K = 55 ms the 4:1 Jain was 0.945 once (T is
-# 30 ms since: rxe.sh)
+# 20 s: 16 s runs with T = K = 55 ms missed the Jain bound (results.rst;
+# T is 30 ms since: rxe.sh)
 SECS=${DCQCN70_SECS:-20}
 DCQI_RED=${DCQCN70_RED:-}
 dcqi_setup "${DCQCN70_LINE:-10}" "${DCBLAB_BUILD:-$TOP/build}/selftests/net/wip_70_dcqcn_incast"

@@ -24,7 +24,7 @@
 # share under none, and PAUSE frames per second dcqcn / none (logged; the
 # single-switch incasts test_70 and test_74 assert it).
 #
-# Run lengths and T: DCQCN's shares at this scale swing by +-10-25 % over
+# Run lengths and T: DCQCN's shares at this scale swing widely over
 # windows of a few seconds (its AIMD cycle is seconds long), so a short
 # window catches the senders at different phases: the dcqcn run is 48 s
 # and its second half is measured, with T = K = 30 ms (above the loop

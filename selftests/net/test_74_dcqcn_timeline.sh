@@ -20,9 +20,8 @@
 #  - no headroom, ingress or tail drop at the switch;
 #  - Jain's index of the two senders >= 0.95 over the second half of the
 #    window in which both ran (issue 5's 2:1 incast; 20 s runs: DCQCN's
-#    saw-tooth has a period of seconds at guest scale; over a 5 s half
-#    of 10 s runs Jain was 0.954 once, over the 8 s half of 16 s runs
-#    with T = 55 ms 0.935 once (3.46 against 5.93 Mb/s); T = K is now
+#    saw-tooth has a period of seconds at guest scale, and shorter runs,
+#    and T = 55 ms, missed the bound (results.rst); T = K is now
 #    30 ms: more recovery steps per CNP, the shares even out sooner;
 #    Documentation/dcqcn.rst, "Fig. 8 at guest scale");
 #  - the same incast with algo none (PFC only): dcqcn sent at most 0.25

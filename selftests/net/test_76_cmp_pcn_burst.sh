@@ -31,9 +31,9 @@ rm -rf "$OUTD"; mkdir -p "$OUTD"
 CMP_OUT=$OUTD
 CMP_POST=${CMP76_POST:-12}
 CMP_PRE=3
-# the long flows must outlast the burst, which took 62 s on the debug
-# kernel (SLOW=5): their -D scales with SLOW (they are stopped after
-# CMP_POST anyway)
+# the long flows must outlast the burst, which on the debug kernel
+# (SLOW=5) outlasted their unscaled 60 s (results.rst): their -D scales
+# with SLOW (they are stopped after CMP_POST anyway)
 CMP_SECS=$(scaled_time 60)
 
 cmp_load pcn

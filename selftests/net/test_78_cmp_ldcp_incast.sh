@@ -14,10 +14,9 @@
 #  - steady state: over the second half of the incast (dcbmon samples of
 #    the bottleneck every 20 ms) the mean queue is at most K + 4 MTU (the
 #    issue's "below Kmin plus a few MTU"), and the 99th percentile at most
-#    4 K (no runaway: the TCG guest's ACK clock is bursty; test_73 saw
-#    peaks of 29-33 KB = 3.6-4 K with two flows, ldcp.rst, and runs of
-#    this test p99 of 21-24 KB; without a working LDCP the queue would
-#    grow to the 1 MB buffer);
+#    4 K (no runaway: the TCG guest's ACK clock is bursty, and peaks
+#    near 4 K were seen with two flows, ldcp.rst, results.rst; without a
+#    working LDCP the queue would grow to the 1 MB buffer);
 #  - the switch sent no PAUSE frame.
 # Results (summary.tsv, flows.tsv, dcbmon.csv, queue.csv) are kept in
 # build/selftests/net/test_78_cmp_ldcp_incast/.

@@ -20,16 +20,16 @@
 #  - with dcqcn, pcn and ldcp, Jain's index of the four senders over the
 #    second half of the run is >= 0.9 (logged for none).  pcn's switch
 #    ports mark with np-ecn's default K (10 KB, sch_dcb.rst), or
-#    LOSSLESS_NPECN_K bytes; with K = 0, the paper's value, pcn measured
-#    0.82-0.85 here on a quiet host (the starvation pcn.rst describes);
+#    LOSSLESS_NPECN_K bytes; with K = 0, the paper's value, pcn fell
+#    below 0.9 here (the starvation pcn.rst describes; results.rst);
 #  - dcqcn sends at most a quarter of none's PAUSE frames (ECN acts
 #    before PFC; test_70's 4:1 check, which this test replaced);
 #  - with dcqcn and ldcp, the bottleneck queue stays near the marking
 #    threshold: its mean is at most 1.5 Kmax (dcqcn) or 2 K (ldcp) and
 #    at most half of none's, which sits at the PFC thresholds.  With the
 #    papers' 40 Gb/s knobs as DCQCN's defaults (before the rate-derived
-#    defaults) dcqcn's mean was 46.5 KB (84.8 % of the time above Kmax),
-#    none's 70 KB, and both lossless runs dropped about 96,000 packets.
+#    defaults) dcqcn's queue stayed above Kmax most of the time and both
+#    lossless runs dropped packets (results.rst, test_85).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -55,8 +55,8 @@ SW_PFC="pfc prio-pfc all xoff 16kb"
 # kernel.  A slow kernel holds a vCPU, and the packets queued behind it,
 # SLOW times longer while the line rate and with it the headroom
 # (rate x delay) are SLOW times smaller: on the debug kernel the none run
-# overflowed it (53-58 KB arrived 10-19 ms after a PAUSE, 5220 drops).
-# There the delay is the default times SLOW, as in test_49.
+# overflowed it (results.rst).  There the delay is the default times
+# SLOW, as in test_49.
 [ "$SLOW" = 1 ] || SW_PFC+=" delay $(scaled_time 50ms)"
 RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 # perftest's default transport timeout exponent (4.096 us * 2^14 = 67 ms)

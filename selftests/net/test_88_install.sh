@@ -20,8 +20,9 @@
 # tc no longer knows dcb, dcbmon, dcblab and the man pages are gone.
 # /lib/modules/KVER is replaced (bind mount) by a tmpfs tree holding the
 # distribution's modules the test loads (rdma_rxe and what it depends on,
-# crc32, veth, sch_netem): depmod over all 4000 modules through 9p takes about
-# three minutes in a TCG guest, over these a second.
+# crc32, veth, sch_netem): depmod over all the distribution's modules
+# through 9p takes minutes in a TCG guest, over these next to nothing
+# (results.rst).
 . "$(dirname "$0")/lib.sh"
 
 need_cmd make modprobe modinfo depmod rdma tc

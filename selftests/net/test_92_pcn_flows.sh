@@ -9,8 +9,8 @@
 # 4,8,16,32,64; pass it with VMRUN_ENV=PCN92_FLOWS) from four senders
 # into r through one switch port, every port sch_dcb at 10 Mb/s with
 # NP-ECN and PFC on RoCE's band 3, PCN on every device.  At N = 32 and
-# 64 the guest does not reproduce the paper's fairness (Jain 0.87-0.91
-# over 30 s: results.rst, "PCN's Fig. 17 on soft-RoCE"); the model does
+# 64 the guest does not reproduce the paper's fairness (results.rst,
+# "PCN's Fig. 17 on soft-RoCE"); the model does
 # (selftests/unit/test_pcn_fig17.sh).
 # One step per N:
 #   - every ib_write_bw ends without an error and the switch drops
