@@ -1382,19 +1382,25 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 }
 
 /*
- * Requester: may the next packet go now?  A QP that was never paced (or
- * no longer is) does not take the lock.
+ * May the next packet of the requester (or of the responder: @resp) go
+ * now?  A QP that was never paced, or no longer is, takes no lock.
  */
-bool rxe_cc_pace_wait(struct rxe_qp *qp)
+static bool rxe_cc_pace_wait_one(struct rxe_qp *qp, bool resp)
 {
 	bool wait;
 
 	if (!READ_ONCE(qp->cc.next_send_ns))
 		return false;
 	rxe_cc_lock(qp);
-	wait = rxe_cc_pace_wait_locked(qp, false);
+	wait = rxe_cc_pace_wait_locked(qp, resp);
 	rxe_cc_unlock(qp);
 	return wait;
+}
+
+/* Requester: may the next packet go now? */
+bool rxe_cc_pace_wait(struct rxe_qp *qp)
+{
+	return rxe_cc_pace_wait_one(qp, false);
 }
 
 /*
@@ -1403,14 +1409,7 @@ bool rxe_cc_pace_wait(struct rxe_qp *qp)
  */
 bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
 {
-	bool wait;
-
-	if (!READ_ONCE(qp->cc.next_send_ns))
-		return false;
-	rxe_cc_lock(qp);
-	wait = rxe_cc_pace_wait_locked(qp, true);
-	rxe_cc_unlock(qp);
-	return wait;
+	return rxe_cc_pace_wait_one(qp, true);
 }
 
 /*
@@ -1474,12 +1473,11 @@ static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 
 /*
  * A data packet of @bytes left: tell the algorithm, and charge its wire
- * time at the QP's rate to the pacer; returns that time (ns, 0: not
- * paced).  Under the cc lock.
+ * time at @kbps, the QP's rate (0: none), to the pacer; returns that time
+ * (ns, 0: not paced).  Under the cc lock.
  */
-static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes)
+static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 {
-	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 now, debt, wire_ns;
 
 	if (qp->cc.ops && qp->cc.ops->on_sent)
@@ -1514,28 +1512,28 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes)
 }
 
 /*
- * Does a packet that left concern the engine?  Not when the QP has no
- * algorithm, no rate limit and was not paced before: the lock is not
- * taken for stock rxe's traffic.
+ * A data packet of @qp left: charge it (rxe_cc_pace_charge()); returns
+ * its wire time, 0 when the QP is not paced.  A QP with no algorithm, no
+ * rate and no pacing left over takes no lock: stock rxe's traffic.
  */
-static bool rxe_cc_sent_idle(struct rxe_qp *qp)
+static u64 rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	return !qp->cc.ops && !READ_ONCE(qp->cc.next_send_ns) &&
-	       !rxe_cc_qp_rate(qp);
+	u32 kbps = rxe_cc_qp_rate(qp);
+	u64 wire_ns;
+
+	if (!qp->cc.ops && !kbps && !READ_ONCE(qp->cc.next_send_ns))
+		return 0;
+	rxe_cc_lock(qp);
+	wire_ns = rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt), kbps);
+	rxe_cc_unlock(qp);
+	return wire_ns;
 }
 
 /* Requester: a packet left; charge its wire size to the pacer. */
 void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 {
-	u64 wire_ns;
+	u64 wire_ns = rxe_cc_charge_sent(qp, pkt);
 
-	if (rxe_cc_sent_idle(qp)) {
-		qp->cc.noack_ns = 0;
-		return;
-	}
-	rxe_cc_lock(qp);
-	wire_ns = rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt));
-	rxe_cc_unlock(qp);
 	if (!wire_ns) {
 		qp->cc.noack_ns = 0;
 		return;
@@ -1551,11 +1549,7 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
  */
 void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	if (rxe_cc_sent_idle(qp))
-		return;
-	rxe_cc_lock(qp);
-	rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt));
-	rxe_cc_unlock(qp);
+	rxe_cc_charge_sent(qp, pkt);
 }
 
 /*
@@ -1851,10 +1845,11 @@ EXPORT_SYMBOL_GPL(rxe_cc_send_cnp);
  * Notification point, for every valid data packet of a QP (a request, or
  * a response to its RDMA READ: the peer's reaction point paces both): on
  * CE send a CNP to the QP's peer unless one went less than
- * min_time_between_cnps (N) ago.  Inside that window, the DCQCN paper's NP (its Fig. 6: at most
- * one CNP every N for a flow, if any packet of the window was marked)
- * sends one when the window ends (np_timer); with cc/np_cnp_window_end
- * 0 such a CE is forgotten, as mlx5 does, until a CE after the window.
+ * min_time_between_cnps (N) ago.  Inside that window, the DCQCN paper's
+ * NP (its Fig. 6: at most one CNP every N for a flow, if any packet of
+ * the window was marked) sends one when the window ends (np_timer); with
+ * cc/np_cnp_window_end 0 such a CE is forgotten, as mlx5 does, until a
+ * CE after the window.
  */
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 {
