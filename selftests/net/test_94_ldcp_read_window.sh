@@ -7,7 +7,13 @@
 # ldcp on both, s1's window pinned to W = 8 packets (min_cwnd_pkts =
 # max_cwnd_pkts = 8, no fast start).  A capture on s1's eth0 gives, after
 # every READ request s1 sends, the response PSNs outstanding: from the
-# last response seen to the requested one's last PSN.  Steps:
+# last response seen to the requested one's last PSN.  The switch port
+# toward s1 is shaped to RESP_RATE: unshaped, a READ's request, its
+# responses and its completion can all run in the softirqs of the
+# ibv_post_send() that posted it, so on a fast enough guest every READ
+# completes before the next is posted and the window is never reached.
+# Shaped, the responses leave on the qdisc's timer while ib_read_bw posts
+# its queue depth of READs.  Steps:
 #   read window   ib_read_bw completes READS iterations; s1's requester
 #                 stalled on the window (cc_window_stalls grew); at most
 #                 W response PSNs were outstanding after any request
@@ -23,11 +29,14 @@ need_cmd rdma ib_read_bw tcpdump python3
 W=8
 READS=400
 SIZE=4096
+RESP_RATE=20mbit
 RPORT=18911
 srv=
 
 load_algo ldcp
 rxe_topo 1
+dcb_tc qdisc replace dev "$(topo_port sw s1)" root dcb rate $RESP_RATE ||
+	fail "tc qdisc replace dcb on the port toward s1"
 for h in s1 r; do
 	rxe_cc "$h" algo ldcp
 done
