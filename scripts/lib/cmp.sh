@@ -117,6 +117,28 @@ cmp_sw_opts()
 	esac
 }
 
+# The switch port of "Your first lossless RoCE fabric" (dcblab.rst), as
+# test_85 and test_95 run it: PFC on every priority with xoff 16 KB, and
+# RED between 5 and 20 KB (none, dcqcn) or np-ecn (pcn); ldcp without PFC,
+# with DCTCP step marking at 8 KB.
+WALK_KMAX=20480
+WALK_STEP_K=8192
+WALK_PFC="pfc prio-pfc all xoff 16kb"
+
+# walk_sw_opts ALGO MBIT [PFC [NPECN_K]]: that port's sch_dcb options for
+# ALGO at MBIT Mbit/s; PFC replaces WALK_PFC (a longer delay, say), and
+# NPECN_K (bytes) np-ecn's default K.
+walk_sw_opts()
+{
+	local o="rate ${2}mbit $CTRL_MAP" pfc=${3:-$WALK_PFC}
+
+	case $1 in
+	none|dcqcn) echo "$o $pfc ecn red kmin 5kb kmax 20kb pmax 0.01" ;;
+	pcn) echo "$o $pfc ecn np-ecn${4:+ k $4}" ;;
+	ldcp) echo "$o pfc off ecn step k $WALK_STEP_K" ;;
+	esac
+}
+
 cmp_hosts_qdisc()
 {
 	# shellcheck disable=SC2086

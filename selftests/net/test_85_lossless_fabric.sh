@@ -47,10 +47,8 @@ LINE=${LOSSLESS_LINE:-$(scaled_mbit 40)}
 ALGOS=${LOSSLESS_ALGOS:-"none dcqcn pcn ldcp"}
 # np-ecn's K for pcn (bytes); empty: tc's default (10 KB)
 NPECN_K=${LOSSLESS_NPECN_K:-}
-# the walkthrough's switch port, RED between 5 and 20 KB
-KMAX=20480
-STEP_K=8192
-SW_PFC="pfc prio-pfc all xoff 16kb"
+# the walkthrough's switch port (cmp.sh, walk_sw_opts)
+SW_PFC=$WALK_PFC
 # The default PFC delay (50 ms) is what this test asserts on Debian's
 # kernel.  A slow kernel holds a vCPU, and the packets queued behind it,
 # SLOW times longer while the line rate and with it the headroom
@@ -58,7 +56,6 @@ SW_PFC="pfc prio-pfc all xoff 16kb"
 # overflowed it (results.rst).  There the delay is the default times
 # SLOW, as in test_49.
 [ "$SLOW" = 1 ] || SW_PFC+=" delay $(scaled_time 50ms)"
-RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 # perftest's default transport timeout exponent (4.096 us * 2^14 = 67 ms)
 RXE_BW_U=14
 CMP_MON_MS=20
@@ -69,17 +66,6 @@ done
 rxe_topo 4
 topo_dcb_all host rate "${LINE}mbit" || fail "tc: host NICs"
 log "topology up"
-
-# sw_opts ALGO: the switch ports' options for ALGO
-sw_opts()
-{
-	local o="rate ${LINE}mbit $CTRL_MAP"
-	case $1 in
-	none|dcqcn) echo "$o $SW_PFC $RED" ;;
-	pcn) echo "$o $SW_PFC ecn np-ecn${NPECN_K:+ k $NPECN_K}" ;;
-	ldcp) echo "$o pfc off ecn step k $STEP_K" ;;
-	esac
-}
 
 # q_above CSV NODE:DEV LIMIT: share (%) of the running samples of the
 # port in which its backlog exceeds LIMIT bytes
@@ -102,7 +88,7 @@ declare -A JAIN QMEAN QOVER PAUSE
 run()
 {
 	local a=$1 h i o drops res port
-	o=$(sw_opts "$a")
+	o=$(walk_sw_opts "$a" "$LINE" "$SW_PFC" "$NPECN_K")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $o || fail "tc: $o"
 	for h in s1 s2 s3 s4 r; do
@@ -124,7 +110,7 @@ run()
 	res=$(rxe_shares "$TMPD/samples-$a")
 	JAIN[$a]=$(awk '{ print $3 }' <<<"$res")
 	read -r QMEAN[$a] _ _ <<<"$(cmp_queue_stats "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)")"
-	QOVER[$a]=$(q_above "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)" "$KMAX")
+	QOVER[$a]=$(q_above "$TMPD/mon-$a.csv" "sw:$(topo_port sw r)" "$WALK_KMAX")
 	PAUSE[$a]=$(( $(pfc_sw_sum S1 pause_tx) - $(pfc_sw_sum S0 pause_tx) ))
 	log "$a: switch drops $drops, PAUSE ${PAUSE[$a]}, Jain ${JAIN[$a]} (rates $(cut -d' ' -f4- <<<"$res") Mb/s), queue mean ${QMEAN[$a]} KB, above Kmax ${QOVER[$a]} %"
 	if [ "$a" != ldcp ] && [ "$drops" != 0 ]; then
@@ -140,8 +126,8 @@ run()
 	fi
 	check_perf_assert assert_ge "${JAIN[$a]}" 0.9 "$a: Jain's index of the four senders"
 	case $a in
-	dcqcn) check_perf_assert assert_le "${QMEAN[$a]}" $((3 * KMAX / 2048)) "dcqcn: mean queue (KB) against 1.5 Kmax" ;;
-	ldcp) check_perf_assert assert_le "${QMEAN[$a]}" $((2 * STEP_K / 1024)) "ldcp: mean queue (KB) against 2 K" ;;
+	dcqcn) check_perf_assert assert_le "${QMEAN[$a]}" $((3 * WALK_KMAX / 2048)) "dcqcn: mean queue (KB) against 1.5 Kmax" ;;
+	ldcp) check_perf_assert assert_le "${QMEAN[$a]}" $((2 * WALK_STEP_K / 1024)) "ldcp: mean queue (KB) against 2 K" ;;
 	esac
 	case $a in
 	dcqcn|ldcp)

@@ -48,15 +48,12 @@ need_cmd rdma ib_read_bw jq
 SECS=${READ_INCAST_SECS:-$(scaled_time 15)}
 LINE=${READ_INCAST_LINE:-$(scaled_mbit 40)}
 ALGOS=${READ_INCAST_ALGOS:-"none dcqcn pcn ldcp"}
-KMAX=20480
-STEP_K=8192
 # Headroom for a 100 ms reaction (times SLOW on a slow kernel), not the
 # 50 ms default test_85 asserts on: on a loaded host packets sent before
 # a PAUSE wait in the switch namespace's receive backlog while its vCPU
 # is held and count as arriving after it, more than the line carries in
 # that time (results.rst, "RDMA READ under congestion control").
-SW_PFC="pfc prio-pfc all xoff 16kb delay $(scaled_time 100ms)"
-RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
+SW_PFC="$WALK_PFC delay $(scaled_time 100ms)"
 RXE_BW_U=14
 RXE_BW_TOOL=ib_read_bw
 CMP_MON_MS=20
@@ -67,16 +64,6 @@ done
 rxe_topo 4
 topo_dcb_all host rate "${LINE}mbit" || fail "tc: host NICs"
 BOTTLENECK="sw:$(topo_port sw r)"
-
-sw_opts()
-{
-	local o="rate ${LINE}mbit $CTRL_MAP $SW_PFC"
-	case $1 in
-	none|dcqcn) echo "$o $RED" ;;
-	pcn) echo "$o ecn np-ecn" ;;
-	ldcp) echo "rate ${LINE}mbit $CTRL_MAP pfc off ecn step k $STEP_K" ;;
-	esac
-}
 
 # cnt_sum COUNTER HOST...: the sum of COUNTER over the hosts' devices
 cnt_sum()
@@ -91,7 +78,7 @@ declare -A JAIN QMEAN
 run()
 {
 	local a=$1 h i o drops res port cnp0 cnp1 np0 np1 ign0 ign ce0 ce
-	o=$(sw_opts "$a")
+	o=$(walk_sw_opts "$a" "$LINE" "$SW_PFC")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $o || fail "tc: $o"
 	for h in s1 s2 s3 s4 r; do
@@ -146,9 +133,9 @@ run()
 
 	check_perf_assert assert_ge "${JAIN[$a]}" 0.9 "$a: Jain's index of the four responders"
 	case $a in
-	dcqcn) check_perf_assert assert_le "${QMEAN[$a]}" $((3 * KMAX / 2048)) \
+	dcqcn) check_perf_assert assert_le "${QMEAN[$a]}" $((3 * WALK_KMAX / 2048)) \
 		"dcqcn: mean queue (KB) against 1.5 Kmax" ;;
-	ldcp) check_perf_assert assert_le "${QMEAN[$a]}" $((2 * STEP_K / 1024)) \
+	ldcp) check_perf_assert assert_le "${QMEAN[$a]}" $((2 * WALK_STEP_K / 1024)) \
 		"ldcp: mean queue (KB) against 2 K" ;;
 	esac
 	case $a in
