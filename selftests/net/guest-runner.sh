@@ -121,6 +121,15 @@ cleanup_after() {
 	done
 }
 
+# A report the kernel printed before the first test (at boot, say) is
+# charged to the first test: besides the bug it shows, its taint may have
+# switched lockdep off for the whole run.  So is a taint by a memory
+# report (B, bit 5) without a line the patterns know.
+boot_bad=$(dmesg 2>/dev/null | grep -E "$DMESG_RE" | head -n 5)
+if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0) & 32)) != 0 ]; then
+	boot_bad="kernel tainted B (a memory report) before the first test"
+fi
+
 n=$START
 failed=0
 for t in "${TESTS[@]}"; do
@@ -162,6 +171,14 @@ for t in "${TESTS[@]}"; do
 		printf '%s\n' "$kmsg"
 	} >>"$log"
 	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | head -n 5)
+	if [ -n "$boot_bad" ]; then
+		{
+			echo "# --- kernel reports before the first test ---"
+			printf '%s\n' "$boot_bad"
+		} >>"$log"
+		bad=$(printf 'before the first test: %s\n%s' "$(head -n1 <<<"$boot_bad" | sed 's/^\[[^]]*\] *//')" "$bad")
+		boot_bad=
+	fi
 	last=0
 	[ "$t" != "${TESTS[-1]}" ] || last=1
 	leaks=$(kmemleak_scan $last)
