@@ -34,6 +34,10 @@ DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|KFENCE|li
 # Our modules, as kmemleak names them in a backtrace; an address it cannot
 # name (0xffffffffc...) is module text already unloaded, which in this
 # suite means ours too.
+# ... but not a user process's general protection fault, which the kernel
+# logs as "traps: COMM[PID] general protection fault ip:..." (perftest's
+# rdma_cm clients crash in librdmacm now and then: rxe_cc.rst).
+USER_TRAP_RE='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
 KMEMLEAK_OURS_RE='\[(sch_dcb|rdma_rxe|rxe_cc_[a-z]+)\]|\] 0xffffffff[a-f]'
 KMEMLEAK=/sys/kernel/debug/kmemleak
 HEADER=0
@@ -125,7 +129,7 @@ cleanup_after() {
 # charged to the first test: besides the bug it shows, its taint may have
 # switched lockdep off for the whole run.  So is a taint by a memory
 # report (B, bit 5) without a line the patterns know.
-boot_bad=$(dmesg 2>/dev/null | grep -E "$DMESG_RE" | head -n 5)
+boot_bad=$(dmesg 2>/dev/null | grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5)
 if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0) & 32)) != 0 ]; then
 	boot_bad="kernel tainted B (a memory report) before the first test"
 fi
@@ -170,7 +174,7 @@ for t in "${TESTS[@]}"; do
 		echo "# --- kernel log during $name ---"
 		printf '%s\n' "$kmsg"
 	} >>"$log"
-	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | head -n 5)
+	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5)
 	if [ -n "$boot_bad" ]; then
 		{
 			echo "# --- kernel reports before the first test ---"
