@@ -106,6 +106,17 @@ kmemleak_scan() {
 	echo clear >"$KMEMLEAK" 2>/dev/null
 }
 
+# kernel_reports: the kernel reports among the log lines on stdin (the
+# first five)
+kernel_reports() { grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5; }
+
+# charge TITLE TEXT REASON: the test fails for REASON (listed first); TEXT
+# goes to its log under TITLE
+charge() {
+	printf '# --- %s ---\n%s\n' "$1" "$2" >>"$log"
+	bad=$(printf '%s\n%s' "$3" "$bad")
+}
+
 netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
 link_list() { ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
 
@@ -129,7 +140,7 @@ cleanup_after() {
 # charged to the first test: besides the bug it shows, its taint may have
 # switched lockdep off for the whole run.  So is a taint by a memory
 # report (B, bit 5) without a line the patterns know.
-boot_bad=$(dmesg 2>/dev/null | grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5)
+boot_bad=$(dmesg 2>/dev/null | kernel_reports)
 if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0) & 32)) != 0 ]; then
 	boot_bad="kernel tainted B (a memory report) before the first test"
 fi
@@ -174,25 +185,17 @@ for t in "${TESTS[@]}"; do
 		echo "# --- kernel log during $name ---"
 		printf '%s\n' "$kmsg"
 	} >>"$log"
-	bad=$(printf '%s\n' "$kmsg" | grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5)
+	bad=$(printf '%s\n' "$kmsg" | kernel_reports)
 	if [ -n "$boot_bad" ]; then
-		{
-			echo "# --- kernel reports before the first test ---"
-			printf '%s\n' "$boot_bad"
-		} >>"$log"
-		bad=$(printf 'before the first test: %s\n%s' "$(head -n1 <<<"$boot_bad" | sed 's/^\[[^]]*\] *//')" "$bad")
+		charge "kernel reports before the first test" "$boot_bad" \
+			"before the first test: $(head -n1 <<<"$boot_bad" | sed 's/^\[[^]]*\] *//')"
 		boot_bad=
 	fi
 	last=0
 	[ "$t" != "${TESTS[-1]}" ] || last=1
 	leaks=$(kmemleak_scan $last)
-	if [ -n "$leaks" ]; then
-		{
-			echo "# --- kmemleak: unreferenced objects of our modules ---"
-			printf '%s\n' "$leaks"
-		} >>"$log"
-		bad=$(printf '%s\n%s' "kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) of our modules" "$bad")
-	fi
+	[ -z "$leaks" ] || charge "kmemleak: unreferenced objects of our modules" "$leaks" \
+		"kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) of our modules"
 
 	reason=
 	case $rc in
