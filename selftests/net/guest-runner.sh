@@ -10,7 +10,8 @@
 # selftests/net/test_*.sh in order.  For each test: per-test timeout (the
 # timeout= of selftests/net/settings, 300 s, or a `# timeout: N` line in
 # the test), output to DIR/net/<name>.log,
-# namespaces and links the test leaves behind are removed, and kernel log
+# namespaces and links the test leaves behind are removed, the netdevs of
+# the deleted namespaces must be freed within TEARDOWN_MAX s, and kernel log
 # lines matching $DMESG_RE since the test started fail it, and so does a
 # kmemleak report (debug kernel) that names our modules.  Prints TAP lines
 # numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
@@ -31,13 +32,19 @@ DEFAULT_TIMEOUT=${DEFAULT_TIMEOUT:-300}
 # objects and suspicious RCU usage print "WARNING:"; KASAN, KFENCE and
 # sleeping-in-atomic print "BUG:"), UBSAN, hung tasks and RCU stalls.
 DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|KFENCE|list_del corruption|ODEBUG|INFO: task .* blocked for more than|rcu: INFO:|detected stalls? on CPU|soft lockup'
-# Our modules, as kmemleak names them in a backtrace; an address it cannot
-# name (0xffffffffc...) is module text already unloaded, which in this
-# suite means ours too.
 # ... but not a user process's general protection fault, which the kernel
 # logs as "traps: COMM[PID] general protection fault ip:..." (perftest's
 # rdma_cm clients crash in librdmacm now and then: rxe_cc.rst).
 USER_TRAP_RE='traps: [^ ]+\[[0-9]+\] general protection fault ip:'
+# A netdev of a deleted namespace whose references are not all given back:
+# the kernel logs this every 10 s while it waits for them.
+NETDEV_WAIT_RE='unregister_netdevice: waiting for .* to become free'
+# How long after a test its namespaces may take to go (seconds, times
+# DCBLAB_TIMEOUT_SCALE): a netdev still waited for then is a leak.
+TEARDOWN_MAX=${DCBLAB_TEARDOWN_MAX:-60}
+# Our modules, as kmemleak names them in a backtrace; an address it cannot
+# name (0xffffffffc...) is module text already unloaded, which in this
+# suite means ours too.
 KMEMLEAK_OURS_RE='\[(sch_dcb|rdma_rxe|rxe_cc_[a-z]+)\]|\] 0xffffffff[a-f]'
 KMEMLEAK=/sys/kernel/debug/kmemleak
 HEADER=0
@@ -117,6 +124,36 @@ charge() {
 	bad=$(printf '%s\n%s' "$3" "$bad")
 }
 
+# teardown_wait MARK: wait until the kernel has stopped waiting for the
+# references of the netdevs the test's namespaces took with them.  Deleting
+# a namespace only starts its teardown (the kernel's cleanup_net work); a
+# netdev is freed once its users are gone (an rxe device, for one, after
+# the RDMA core's unregister work, which waits for every process that had
+# it open).  While a netdev waits, the kernel logs NETDEV_WAIT_RE every
+# 10 s: done when it has not for 12 s.  Prints how long the teardown
+# outlasted the test ("" when the kernel never waited) and returns 1 when
+# the netdev was still waited for after TEARDOWN_MAX seconds (scaled).
+teardown_wait() {
+	local mark=$1 max t_end last now
+	max=$(( TEARDOWN_MAX * ${DCBLAB_TIMEOUT_SCALE:-1} ))
+	t_end=$(cut -d' ' -f1 /proc/uptime)
+	while :; do
+		last=$(dmesg_since "$mark" | grep -E "$NETDEV_WAIT_RE" |
+			sed -n 's/^\[ *\([0-9.]*\)\].*/\1/p' | tail -n1)
+		[ -n "$last" ] || return 0
+		now=$(cut -d' ' -f1 /proc/uptime)
+		if awk -v n="$now" -v l="$last" 'BEGIN { exit !(n - l > 12) }'; then
+			awk -v n="$now" -v e="$t_end" 'BEGIN { printf "%.0f\n", n - e }'
+			return 0
+		fi
+		if awk -v n="$now" -v e="$t_end" -v m="$max" 'BEGIN { exit !(n - e > m) }'; then
+			echo "$max"
+			return 1
+		fi
+		sleep 1
+	done
+}
+
 netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
 link_list() { ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
 
@@ -147,6 +184,8 @@ fi
 
 n=$START
 failed=0
+teardown_stuck=0
+held_bad=
 for t in "${TESTS[@]}"; do
 	name=$(basename "$t" .sh)
 	log=$RESULTS/net/$name.log
@@ -179,6 +218,14 @@ for t in "${TESTS[@]}"; do
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 	cleanup_after "$before_ns" "$before_links" >>"$log" 2>&1
+	held=
+	if [ "$teardown_stuck" = 0 ]; then
+		if ! held=$(teardown_wait "$mark"); then
+			# cleanup_net stays blocked: later tests would wait too
+			teardown_stuck=1
+			held_bad="a netdev's references still held ${held}s after the test"
+		fi
+	fi
 
 	kmsg=$(dmesg_since "$mark")
 	{
@@ -190,6 +237,13 @@ for t in "${TESTS[@]}"; do
 		charge "kernel reports before the first test" "$boot_bad" \
 			"before the first test: $(head -n1 <<<"$boot_bad" | sed 's/^\[[^]]*\] *//')"
 		boot_bad=
+	fi
+	if [ -n "$held_bad" ]; then
+		charge "RDMA devices and resources left" \
+			"$(ls /sys/class/infiniband 2>/dev/null; rdma resource show 2>&1)" "$held_bad"
+		held_bad=
+	elif [ -n "$held" ]; then
+		echo "# teardown: the kernel waited for netdev references until ${held}s after the test" >>"$log"
 	fi
 	last=0
 	[ "$t" != "${TESTS[-1]}" ] || last=1
