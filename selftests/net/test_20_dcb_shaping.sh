@@ -35,6 +35,10 @@ TOPO_MTU=9000
 dcb_topo 2
 OVH=24
 SWNS=$(topo_ns sw)
+# dcbmon's samples of each rate step stay with the log, to tell a failed
+# step's cause afterwards
+KEEP=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_20_dcb_shaping
+mkdir -p "$KEEP" || fail "mkdir $KEEP"
 
 # catchup MBIT: on a slow kernel, a shaper burst of 0.1 s times SLOW of line
 # time.  The burst is the line time a late qdisc watchdog may catch up;
@@ -54,7 +58,7 @@ catchup()
 # A step: a port that never became backlogged fails it.
 measure()
 {
-	local mbit len=$2 port=$3 n=${4:-1} csv=$TMPD/shape-$1.csv i flows=() offer
+	local mbit len=$2 port=$3 n=${4:-1} csv=$KEEP/shape-$1.csv i flows=() offer
 	local rate busy
 	mbit=$(scaled_mbit "$1")
 	offer=$(awk -v m="$mbit" -v n="$n" 'BEGIN { printf "%g", m * 1.5 / n }')
