@@ -29,3 +29,16 @@ pg_wait_running() {
 	done
 	return 1
 }
+
+# clock_note NAME: which clock the rates are measured on.  Under icount
+# (scripts/vm-run, VMRUN_ICOUNT) the guest's time counts the instructions
+# executed, so a rate is the inverse of the work per packet and does not
+# move with the host's load; otherwise it is the wall clock of a guest
+# that shares the host.
+clock_note() {
+	if [ -n "${DCBLAB_ICOUNT:-}" ]; then
+		echo "$1: clock: icount shift=$DCBLAB_ICOUNT (2^$DCBLAB_ICOUNT ns per guest instruction; rates are instructions per packet, inverted)"
+	else
+		echo "$1: clock: wall clock (rates move with the host's load)"
+	fi
+}

@@ -174,6 +174,7 @@ measure() {
 
 
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+clock_note pfc.sh
 echo "pfc.sh: kernel $(uname -r), $(nproc) CPUs ($CPU_MODEL), vm=${DCBLAB_VM:-0}," \
 	"sch_dcb $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "pfc.sh: part 1: pktgen netif_receive on pfa1 (switch ingress), ${PKT}-byte UDP DSCP 24," \

@@ -180,6 +180,7 @@ measure() {
 # ------------------------------------------------------------------ run
 
 CPU_MODEL=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+clock_note pps.sh
 echo "pps.sh: kernel $(uname -r), $(nproc) CPUs ($CPU_MODEL)," \
 	"vm=${DCBLAB_VM:-0}, sch_dcb $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')"
 echo "pps.sh: pktgen queue_xmit, 1 thread (CPU 0), ${PKT}-byte UDP, $TX -> $RX (netns, ingress drop)," \
