@@ -110,9 +110,18 @@ rxe: $(RXE_STAMP)
 	@echo "rdma_rxe for $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h): $(RXE_BUILD)/rdma_rxe.ko"
 
+# With KVER, sch_dcb is checked in its own directory, as `modules` builds
+# it: M=$(TOP) would leave a module for that kernel in sch_dcb/, where the
+# default build and the guest tests take it from.
+ifeq ($(origin KVER),command line)
+sparse: $(RXE_STAMP)
+	$(MAKE) sch_dcb-kernel C=2
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
+else
 sparse: $(RXE_STAMP)
 	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
 	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
+endif
 
 checkpatch:
 	bash $(TOP)/scripts/checkpatch.sh
