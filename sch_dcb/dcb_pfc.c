@@ -425,8 +425,10 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 	bool release = false;
 	u64 h;
 
-	/* also from ->reset in process context (qdisc_destroy) */
-	spin_lock_bh(&pool->lock);
+	/* BHs are off: the dequeue runs in them or under the root lock,
+	 * and ->reset's purge turns them off itself
+	 */
+	spin_lock(&pool->lock);
 	pool->used -= len;
 	if (p) {
 		/* as in switch ASICs, a departure empties the headroom
@@ -444,7 +446,7 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		}
 		release = !--p->charged && p->dead;
 	}
-	spin_unlock_bh(&pool->lock);
+	spin_unlock(&pool->lock);
 	if (release)
 		kfree_rcu(p, rcu);
 }

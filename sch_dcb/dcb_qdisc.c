@@ -87,6 +87,7 @@ struct dcb_sched {
 	u64			lag_ns;		/* line time lost, backlogged */
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
+	unsigned long		backlogged;	/* bit per band with packets */
 	u64			backlog_peak;
 	struct dcb_pool		*pool;
 	struct dcb_port		*port;		/* root qdisc: this port */
@@ -675,6 +676,7 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 
 	__qdisc_enqueue_tail(skb, &b->q);
+	__set_bit(b - q->band, &q->backlogged);
 	sch->q.qlen++;
 	dcb_backlog_add(q, b, sch, len);
 	b->st.enq_packets++;
@@ -750,14 +752,18 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
  */
 static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 {
+	unsigned long todo = q->backlogged;
 	struct dcb_band *b;
 	u64 until, now = 0;
 	int i;
 
-	for (i = TC_DCB_NUM_BANDS - 1; i >= 0; i--) {
+	/* the backlogged bands only, highest first: an idle port's
+	 * dequeue, which ends every run of the qdisc, looks at none
+	 */
+	while (todo) {
+		i = __fls(todo);
+		__clear_bit(i, &todo);
 		b = &q->band[i];
-		if (!b->q.qlen)
-			continue;
 		until = READ_ONCE(b->paused_until);
 		if (until) {
 			if (!now)
@@ -790,6 +796,8 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 
 	if (!skb)
 		return NULL;
+	if (!b->q.qlen)
+		__clear_bit(b - q->band, &q->backlogged);
 	len = qdisc_pkt_len(skb);
 	sch->q.qlen--;
 	b->backlog -= len;
@@ -871,12 +879,17 @@ static void dcb_purge(struct Qdisc *sch)
 	struct sk_buff *skb;
 	unsigned int i;
 
+	/* ->reset runs in process context too (qdisc_destroy()): the pool
+	 * lock, which the receive path also takes, wants BHs off
+	 */
+	local_bh_disable();
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		while ((skb = dcb_band_pop(sch, &q->band[i])))
 			rtnl_kfree_skbs(skb, skb);
 		q->band[i].held = false;
 		q->band[i].np_pn = 0;
 	}
+	local_bh_enable();
 }
 
 static void dcb_reset(struct Qdisc *sch)
