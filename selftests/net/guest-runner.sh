@@ -30,8 +30,9 @@ DEFAULT_TIMEOUT=${SELFTESTS_TIMEOUT:-$(sed -n 's/^timeout=\([0-9][0-9]*\)$/\1/p'
 DEFAULT_TIMEOUT=${DEFAULT_TIMEOUT:-300}
 # Kernel reports that fail a test: oopses and warnings (lockdep splats, debug
 # objects and suspicious RCU usage print "WARNING:"; KASAN, KFENCE and
-# sleeping-in-atomic print "BUG:"), UBSAN, hung tasks and RCU stalls.
-DMESG_RE='BUG:|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|KFENCE|list_del corruption|ODEBUG|INFO: task .* blocked for more than|rcu: INFO:|detected stalls? on CPU|soft lockup'
+# sleeping-in-atomic print "BUG:"; SLUB's own checks "BUG CACHE (Not
+# tainted): ..."), UBSAN, hung tasks and RCU stalls.
+DMESG_RE='BUG:|BUG [^ ]+ \((Not tainted|Tainted: )|WARNING:|Oops|general protection|refcount_t|KASAN|UBSAN|KFENCE|list_del corruption|ODEBUG|INFO: task .* blocked for more than|rcu: INFO:|detected stalls? on CPU|soft lockup'
 # ... but not a user process's general protection fault, which the kernel
 # logs as "traps: COMM[PID] general protection fault ip:..." (perftest's
 # rdma_cm clients crash in librdmacm now and then: rxe_cc.rst).
