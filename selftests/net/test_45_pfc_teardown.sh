@@ -48,6 +48,9 @@ build()
 }
 
 # flood SECONDS: s1 sends band-3 datagrams at ~4 Mbit/s (blocking socket).
+# The steps stop it; SECONDS only bounds a flood a failed step left behind,
+# and must outlast the steps (on the debug kernel beside another guest the
+# replacements alone took 190 s, and a 200 s flood ended before pfc off).
 flood()
 {
 	topo_exec s1 timeout "$1" python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
@@ -70,7 +73,7 @@ FLOOD_PID=
 at_exit 'kill $FLOOD_PID 2>/dev/null; topo_cleanup'
 
 build a
-flood 200
+flood "$(scaled_time 600)"
 
 # Replace the ingress port's qdisc three times under traffic.
 replace_under_traffic()
@@ -147,7 +150,7 @@ unload()
 {
 	local n d
 	build b
-	flood 200
+	flood "$(scaled_time 600)"
 	if ! wait_for --timeout 30 in_paused 1; then
 		check_err 1 "switch b never paused s1"
 		return
