@@ -114,14 +114,13 @@ rxe: $(RXE_STAMP)
 # it: M=$(TOP) would leave a module for that kernel in sch_dcb/, where the
 # default build and the guest tests take it from.
 ifeq ($(origin KVER),command line)
-sparse: $(RXE_STAMP)
-	$(MAKE) sch_dcb-kernel C=2
-	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
+SPARSE_DCB = $(MAKE) sch_dcb-kernel C=2
 else
-sparse: $(RXE_STAMP)
-	$(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
-	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
+SPARSE_DCB = $(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
 endif
+sparse: $(RXE_STAMP)
+	$(SPARSE_DCB)
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
 
 checkpatch:
 	bash $(TOP)/scripts/checkpatch.sh
