@@ -30,7 +30,7 @@ STAMP=$STAMP_DIR/deps-v4
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
-	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq gnuplot-nox
+	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
 	libnl-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps

@@ -5,7 +5,7 @@ import argparse
 import os
 import sys
 
-from . import analyze, metadata, summary, tidy
+from . import analyze, metadata, summary, tidy, timeline
 
 
 def main(argv=None):
@@ -23,6 +23,14 @@ def main(argv=None):
     p = sub.add_parser("metadata", help="write OUT/metadata.json")
     p.add_argument("out", metavar="OUT")
     p.add_argument("raw", metavar="RAW", help="dcblab's raw facts")
+    p = sub.add_parser("timeline",
+                       help="DCQCN's R_C, R_T and alpha per QP to a PNG")
+    p.add_argument("trace", metavar="TRACE", help="the trace CSV")
+    p.add_argument("qps", metavar="QPS", help="the QP list")
+    p.add_argument("png", metavar="PNG")
+    p.add_argument("--title", default="DCQCN rate timeline")
+    p.add_argument("--share", type=float, metavar="MBPS",
+                   help="a dashed fair-share level")
     a = ap.parse_args(argv)
 
     try:
@@ -42,6 +50,12 @@ def main(argv=None):
             repo = os.path.dirname(os.path.dirname(
                 os.path.dirname(os.path.abspath(__file__))))
             print(metadata.write(a.out, a.raw, repo))
+        elif a.cmd == "timeline":
+            qps = timeline.read_qps(a.qps)
+            if not timeline.plot(a.trace, qps, a.png, a.title, a.share):
+                raise ValueError("%s: no event of the QPs in %s"
+                                 % (a.trace, a.qps))
+            print(a.png)
     except (ValueError, OSError) as e:
         print("dcbanalysis: error: %s" % e, file=sys.stderr)
         return 1

@@ -32,7 +32,7 @@ OUR_MODULES = ("sch_dcb", "rdma_rxe", "rxe_cc_dcqcn", "rxe_cc_pcn",
                "rxe_cc_ldcp", "rxe_cc_fixed")
 PACKAGES = ("iproute2", "iperf3", "perftest", "rdma-core", "ibverbs-utils",
             "rdmacm-utils", "qemu-system-x86", "python3-pandas",
-            "python3-matplotlib", "gnuplot-nox")
+            "python3-matplotlib")
 
 
 def _read(path, default=None):

@@ -272,17 +272,6 @@ cmp_queue_stats()
 			printf "%.1f %.1f %.1f\n", s / k / 1024, v[p] / 1024, m / 1024 }' "$1"
 }
 
-# cmp_plot SCRIPT PNG var=value...: gnuplot scripts/plot/SCRIPT.gp.
-cmp_plot()
-{
-	local gp=$TOP/scripts/plot/$1.gp png=$2 e term=pngcairo v
-	shift 2
-	gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1 || term=png
-	e="term='$term'; outfile='$png'; dir='$TOP/scripts/plot/'"
-	for v in "$@"; do e="$e; $v"; done
-	gnuplot -e "$e" "$gp" || { echo "cmp: plot $1 failed" >&2; return 1; }
-}
-
 # ------------------------------------------------------------ cmp_burst
 # PCN section 3.1, scaled:
 #

@@ -481,22 +481,20 @@ dcqcn_trace_csv()
 		sort -s -t, -k1,1n -k8,8n | cut -d, -f1-7 >"$1"
 }
 
-# dcqcn_timeline CSV PNG TITLE SHARE HOST:QPN...: split the trace CSV per QP
-# (CSV-QPN.csv) and plot R_C, R_T and alpha of each (scripts/plot/
-# dcqcn_timeline.gp); fails when a QP has no event.
-dcqcn_timeline()
+# dcqcn_trace_qps CSV QPS HOST:QPN...: write the list of the QPs to draw
+# (QPS, "host qpn dev" per line) for `python3 -m dcbanalysis timeline CSV
+# QPS PNG`, which plots R_C, R_T and alpha of each on the host; fails when
+# one of them has no event in the trace CSV.
+dcqcn_trace_qps()
 {
-	local csv=$1 png=$2 title=$3 share=$4 hq files='' labels='' term=pngcairo
-	shift 4
+	local csv=$1 qps=$2 hq d
+	shift 2
+	: >"$qps"
 	for hq in "$@"; do
-		awk -F, -v q="${hq#*:}" -v d="${RXE_DEV[${hq%:*}]:-}" \
-			'$2 == q && (d == "" || $7 == d)' "$csv" >"${csv%.csv}-${hq#*:}.csv"
-		[ -s "${csv%.csv}-${hq#*:}.csv" ] || fail "no rxe_cc_dcqcn event of ${hq%:*}'s QP ${hq#*:}"
-		files+="${files:+ }${csv%.csv}-${hq#*:}.csv"
-		labels+="${labels:+ }${hq%:*}"
+		d=${RXE_DEV[${hq%:*}]:-}
+		awk -F, -v q="${hq#*:}" -v d="$d" '$2 == q && (d == "" || $7 == d) { n++ }
+			END { exit !n }' "$csv" ||
+			fail "no rxe_cc_dcqcn event of ${hq%:*}'s QP ${hq#*:}"
+		echo "${hq%:*} ${hq#*:}${d:+ $d}" >>"$qps"
 	done
-	gnuplot -e 'set terminal pngcairo' >/dev/null 2>&1 || term=png
-	gnuplot -e "term='$term'; outfile='$png'; files='$files'; labels='$labels'; plottitle='$title'; share=$share" \
-		"$TOP/scripts/plot/dcqcn_timeline.gp" || fail "gnuplot dcqcn_timeline"
-	[ -s "$png" ] || fail "no $png"
 }

@@ -14,8 +14,8 @@
 # switch, and the
 # rxe_cc_dcqcn tracepoint of the 4:1 dcqcn run (every QP's R_C, R_T and
 # alpha).  Results: summary.tsv (one row per run), summary.txt,
-# samples-N-ALGO.txt, counters-N-ALGO.txt, trace-4.csv, timeline-4.png,
-# throughput-N-ALGO.png; results.csv on the host.
+# samples-N-ALGO.txt, counters-N-ALGO.txt, trace-4.csv and trace-4.qps;
+# results.csv, throughput-N-ALGO.png and timeline-4.png on the host.
 #
 # The functions dcqi_* are also used by the guest test
 # test_70_dcqcn_incast.sh, which sources this file after lib.sh, dcb.sh
@@ -84,8 +84,8 @@ dcqi_setup()
 # DCQI_DROPS[N-ALGO] (headroom, ingress and tail drops as "key=+n ...",
 # empty for none; WRED drops of perftest's non-ECT TCP control packets
 # are counted apart), appends the run to summary.tsv.  The 4:1 dcqcn run
-# also records the tracepoint: trace-4.csv, timeline-4.png and DCQI_QPNS
-# ("sK:QPN" of each sender).
+# also records the tracepoint: trace-4.csv, trace-4.qps (the QPs to plot)
+# and DCQI_QPNS ("sK:QPN" of each sender).
 dcqi_run()
 {
 	local n=$1 algo=$2 secs=$3 h i hosts=() res k drops='' dsum=0 wred r
@@ -141,9 +141,7 @@ dcqi_run()
 		done
 		log "QPNs ${DCQI_QPNS[*]}; $(wc -l <"$DCQI_OUT/trace-4.csv") trace events," \
 			"$(awk -F, '$6 == "cnp"' "$DCQI_OUT/trace-4.csv" | wc -l) cuts"
-		dcqcn_timeline "$DCQI_OUT/trace-4.csv" "$DCQI_OUT/timeline-4.png" \
-			"DCQCN 4:1 incast, ${DCQI_LINE} Mb/s: R_C (solid), R_T (dotted), alpha" \
-			"$(awk -v c="$DCQI_LINE" 'BEGIN { print c * 1024 / 1082 / 4 }')" "${DCQI_QPNS[@]}"
+		dcqcn_trace_qps "$DCQI_OUT/trace-4.csv" "$DCQI_OUT/trace-4.qps" "${DCQI_QPNS[@]}"
 	fi
 }
 
@@ -166,8 +164,7 @@ run()
 		column -t -s "$(printf '\t')" "$OUT/summary.tsv"
 	} >"$OUT/summary.txt"
 	cat "$OUT/summary.txt"
-	# (the per-flow throughput plots are drawn on the host:
-	# scripts/dcbanalysis/scenarios)
-	[ -e "$OUT/timeline-4.png" ] && log "rate timeline: $OUT/timeline-4.png"
+	# (the per-flow throughput plots and the rate timeline are drawn on
+	# the host: scripts/dcbanalysis/scenarios/dcqcn_incast.py)
 	return 0
 }

@@ -24,8 +24,9 @@
 #    drops of perftest's non-ECT TCP SYN/FIN/ACKs are logged only);
 #  - dcqcn sends far fewer PAUSE frames than none: ratio <= 0.25;
 #  - the rxe_cc_dcqcn tracepoint of the 4:1 run gives every QP a timeline
-#    (R_C, R_T, alpha) with CNP cuts, plotted to PNG in
-#    build/selftests/net/wip_70_dcqcn_incast/.
+#    (R_C, R_T, alpha) with CNP cuts: trace-4.csv and trace-4.qps in
+#    build/selftests/net/test_70_dcqcn_incast/, which
+#    `python3 -m dcbanalysis timeline` plots on the host.
 # The experiment is the dcblab scenario's (scripts/scenarios/
 # dcqcn_incast.sh, dcqi_*); this test asserts on what it measured.
 . "$(dirname "$0")/lib.sh"
@@ -36,7 +37,7 @@
 # shellcheck source=../../scripts/scenarios/dcqcn_incast.sh
 . "$TOP/scripts/scenarios/dcqcn_incast.sh"
 
-need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
+need_cmd rdma ib_write_bw ibv_rc_pingpong jq
 RXE_BW_U=${DCQCN_U:-17}
 # 20 s: 16 s runs with T = K = 55 ms missed the Jain bound (results.rst;
 # T is 30 ms since: rxe.sh)
@@ -63,11 +64,10 @@ if [[ " $NS " == *" 4 "* ]]; then
 		check_assert assert_ge "$(awk -F, -v q="${i#*:}" '$2 == q && $6 == "cnp"' "$DCQI_OUT/trace-4.csv" | wc -l)" 1 \
 			"CNP cuts of ${i%:*} (QP ${i#*:}) in the trace"
 	done
-	if [ -s "$DCQI_OUT/timeline-4.png" ]; then
-		log "ok: timeline $DCQI_OUT/timeline-4.png"
-	else
-		check_err 1 "no timeline plot"
-	fi
+	q=$(wc -l <"$DCQI_OUT/trace-4.qps")
+	[ "$q" = 4 ] || check_err 1 "$q QPs with a timeline, expected 4"
+	log "timeline: PYTHONPATH=scripts python3 -m dcbanalysis timeline" \
+		"$DCQI_OUT/trace-4.csv $DCQI_OUT/trace-4.qps timeline-4.png"
 	log_test "4:1 dcqcn: distinct QPNs, CNP cuts, timeline"
 fi
 for n in $NS; do

@@ -15,8 +15,9 @@
 #    without a rate change are not traced, so alpha' is only checked to be
 #    at most (1 - g) alpha_last + g); R_T' = R_C (clamp_tgt_rate 1);
 #  - R_C <= R_T <= line rate and 0 <= alpha <= 1 in every event;
-#  - the timeline (R_C, R_T, alpha per QP) is plotted to PNG in
-#    build/selftests/net/test_74_dcqcn_timeline/;
+#  - the timeline (R_C, R_T, alpha per QP): trace.csv and trace.qps in
+#    build/selftests/net/test_74_dcqcn_timeline/, which
+#    `python3 -m dcbanalysis timeline` plots on the host;
 #  - no headroom, ingress or tail drop at the switch;
 #  - Jain's index of the two senders >= 0.95 over the second half of the
 #    window in which both ran (issue 5's 2:1 incast; 20 s runs: DCQCN's
@@ -32,7 +33,7 @@
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 
-need_cmd rdma ib_write_bw ibv_rc_pingpong jq gnuplot
+need_cmd rdma ib_write_bw ibv_rc_pingpong jq
 RXE_BW_U=17	# 537 ms (see test_70_dcqcn_incast.sh)
 load_dcqcn
 rxe_topo 2
@@ -133,10 +134,9 @@ for h in s1 s2; do
 	[ "$badcut" = 0 ] || check_err 1 "$h: $badcut of $cuts cuts not as eq. (1) (first: $whycut)"
 	log_test "$step"
 done
-dcqcn_timeline "$OUTD/trace.csv" "$OUTD/timeline.png" \
-	"DCQCN 2:1 incast, $LINE Mb/s: R_C (solid), R_T (dotted), alpha" \
-	"$(awk -v c="$LINE" 'BEGIN { print c * 1024 / 1082 / 2 }')" "${qpns[@]}"
-log "ok: timeline $OUTD/timeline.png ($(stat -c %s "$OUTD/timeline.png") bytes)"
+dcqcn_trace_qps "$OUTD/trace.csv" "$OUTD/trace.qps" "${qpns[@]}"
+log "timeline: PYTHONPATH=scripts python3 -m dcbanalysis timeline $OUTD/trace.csv" \
+	"$OUTD/trace.qps timeline.png --share $(awk -v c="$LINE" 'BEGIN { print c * 1024 / 1082 / 2 }')"
 
 # The same incast with algo none and no ECN (PFC only, the paper's
 # baseline): DCQCN must have sent far fewer PAUSE frames.

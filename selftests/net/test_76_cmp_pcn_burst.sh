@@ -45,8 +45,6 @@ log "topology up"
 cmp_burst_run pcn
 # shellcheck disable=SC1091
 . "$OUTD/burst-pcn.env"
-cmp_plot pfc_series "$OUTD/burst-pcn.png" "datafile='$OUTD/burst-pcn-flows.csv'" "ncols=3" \
-	"ylab='Mb/s'" "plottitle='test_76: PCN, F0, F1 and the burst (t = 0: burst start)'" || true
 # shellcheck disable=SC2154 # from burst-pcn.env
 {
 	[ "$failed" = 0 ] || check_err 1 "$failed ib_write_bw transfer(s) failed"

@@ -39,8 +39,6 @@ log "topology up"
 cmp_conv_run pcn
 # shellcheck disable=SC1091
 . "$OUTD/conv-pcn.env"
-cmp_plot pfc_series "$OUTD/conv-pcn.png" "datafile='$OUTD/conv-pcn-flows.csv'" "ncols=$CMP_N" \
-	"ylab='Mb/s'" "plottitle='test_77: PCN, 3 flows into one 20 Mb/s port'" || true
 # shellcheck disable=SC2154 # from conv-pcn.env
 {
 	[ "$failed" = 0 ] || check_err 1 "$failed ib_write_bw transfer(s) failed"

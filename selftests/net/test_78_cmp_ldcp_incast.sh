@@ -32,7 +32,6 @@ CMPI_OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_78_cmp_ldcp_incast
 rm -rf "$CMPI_OUT"
 mkdir -p "$CMPI_OUT" || fail "mkdir $CMPI_OUT"
 declare -gA P=([algos]=ldcp)
-CMPI_PLOTS=0	# gnuplot is slow in the guest; the scenario plots
 MTU=1100	# a 1024-byte RoCE payload on the wire (IP/UDP/BTH/ICRC, Ethernet)
 
 cmpi_setup

@@ -30,7 +30,6 @@ CMPI_OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_89_dcqcn_buffer
 rm -rf "$CMPI_OUT"
 mkdir -p "$CMPI_OUT" || fail "mkdir $CMPI_OUT"
 declare -gA P=([configs]="paper,pfc-only")
-CMPI_PLOTS=0
 
 dcqb_setup
 log "topology up: ${#CMPI_HOSTS[@]} senders"

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 import pandas as pd  # noqa: E402
 
 from dcbanalysis import analyze, fairness, metadata, plots, summary  # noqa
-from dcbanalysis import roce_flows, tidy, units  # noqa
+from dcbanalysis import roce_flows, tidy, timeline, units  # noqa
 
 
 def row(**kw):
@@ -484,6 +484,64 @@ class DcqcnIncast(unittest.TestCase):
             self.assertNotIn(("none", "flow_rate.f3"), v.index)
             self.assertRegex(summary.table([t]),
                              r"dcqcn_incast 4:1: .*\n(.*\n)*jain +1 +0\.9973 +0\.8000")
+
+
+class Timeline(unittest.TestCase):
+    TRACE = ("0.000000,17,10.000,10.000,1.00000,first_cnp,rxe_s1\n"
+             "0.000000,17,8.000,8.000,0.50000,inc,rxe_s2\n"
+             "0.010000,17,5.000,10.000,1.00000,cnp,rxe_s1\n"
+             "0.050000,18,4.000,9.000,0.25000,cnp,rxe_s2\n"
+             "0.090000,17,7.500,10.000,0.93750,inc,rxe_s1\n")
+
+    def test_read(self):
+        with tempfile.TemporaryDirectory() as t:
+            trace = os.path.join(t, "trace.csv")
+            qps = os.path.join(t, "trace.qps")
+            with open(trace, "w") as f:
+                f.write(self.TRACE)
+            with open(qps, "w") as f:
+                f.write("s1 17 rxe_s1\ns2 18\ns3 19 rxe_s3\n")
+            q = timeline.read_qps(qps)
+            self.assertEqual(q, [("s1", 17, "rxe_s1"), ("s2", 18, None),
+                                 ("s3", 19, "rxe_s3")])
+            tr = timeline.read_trace(trace, q)
+            # the device tells s1's QP 17 from s2's QP 17
+            self.assertEqual(tr["s1"][0], [0.0, 0.01, 0.09])
+            self.assertEqual(tr["s1"][1], [10.0, 5.0, 7.5])
+            self.assertEqual(tr["s2"], ([0.05], [4.0], [9.0], [0.25]))
+            self.assertEqual(tr["s3"], ([], [], [], []))
+            png = os.path.join(t, "timeline.png")
+            self.assertEqual(timeline.plot(trace, q, png, "t", 2.5), png)
+            self.assertGreater(os.path.getsize(png), 1000)
+            self.assertIsNone(timeline.plot(trace, [("x", 99, None)],
+                                            os.path.join(t, "none.png"),
+                                            "t"))
+
+    def test_dcqcn_incast_plot(self):
+        from dcbanalysis.scenarios import dcqcn_incast
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "trace-4.csv"), "w") as f:
+                f.write(self.TRACE)
+            with open(os.path.join(t, "trace-4.qps"), "w") as f:
+                f.write("s1 17 rxe_s1\ns2 18 rxe_s2\n")
+            out = dcqcn_incast.plot(t, {"line": "10", "duration": "12"})
+            self.assertEqual(out, [os.path.join(t, "timeline-4.png")])
+
+    def test_bad_input(self):
+        with tempfile.TemporaryDirectory() as t:
+            bad = os.path.join(t, "bad")
+            with open(bad, "w") as f:
+                f.write("s1 QP17\n")
+            with self.assertRaisesRegex(ValueError, "bad:1: expected"):
+                timeline.read_qps(bad)
+            with open(bad, "w") as f:
+                f.write("0.1,17,1,2,0.5,cnp\n")
+            with self.assertRaisesRegex(ValueError, "bad:1: expected 7"):
+                timeline.read_trace(bad, [("s1", 17, None)])
+            with open(bad, "w") as f:
+                f.write("0.1,17,x,2,0.5,cnp,rxe_s1\n")
+            with self.assertRaisesRegex(ValueError, "bad:1: not a number"):
+                timeline.read_trace(bad, [("s1", 17, None)])
 
 
 class DcqcnFig8(unittest.TestCase):

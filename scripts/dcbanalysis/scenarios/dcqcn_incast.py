@@ -41,11 +41,23 @@ def analyze(d, params):
 
 def plot(d, params):
     """throughput-N-ALGO.png: each sender's rate in every run, the fair
-    share of the line dashed.  Returns the files written."""
-    from .. import plots, samples
+    share of the line dashed; timeline-4.png: R_C, R_T and alpha of the
+    4:1 dcqcn run's QPs from the tracepoint.  Returns the files written."""
+    from .. import plots, samples, timeline
 
     out = []
     line = float(params.get("line") or 10)
+    trace = os.path.join(d, "trace-4.csv")
+    qps = os.path.join(d, "trace-4.qps")
+    if os.path.exists(trace) and os.path.exists(qps):
+        png = os.path.join(d, "timeline-4.png")
+        if timeline.plot(trace, timeline.read_qps(qps), png,
+                         plots.title("dcqcn_incast",
+                                     "4:1, algo dcqcn: R_C (solid), "
+                                     "R_T (dotted), alpha",
+                                     params, ("line", "duration")),
+                         line * 1024 / 1082 / 4):
+            out.append(png)
     for name in sorted(os.listdir(d)):
         if not (name.startswith("samples-") and name.endswith(".txt")):
             continue
