@@ -250,26 +250,21 @@ cmp_keep_bw()
 	done >"$1-bw/counters.txt" 2>/dev/null
 }
 
+# cmp_metrics COMMAND ARG...: the experiments' metrics from their raw
+# files (scripts/dcbanalysis/cmpmetrics.py: Python's standard library,
+# quick to start in the guest; the host's analysers use the same code).
+cmp_metrics()
+{
+	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
+		/usr/bin/python3 -m dcbanalysis.cmpmetrics "$@"
+}
+
 # cmp_queue_stats CSV NODE:DEV: "mean_kb p99_kb peak_kb" of the port's
 # backlog over the samples from the first to the last in which it
 # dequeued packets (traffic running).
 cmp_queue_stats()
 {
-	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["netns"] ":" $c["dev"] != nd || $c["band"] != "all" { next }
-		{ n++; q[n] = $c["backlog_bytes"]; d[n] = $c["deq_packets"] }
-		END {
-			if (n < 2) { print "NaN NaN NaN"; exit }
-			for (a = 2; a <= n && d[a] == d[1]; a++) ;
-			for (b = n; b > 1 && d[b] == d[n]; b--) ;
-			b++; if (b > n) b = n
-			m = 0; k = 0
-			for (i = a; i <= b; i++) { k++; v[k] = q[i]; s += q[i]; if (q[i] > m) m = q[i] }
-			if (k == 0) { print "NaN NaN NaN"; exit }
-			for (i = 2; i <= k; i++) { x = v[i]; for (j = i - 1; j > 0 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-			p = int(0.99 * k + 0.999); if (p < 1) p = 1; if (p > k) p = k
-			printf "%.1f %.1f %.1f\n", s / k / 1024, v[p] / 1024, m / 1024 }' "$1"
+	cmp_metrics queue "$1" "$(topo_ns "${2%%:*}"):${2#*:}"
 }
 
 # ------------------------------------------------------------ cmp_burst
@@ -412,66 +407,12 @@ cmp_pause_drops()
 
 # cmp_burst_analyse SAMPLES CSV: metrics from the sent_pkts samples (F0 F1
 # B1..BN), as key=value lines; CSV: t_s (from the burst start), F0, F1,
-# burst in Mb/s (1024-byte payloads) per sampling interval.
+# burst in Mb/s (1024-byte payloads) per sampling interval.  Recovery:
+# the first sample after the burst from which both flows stay within
+# CMP_REC_TOL of their fair share for CMP_REC_WIN s (cmpmetrics.burst).
 cmp_burst_analyse()
 {
-	awk -v csv="$2" -v rec_win="${CMP_REC_WIN:-1.0}" -v tol="${CMP_REC_TOL:-0.2}" '
-	{ m++; t[m] = $1; n = NF - 1; for (j = 1; j <= n; j++) c[m, j] = $(j + 1)
-	  b = 0; for (j = 3; j <= n; j++) b += $(j + 1); bs[m] = b }
-	function rate(j, a, z) { return (t[z] > t[a]) ? (c[z, j] - c[a, j]) * 8192 / (t[z] - t[a]) / 1e6 : 0 }
-	function brate(a, z) { return (t[z] > t[a]) ? (bs[z] - bs[a]) * 8192 / (t[z] - t[a]) / 1e6 : 0 }
-	END {
-		if (m < 4) { print "error=few_samples"; exit }
-		# both long flows running from ls; the first to end at le
-		ls = 1
-		for (j = 1; j <= 2; j++) { for (i = 2; i <= m && c[i, j] == c[1, j]; i++) ; if (i - 1 > ls) ls = i - 1 }
-		le = m
-		for (j = 1; j <= 2; j++) { for (i = m; i > 1 && c[i - 1, j] == c[m, j]; i--) ; if (i < le) le = i }
-		# burst: from the sample before its first packet to the first
-		# sample with all of it
-		for (i = 2; i <= m && bs[i] == bs[1]; i++) ;
-		if (i > m) { print "error=no_burst"; exit }
-		b0 = i - 1
-		for (i = b0; i <= m && bs[i] < bs[m]; i++) ;
-		b1 = i
-		for (a = ls; a < b0 && t[a] < t[ls] + 1; a++) ;
-		if (t[b0] - t[a] < 1) a = ls
-		fair = (rate(1, a, b0) + rate(2, a, b0)) / 2
-		printf "pre_s=%.2f\nburst_s=%.2f\npost_s=%.2f\n", t[b0] - t[a], t[b1] - t[b0], t[le] - t[b1]
-		printf "f0_pre=%.2f\nf1_pre=%.2f\nf0_burst=%.2f\nf1_burst=%.2f\n", rate(1, a, b0), rate(2, a, b0), rate(1, b0, b1), rate(2, b0, b1)
-		printf "f0_post=%.2f\nf1_post=%.2f\nburst_mbps=%.2f\nfair=%.2f\n", rate(1, b1, le), rate(2, b1, le), brate(b0, b1), fair
-		x = rate(1, b1, le); y = rate(2, b1, le)
-		printf "jain_post=%.4f\n", (x * x + y * y > 0) ? (x + y) ^ 2 / (2 * (x * x + y * y)) : 0
-		printf "f0_keep=%.3f\n", (rate(1, a, b0) > 0) ? rate(1, b0, b1) / rate(1, a, b0) : 0
-		# recovery: the first sample k after the burst from which both
-		# flows, over the next rec_win seconds, are within tol of fair
-		rec = "NaN"
-		for (k = b1; k <= le; k++) {
-			for (z = k; z <= le && t[z] < t[k] + rec_win; z++) ;
-			if (z > le) break
-			ok = 1
-			for (j = 1; j <= 2; j++) { r = rate(j, k, z); if (r < fair * (1 - tol) || r > fair * (1 + tol)) ok = 0 }
-			if (ok) { rec = sprintf("%.2f", t[k] - t[b1]); break }
-		}
-		print "recovery_s=" rec
-		# recovery_share_s: the same, with the fair share of each window
-		# half of the rate of the two flows in it, and their sum at least
-		# 70 % of the pre-burst sum (the capacity of the guest drifts with
-		# the load of the host)
-		rec = "NaN"
-		for (k = b1; k <= le; k++) {
-			for (z = k; z <= le && t[z] < t[k] + rec_win; z++) ;
-			if (z > le) break
-			x = rate(1, k, z); y = rate(2, k, z); f = (x + y) / 2
-			if (f >= 0.7 * fair && x >= f * (1 - tol) && x <= f * (1 + tol) && y >= f * (1 - tol) && y <= f * (1 + tol)) {
-				rec = sprintf("%.2f", t[k] - t[b1]); break
-			}
-		}
-		print "recovery_share_s=" rec
-		print "t_s,F0,F1,burst" >csv
-		for (i = 2; i <= m; i++)
-			printf "%.3f,%.3f,%.3f,%.3f\n", (t[i - 1] + t[i]) / 2 - t[b0], rate(1, i - 1, i), rate(2, i - 1, i), brate(i - 1, i) >csv
-	}' "$1"
+	cmp_metrics burst "$1" "$2" --rec-win "${CMP_REC_WIN:-1.0}" --tol "${CMP_REC_TOL:-0.2}"
 }
 
 CMP_BURST_COLS="algo f0_pre f0_burst f0_post f1_pre f1_burst f1_post burst_mbps burst_s f0_keep jain_post queue_mean_kb queue_p99_kb q01_mean_kb q01_p99_kb pause_tx drops retries recovery_s recovery_share_s failed"
@@ -564,37 +505,9 @@ cmp_rate_converge()
 	local devs='' h lead=0 per=0
 	[ "$1" = pcn ] && { per=${PCN_KNOBS[period_us]}; lead=$per; }
 	for h in "${CMP_S[@]}"; do devs+="${devs:+ }${RXE_DEV[$h]}"; done
-	awk -v devs="$devs" -v line="$((CMP_LINE_MBPS * 1000))" -v lead="$lead" -v per="$per" \
-		-v ev="${CMP_TR_EVENT[$1]#*/}" -v field="${CMP_TR_FIELD[$1]}" '
-	BEGIN { n = split(devs, d, " "); for (i = 1; i <= n; i++) { idx[d[i]] = i; rate[i] = line }
-		pat = "[0-9]+\\.[0-9]+: " ev ":" }
-	match($0, pat) {
-		ts = substr($0, RSTART, RLENGTH); sub(/:.*/, "", ts)
-		delete v
-		for (i = 1; i <= NF; i++) if (split($i, kv, "=") == 2) v[kv[1]] = kv[2]
-		if (!(v["dev"] in idx)) next
-		k++; T[k] = ts + 0; D[k] = idx[v["dev"]]; R[k] = v[field] + 0
-		if (!(D[k] in first)) first[D[k]] = T[k]
-	}
-	END {
-		if (k == 0) { print "converge_s=NaN"; print "converge_periods=NaN"; print "rate_events=0"; exit }
-		st = 0
-		for (i = 1; i <= n; i++) {
-			if (!(i in first)) { print "converge_s=NaN"; print "converge_periods=NaN"; print "rate_events=" k; exit }
-			s = first[i] - lead / 1e6; if (s > st) st = s
-		}
-		conv = "NaN"
-		for (j = 1; j <= k; j++) {
-			rate[D[j]] = R[j]
-			if (T[j] < st) continue
-			sum = 0; for (i = 1; i <= n; i++) sum += rate[i]
-			if (sum <= 1.1 * line) { conv = sprintf("%.3f", T[j] - st); agg = sum; break }
-		}
-		print "converge_s=" conv
-		print "converge_periods=" ((conv == "NaN" || !per) ? "NaN" : sprintf("%.1f", conv * 1e6 / per))
-		print "agg_at_converge_mbps=" ((conv == "NaN") ? "NaN" : sprintf("%.2f", agg / 1000))
-		print "rate_events=" k
-	}' "$2"
+	cmp_metrics converge "$2" --devs "$devs" --line-kbps "$((CMP_LINE_MBPS * 1000))" \
+		--event "${CMP_TR_EVENT[$1]#*/}" --field "${CMP_TR_FIELD[$1]}" \
+		--lead-us "$lead" --period-us "$per"
 }
 
 # cmp_drain CSV NODE:DEV: queue drain from dcbmon samples of the port.
@@ -606,29 +519,8 @@ cmp_rate_converge()
 # it (NaN: never, e.g. a queue held up by PFC).
 cmp_drain()
 {
-	awk -F, -v nd="$(topo_ns "${2%%:*}"):${2#*:}" -v thr="$((CMP_DRAIN_KB * 1024))" \
-		-v win="$CMP_DRAIN_WIN" -v pw="${CMP_PEAK_WIN:-2}" '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["netns"] ":" $c["dev"] != nd || $c["band"] != "all" { next }
-		{ n++; t[n] = $c["t_ms"] / 1000; q[n] = $c["backlog_bytes"]; d[n] = $c["deq_packets"] }
-		END {
-			for (a = 1; a <= n && q[a] <= thr; a++) ;
-			if (a > n) { print "drain_s=0"; print "settle_s=0"; print "peak0_kb=0"; exit }
-			for (e = n; e > 1 && d[e - 1] == d[n]; e--) ;
-			p = a
-			for (k = a; k <= n && t[k] <= t[a] + pw; k++) if (q[k] > q[p]) p = k
-			for (k = p; k <= e && q[k] > thr; k++) ;
-			print "drain_s=" ((k <= e) ? sprintf("%.2f", t[k] - t[a]) : "NaN")
-			printf "peak0_kb=%.1f\n", q[p] / 1024
-			res = "NaN"
-			for (k = a; k <= e; k++) {
-				s = 0; cnt = 0
-				for (z = k; z <= e && t[z] < t[k] + win; z++) { s += q[z]; cnt++ }
-				if (z > e) break
-				if (cnt && s / cnt < thr) { res = sprintf("%.2f", t[k] - t[a]); break }
-			}
-			print "settle_s=" res
-		}' "$1"
+	cmp_metrics drain "$1" "$(topo_ns "${2%%:*}"):${2#*:}" --thr-kb "$CMP_DRAIN_KB" \
+		--win "$CMP_DRAIN_WIN" --peak-win "${CMP_PEAK_WIN:-2}"
 }
 
 # cmp_conv_run ALGO: one run; files $CMP_OUT/conv-ALGO.*
@@ -674,25 +566,11 @@ cmp_conv_run()
 		read -r -a sh <<<"$(rxe_shares "$o-samples.txt")"
 		echo "half_from_s=${sh[0]}"; echo "half_to_s=${sh[1]}"; echo "jain=${sh[2]}"
 		for k in $(seq 1 "$CMP_N"); do echo "f${k}_mbps=${sh[$((k + 2))]:-NaN}"; done
-		# all flows together, from the first packet of any to the last
-		awk -v n="$CMP_N" '{ t[NR] = $1; s = 0; for (j = 2; j <= NF; j++) s += $j; c[NR] = s; m = NR }
-			END { for (a = 2; a <= m && c[a] == c[1]; a++) ;
-			      for (b = m; b > 1 && c[b - 1] == c[m]; b--) ;
-			      a--
-			      print "total_mbps=" ((b > a) ? sprintf("%.2f", (c[b] - c[a]) * 8192 / (t[b] - t[a]) / 1e6) : "NaN")
-			      print "active_s=" ((b > a) ? sprintf("%.2f", t[b] - t[a]) : "NaN") }' "$o-samples.txt"
+		# all flows together, from the first packet of any to the last;
+		# the per-flow throughput per interval (t from the first packet of
+		# any flow) to the CSV
+		cmp_metrics flows "$o-samples.txt" "$CMP_N" "$o-flows.csv"
 	} >"$o.env"
-	# per-flow throughput per interval (t from the first packet of any flow)
-	awk -v n="$CMP_N" '{ t[NR] = $1; for (j = 2; j <= NF; j++) c[NR, j] = $j; m = NR }
-		END {
-			h = "t_s"; for (j = 1; j <= n; j++) h = h ",s" j; print h
-			for (f = 2; f <= m; f++) { d = 0; for (j = 2; j <= n + 1; j++) if (c[f, j] != c[1, j]) d = 1; if (d) break }
-			t0 = t[f - 1]
-			for (i = 2; i <= m; i++) {
-				line = sprintf("%.3f", (t[i - 1] + t[i]) / 2 - t0)
-				for (j = 2; j <= n + 1; j++) line = line sprintf(",%.3f", (c[i, j] - c[i - 1, j]) * 8192 / (t[i] - t[i - 1]) / 1e6)
-				print line
-			} }' "$o-samples.txt" >"$o-flows.csv"
 	log "$a: $(tr '\n' ' ' <"$o.env")"
 }
 

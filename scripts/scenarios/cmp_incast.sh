@@ -246,25 +246,6 @@ cmpi_run()
 cmpi_analyze()
 {
 	local algo=$1 d=$2 h i n=${#CMPI_HOSTS[@]} done_w
-	# per-flow: times at which sent_pkts first moved and last moved
-	awk -v sz="${P[size]}" -v it="${P[iters]}" -v hosts="${CMPI_HOSTS[*]}" \
-	    -v t0="$(cat "$d/dcbmon.t0")" '
-	{ t[NR] = $1; for (i = 2; i <= NF; i++) c[NR, i - 1] = $i; n = NF - 1; m = NR }
-	END {
-		split(hosts, hn, " ")
-		print "flow\tstart_s\tend_s\tfct_s\tmbps\tpkts"
-		for (i = 1; i <= n; i++) {
-			for (r = 2; r <= m && c[r, i] == c[1, i]; r++) ;
-			for (e = m; e > 1 && c[e, i] == c[m, i]; e--) ;
-			if (r > m) { printf "%s\tNaN\tNaN\tNaN\t0\t0\n", hn[i]; continue }
-			# first sample with a change, last sample before no change
-			s = t[r - 1]; f = t[e + 1]
-			fct = f - s
-			printf "%s\t%.2f\t%.2f\t%.2f\t%.3f\t%d\n", hn[i], s - t0, f - t0, fct,
-				sz * it * 8 / fct / 1e6, c[m, i] - c[1, i]
-		}
-	}' "$d/samples.txt" >"$d/flows.tsv"
-
 	# writes each client completed (perftest's result line)
 	done_w=0
 	for h in "${CMPI_HOSTS[@]}"; do
@@ -272,46 +253,19 @@ cmpi_analyze()
 		[ -n "$i" ] && done_w=$((done_w + i))
 	done
 
-	# queue over the incast [first start, last end] and its second half
-	local ts te
-	ts=$(awk -F'\t' 'NR > 1 && $2 != "NaN" { if (s == "" || $2 < s) s = $2 } END { print s + 0 }' "$d/flows.tsv")
-	te=$(awk -F'\t' 'NR > 1 && $3 != "NaN" { if ($3 > e) e = $3 } END { print e + 0 }' "$d/flows.tsv")
-	awk -F, -v ts="$ts" -v te="$te" -v qf="$d/queue.csv" -v sf="$d/.sorted" '
-	function stats(lo, hi, pfx,   i, k, s, mx, cmd, x, v, p, h) {
-		k = 0; s = 0; mx = 0; cmd = "sort -n > " sf
-		for (i = 1; i <= m; i++) if (t[i] >= lo && t[i] <= hi) {
-			print q[i] | cmd; s += q[i]; k++; if (q[i] > mx) mx = q[i] }
-		close(cmd)
-		if (k == 0) { printf "%s_mean_kb=NaN\n%s_p99_kb=NaN\n%s_p50_kb=NaN\n%s_max_kb=NaN\n%s_n=0\n", pfx, pfx, pfx, pfx, pfx; return }
-		for (i = 1; (getline x < sf) > 0; i++) v[i] = x + 0
-		close(sf)
-		p = int(0.99 * k + 0.999999); if (p < 1) p = 1
-		h = int(0.5 * k + 0.999999); if (h < 1) h = 1
-		printf "%s_mean_kb=%.2f\n%s_p99_kb=%.2f\n%s_p50_kb=%.2f\n%s_max_kb=%.2f\n%s_n=%d\n",
-			pfx, s / k / 1024, pfx, v[p] / 1024, pfx, v[h] / 1024, pfx, mx / 1024, pfx, k
-	}
-	NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "t_s,backlog_bytes" > qf; next }
-	$c["band"] != "all" { next }
-	{ m++; t[m] = $c["t_ms"] / 1000; q[m] = $c["backlog_bytes"]
-	  printf "%.3f,%d\n", t[m] - ts, q[m] > qf }
-	END {
-		stats(ts, te, "q")
-		stats(ts + (te - ts) / 2, te, "qh")
-	}' "$d/dcbmon.csv" >"$d/metrics.env"
-	rm -f "$d/.sorted"
+	# per flow (flows.tsv): its first and last packet, FCT, Mb/s; the
+	# queue (queue.csv) over the incast [first start, last end] and over
+	# its second half; Jain's index (cmpmetrics.incast)
 	{
+		cmp_metrics incast "$d/samples.txt" "$d/dcbmon.csv" --t0 "$(cat "$d/dcbmon.t0")" \
+			--hosts "${CMPI_HOSTS[*]}" --size "${P[size]}" --iters "${P[iters]}" \
+			--flows "$d/flows.tsv" --queue "$d/queue.csv" || fail "$algo: cmpmetrics incast"
 		echo "writes_done=$done_w"
 		echo "writes_want=$((n * P[iters]))"
-		echo "span_s=$(awk -v a="$ts" -v b="$te" 'BEGIN { printf "%.2f", b - a }')"
-		awk -F'\t' 'NR > 1 { s += $5; q += $5 * $5; k++; if ($4 > mx) mx = $4
-				f = f (f == "" ? "" : "/") sprintf("%.2f", $5) }
-			END { printf "jain=%.4f\nfct_max_s=%.2f\nflows_mbps=%s\n",
-				(q > 0) ? s * s / (k * q) : 0, mx, f }' "$d/flows.tsv"
-	} >>"$d/metrics.env"
+	} >"$d/metrics.env"
 
 	# shellcheck disable=SC1091
 	CMPI_ROW=$( . "$d/metrics.env"; . "$d/counters.env"
-		fcts=$(awk -F'\t' 'NR > 1 { f = f (f == "" ? "" : "/") $4 } END { print f }' "$d/flows.tsv")
 		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			"$algo" "$flows_mbps" "$jain" "$q_mean_kb" "$q_p99_kb" "$qh_mean_kb" "$qh_p99_kb" \
 			"$pause_tx" "$drops" "$drops_tail" "$drops_wred" "$retry" "$oos" \

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
 import pandas as pd  # noqa: E402
 
 from dcbanalysis import analyze, fairness, metadata, plots, summary  # noqa
-from dcbanalysis import roce_flows, tidy, timeline, units  # noqa
+from dcbanalysis import cmpmetrics, roce_flows, tidy, timeline, units  # noqa
 
 
 def row(**kw):
@@ -484,6 +484,144 @@ class DcqcnIncast(unittest.TestCase):
             self.assertNotIn(("none", "flow_rate.f3"), v.index)
             self.assertRegex(summary.table([t]),
                              r"dcqcn_incast 4:1: .*\n(.*\n)*jain +1 +0\.9973 +0\.8000")
+
+
+class CmpMetrics(unittest.TestCase):
+    """scripts/lib/cmp.sh's metrics (cmpmetrics), on inputs small enough
+    to work out by hand."""
+
+    DCBMON_HDR = "t_ms,netns,dev,band,deq_packets,backlog_bytes,t_unix_ms\n"
+
+    @staticmethod
+    def write(d, name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_burst(self):
+        # 0.5 s samples; F0 and F1 send 100 packets an interval from the
+        # first; the bursters from t = 4 to 6, when F0 sends 50
+        rows, c = [], [0, 0, 0, 0]
+        for i in range(21):
+            rows.append((i * 0.5, list(c)))
+            c[0] += 50 if 8 <= i < 12 else 100
+            c[1] += 100
+            if 8 <= i < 12:
+                c[2] += 30
+                c[3] += 30
+        with tempfile.TemporaryDirectory() as t:
+            f = os.path.join(t, "flows.csv")
+            m = dict(cmpmetrics.burst(rows, f))
+            with open(f) as fh:
+                lines = fh.read().splitlines()
+        # "pre": 1 s after both started (t = 1) to the burst (t = 4)
+        self.assertEqual((m["pre_s"], m["burst_s"], m["post_s"]),
+                         ("3.00", "2.00", "4.00"))
+        # 100 packets of 1024 B per 0.5 s = 1.6384 Mbit/s
+        self.assertEqual((m["f0_pre"], m["f1_pre"], m["fair"]),
+                         ("1.64", "1.64", "1.64"))
+        self.assertEqual((m["f0_burst"], m["f0_keep"]), ("0.82", "0.500"))
+        self.assertEqual(m["burst_mbps"], "0.98")
+        self.assertEqual((m["jain_post"], m["recovery_s"],
+                          m["recovery_share_s"]), ("1.0000", "0.00",
+                                                   "0.00"))
+        self.assertEqual(lines[0], "t_s,F0,F1,burst")
+        self.assertEqual(lines[9], "0.250,0.819,1.638,0.983")
+        self.assertEqual(len(lines), 21)
+        self.assertEqual(cmpmetrics.burst(rows[:3]),
+                         [("error", "few_samples")])
+        flat = [(r[0], r[1][:2] + [0, 0]) for r in rows]
+        self.assertEqual(cmpmetrics.burst(flat), [("error", "no_burst")])
+
+    def test_converge(self):
+        ev = ("  ib_write_bw-7  [001] d.s1.  %.6f: rxe_cc_pcn_rate: "
+              "dev=%s qpn=17 rate_kbps=%d\n")
+        with tempfile.TemporaryDirectory() as t:
+            tr = self.write(t, "trace", "# tracer: nop\n"
+                            + ev % (1.0, "rxe_a", 8000)
+                            + ev % (1.05, "rxe_other", 1)
+                            + "  x-1 [000] 1.100000: rxe_cc_dcqcn: "
+                            "dev=rxe_b rate_kbps=1\n"
+                            + ev % (1.2, "rxe_b", 2500)
+                            + ev % (1.3, "rxe_a", 9000))
+            m = dict(cmpmetrics.converge(tr, ["rxe_a", "rxe_b"], 10000,
+                                         "rxe_cc_pcn_rate", "rate_kbps",
+                                         lead_us=100000, period_us=20000))
+            # the last flow started 0.1 s before its first event (1.1 s);
+            # at 1.2 s the rates sum to 8000 + 2500 <= 1.1 x 10000
+            self.assertEqual(m, {"converge_s": "0.100",
+                                 "converge_periods": "5.0",
+                                 "agg_at_converge_mbps": "10.50",
+                                 "rate_events": 3})
+            m = dict(cmpmetrics.converge(tr, ["rxe_a", "rxe_c"], 10000,
+                                         "rxe_cc_pcn_rate", "rate_kbps"))
+            self.assertEqual(m, {"converge_s": "NaN",
+                                 "converge_periods": "NaN",
+                                 "rate_events": 2})
+
+    def test_queue_and_drain(self):
+        q = [0, 0, 5000, 9000, 12000, 7000, 3000, 2000, 1000, 0, 0, 0]
+        deq = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 8]
+        rows = "".join("%d,ns,eth0,all,%d,%d,0\n%d,ns,eth0,3,%d,1,0\n"
+                       "%d,ns,eth1,all,0,99999,0\n"
+                       % (100 * i, d, b, 100 * i, d, 100 * i)
+                       for i, (b, d) in enumerate(zip(q, deq)))
+        with tempfile.TemporaryDirectory() as t:
+            path = self.write(t, "dcbmon.csv", self.DCBMON_HDR + rows)
+            pr = cmpmetrics.port_rows(path, "ns:eth0")
+        self.assertEqual(len(pr), 12)
+        # from the first sample that dequeued (t = 0.2) to the first
+        # after the last dequeue (t = 0.9): 8 samples; p99 and peak 12000 B
+        mean, p99, peak = cmpmetrics.queue(pr)
+        self.assertAlmostEqual(mean, 39000 / 8 / 1024)
+        self.assertEqual((p99, peak), (12000 / 1024, 12000 / 1024))
+        # above 4 KB from t = 0.2, peak at 0.4, at or below 4 KB at 0.6;
+        # the 0.3 s mean is first below 4 KB from t = 0.5 (7000, 3000,
+        # 2000)
+        self.assertEqual(cmpmetrics.drain(pr, 4096, win=0.3),
+                         [("drain_s", "0.40"), ("peak0_kb", "11.7"),
+                          ("settle_s", "0.30")])
+        self.assertEqual(cmpmetrics.drain(pr[:2], 4096),
+                         [("drain_s", "0"), ("settle_s", "0"),
+                          ("peak0_kb", "0")])
+        self.assertIsNone(cmpmetrics.queue(pr[:1]))
+
+    def test_flows_and_incast(self):
+        # s1 sends 2 s (t = 1..3), s2 1 s (t = 2..3), 0.5 s samples
+        rows = []
+        for i in range(9):
+            t = i * 0.5
+            rows.append((10 + t, [max(0, min(t, 3) - 1) * 200,
+                                  max(0, min(t, 3) - 2) * 200]))
+        with tempfile.TemporaryDirectory() as t:
+            f = os.path.join(t, "flows.csv")
+            m = dict(cmpmetrics.flows(rows, 2, f))
+            with open(f) as fh:
+                lines = fh.read().splitlines()
+            # 600 packets of 1024 B in 2 s
+            self.assertEqual(m, {"total_mbps": "2.46", "active_s": "2.00"})
+            self.assertEqual(lines[:4], ["t_s,s1,s2", "-0.750,0.000,0.000",
+                                         "-0.250,0.000,0.000",
+                                         "0.250,1.638,0.000"])
+            mon = self.write(t, "dcbmon.csv", self.DCBMON_HDR + "".join(
+                "%d,ns,eth0,all,0,%d,0\n" % (500 * i, 1024 * i)
+                for i in range(10)))
+            m = dict(cmpmetrics.incast(
+                rows, mon, 10, ["s1", "s2"], 1024, 200,
+                os.path.join(t, "flows.tsv"), os.path.join(t, "q.csv")))
+            with open(os.path.join(t, "flows.tsv")) as fh:
+                flows = fh.read().splitlines()
+        self.assertEqual(flows[1:], ["s1\t1.00\t3.00\t2.00\t0.819\t400",
+                                     "s2\t2.00\t3.00\t1.00\t1.638\t200"])
+        # the queue from t = 1 to 3: 2, 3, 4, 5, 6 KB; second half 4-6
+        self.assertEqual((m["q_mean_kb"], m["q_p50_kb"], m["q_max_kb"],
+                          m["q_n"]), ("4.00", "4.00", "6.00", 5))
+        self.assertEqual((m["qh_mean_kb"], m["qh_n"]), ("5.00", 3))
+        self.assertEqual((m["span_s"], m["fct_max_s"], m["jain"]),
+                         ("2.00", "2.00", "0.9000"))
+        self.assertEqual((m["flows_mbps"], m["fcts"]),
+                         ("0.82/1.64", "2.00/1.00"))
 
 
 class Timeline(unittest.TestCase):
