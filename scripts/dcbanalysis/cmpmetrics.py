@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Metrics of the comparison experiments (scripts/lib/cmp.sh) from their
+"""Metrics of the guest experiments (scripts/lib/cmp.sh, rxe.sh) from their
 raw files: rxe's sent_pkts samples, dcbmon CSVs and the algorithms' rate
 tracepoints.
 
@@ -14,6 +14,7 @@ prints "key=value" lines, the form the scenarios keep in their .env files:
     python3 -m dcbanalysis.cmpmetrics queue DCBMON_CSV NETNS:DEV
     python3 -m dcbanalysis.cmpmetrics flows SAMPLES N FLOWS_CSV
     python3 -m dcbanalysis.cmpmetrics incast SAMPLES DCBMON_CSV ...
+    python3 -m dcbanalysis.cmpmetrics shares SAMPLES
 
 Rates are Mbit/s of RDMA payload: every sent packet carries PAYLOAD
 bytes (the scenarios' 1024-byte messages in 1024-byte MTU packets).
@@ -329,6 +330,43 @@ def flows(rows, n, flows_csv=None):
     return out
 
 
+def shares(rows):
+    """Each flow's rate of the samples @rows over the second half of the
+    window in which every flow was running (from the sample at which the
+    last flow started to the one at which the first flow sent its last
+    packet; stalls inside count): "T0 T1 JAIN RATE1 RATE2 ..." (T from the
+    first sample, rates in Mbit/s), "NaN NaN NaN" without such a window
+    of at least 4 intervals."""
+    m = len(rows)
+    n = len(rows[0][1]) if rows else 0
+    t = [r[0] for r in rows]
+    first, last = 0, m - 1
+    for i in range(n):
+        c = [r[1][i] for r in rows]
+        r = 1
+        while r < m and c[r] == c[0]:
+            r += 1
+        if r == m:
+            return "NaN NaN NaN"
+        first = max(first, r - 1)
+        r = m - 1
+        while r > 0 and c[r] == c[m - 1]:
+            r -= 1
+        last = min(last, r + 1)
+    if last - first < 4:
+        return "NaN NaN NaN"
+    mid = t[first] + (t[last] - t[first]) / 2
+    a = first
+    while a < last and t[a] < mid:
+        a += 1
+    x = [(rows[last][1][i] - rows[a][1][i]) * PAYLOAD * 8 /
+         (t[last] - t[a]) / 1e6 for i in range(n)]
+    sq = sum(v * v for v in x)
+    return "%.2f %.2f %.4f%s" % (
+        t[a] - t[0], t[last] - t[0], sum(x) ** 2 / (n * sq) if sq > 0 else 0,
+        "".join(" %.3f" % v for v in x))
+
+
 def _window(t, q, lo, hi, pfx):
     """The backlog @q of the samples at @t within [@lo, @hi]: PFX_mean_kb,
     _p99_kb, _p50_kb, _max_kb and _n."""
@@ -449,6 +487,8 @@ def main(argv=None):
     p.add_argument("samples")
     p.add_argument("n", type=int)
     p.add_argument("flows_csv")
+    p = sub.add_parser("shares", help="rates and Jain's index, second half")
+    p.add_argument("samples")
     p = sub.add_parser("incast", help="cmp_incast's flows and queue")
     p.add_argument("samples")
     p.add_argument("dcbmon_csv")
@@ -476,6 +516,8 @@ def main(argv=None):
             print("%.1f %.1f %.1f" % r if r else "NaN NaN NaN")
         elif a.cmd == "flows":
             _print(flows(read_samples(a.samples), a.n, a.flows_csv))
+        elif a.cmd == "shares":
+            print(shares(read_samples(a.samples)))
         elif a.cmd == "incast":
             _print(incast(read_samples(a.samples), a.dcbmon_csv, a.t0,
                           a.hosts.split(), a.size, a.iters, a.flows,

@@ -250,21 +250,12 @@ cmp_keep_bw()
 	done >"$1-bw/counters.txt" 2>/dev/null
 }
 
-# cmp_metrics COMMAND ARG...: the experiments' metrics from their raw
-# files (scripts/dcbanalysis/cmpmetrics.py: Python's standard library,
-# quick to start in the guest; the host's analysers use the same code).
-cmp_metrics()
-{
-	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
-		/usr/bin/python3 -m dcbanalysis.cmpmetrics "$@"
-}
-
 # cmp_queue_stats CSV NODE:DEV: "mean_kb p99_kb peak_kb" of the port's
 # backlog over the samples from the first to the last in which it
 # dequeued packets (traffic running).
 cmp_queue_stats()
 {
-	cmp_metrics queue "$1" "$(topo_ns "${2%%:*}"):${2#*:}"
+	lab_metrics queue "$1" "$(topo_ns "${2%%:*}"):${2#*:}"
 }
 
 # ------------------------------------------------------------ cmp_burst
@@ -412,7 +403,7 @@ cmp_pause_drops()
 # CMP_REC_TOL of their fair share for CMP_REC_WIN s (cmpmetrics.burst).
 cmp_burst_analyse()
 {
-	cmp_metrics burst "$1" "$2" --rec-win "${CMP_REC_WIN:-1.0}" --tol "${CMP_REC_TOL:-0.2}"
+	lab_metrics burst "$1" "$2" --rec-win "${CMP_REC_WIN:-1.0}" --tol "${CMP_REC_TOL:-0.2}"
 }
 
 CMP_BURST_COLS="algo f0_pre f0_burst f0_post f1_pre f1_burst f1_post burst_mbps burst_s f0_keep jain_post queue_mean_kb queue_p99_kb q01_mean_kb q01_p99_kb pause_tx drops retries recovery_s recovery_share_s failed"
@@ -505,7 +496,7 @@ cmp_rate_converge()
 	local devs='' h lead=0 per=0
 	[ "$1" = pcn ] && { per=${PCN_KNOBS[period_us]}; lead=$per; }
 	for h in "${CMP_S[@]}"; do devs+="${devs:+ }${RXE_DEV[$h]}"; done
-	cmp_metrics converge "$2" --devs "$devs" --line-kbps "$((CMP_LINE_MBPS * 1000))" \
+	lab_metrics converge "$2" --devs "$devs" --line-kbps "$((CMP_LINE_MBPS * 1000))" \
 		--event "${CMP_TR_EVENT[$1]#*/}" --field "${CMP_TR_FIELD[$1]}" \
 		--lead-us "$lead" --period-us "$per"
 }
@@ -519,7 +510,7 @@ cmp_rate_converge()
 # it (NaN: never, e.g. a queue held up by PFC).
 cmp_drain()
 {
-	cmp_metrics drain "$1" "$(topo_ns "${2%%:*}"):${2#*:}" --thr-kb "$CMP_DRAIN_KB" \
+	lab_metrics drain "$1" "$(topo_ns "${2%%:*}"):${2#*:}" --thr-kb "$CMP_DRAIN_KB" \
 		--win "$CMP_DRAIN_WIN" --peak-win "${CMP_PEAK_WIN:-2}"
 }
 
@@ -569,7 +560,7 @@ cmp_conv_run()
 		# all flows together, from the first packet of any to the last;
 		# the per-flow throughput per interval (t from the first packet of
 		# any flow) to the CSV
-		cmp_metrics flows "$o-samples.txt" "$CMP_N" "$o-flows.csv"
+		lab_metrics flows "$o-samples.txt" "$CMP_N" "$o-flows.csv"
 	} >"$o.env"
 	log "$a: $(tr '\n' ' ' <"$o.env")"
 }

@@ -461,6 +461,15 @@ assert_within_pct() {
 	fi
 }
 
+# lab_metrics COMMAND ARG...: the experiments' metrics from their raw
+# files (samples, dcbmon CSVs, traces): scripts/dcbanalysis/cmpmetrics.py,
+# on Python's standard library, so quick to start in the guest; the
+# host's analysers use the same code.
+lab_metrics() {
+	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
+		/usr/bin/python3 -m dcbanalysis.cmpmetrics "$@"
+}
+
 # Tracepoints.  Switching an event on or off patches kernel text on every
 # CPU (its static key and static call, text_poke_bp), and under TCG that
 # once hung a guest for minutes (CPU 0 stuck on the int3, soft lockups, RCU

@@ -422,27 +422,7 @@ rxe_sampler_stop()
 # 1024-byte packets).
 rxe_shares()
 {
-	awk '
-	{ t[NR] = $1; for (i = 2; i <= NF; i++) c[NR, i - 1] = $i; n = NF - 1; m = NR }
-	END {
-		first = 0; last = m
-		for (i = 1; i <= n; i++) {
-			for (r = 2; r <= m && c[r, i] == c[1, i]; r++) ;
-			if (r > m) { print "NaN NaN NaN"; exit }
-			if (r - 1 > first) first = r - 1
-			for (r = m; r > 1 && c[r, i] == c[m, i]; r--) ;
-			if (r + 1 < last) last = r + 1
-		}
-		if (last - first < 4) { print "NaN NaN NaN"; exit }
-		mid = t[first] + (t[last] - t[first]) / 2
-		for (a = first; a < last && t[a] < mid; a++) ;
-		s = 0; q = 0; out = ""
-		for (i = 1; i <= n; i++) {
-			x = (c[last, i] - c[a, i]) * 1024 * 8 / (t[last] - t[a]) / 1e6
-			s += x; q += x * x; out = out sprintf(" %.3f", x)
-		}
-		printf "%.2f %.2f %.4f%s\n", t[a] - t[1], t[last] - t[1], (q > 0) ? s * s / (n * q) : 0, out
-	}' "$1"
+	lab_metrics shares "$1"
 }
 
 # dcqcn_trace_on: record the rxe_cc_dcqcn tracepoint (cleared, 4 MB per

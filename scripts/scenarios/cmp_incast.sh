@@ -257,7 +257,7 @@ cmpi_analyze()
 	# queue (queue.csv) over the incast [first start, last end] and over
 	# its second half; Jain's index (cmpmetrics.incast)
 	{
-		cmp_metrics incast "$d/samples.txt" "$d/dcbmon.csv" --t0 "$(cat "$d/dcbmon.t0")" \
+		lab_metrics incast "$d/samples.txt" "$d/dcbmon.csv" --t0 "$(cat "$d/dcbmon.t0")" \
 			--hosts "${CMPI_HOSTS[*]}" --size "${P[size]}" --iters "${P[iters]}" \
 			--flows "$d/flows.tsv" --queue "$d/queue.csv" || fail "$algo: cmpmetrics incast"
 		echo "writes_done=$done_w"

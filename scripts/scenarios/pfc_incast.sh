@@ -160,35 +160,6 @@ pfcs_ports()
 	done >"$OUT/ports.tsv"
 }
 
-# pfcs_series FILE TITLE KEY BAND NETNS:DEV=LABEL...: a multi-column CSV
-# (t_s,LABEL1,LABEL2,...) of KEY for several ports (pfc_unfair's plot).
-pfcs_series()
-{
-	local f=$1 key=$3 band=$4 spec; shift 4
-	local cols="" hdr="t_s"
-	for spec in "$@"; do
-		cols="$cols ${spec%%=*}"
-		hdr="$hdr,${spec#*=}"
-	done
-	awk -F, -v key="$key" -v band="$band" -v cols="$cols" -v hdr="$hdr" '
-		BEGIN { n = split(cols, want, " "); print hdr }
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$c["band"] == band {
-			nd = $c["netns"] ":" $c["dev"]; t = $c["t_ms"]
-			for (i = 1; i <= n; i++) if (want[i] == nd) { v[t, i] = $c[key]; seen[t] = 1 }
-		}
-		END {
-			for (t in seen) ts[++m] = t + 0
-			# insertion sort (mawk has no asort)
-			for (i = 2; i <= m; i++) { x = ts[i]; for (j = i - 1; j > 0 && ts[j] > x; j--) ts[j + 1] = ts[j]; ts[j + 1] = x }
-			for (k = 1; k <= m; k++) {
-				line = sprintf("%.3f", ts[k] / 1000)
-				for (i = 1; i <= n; i++) line = line "," (((ts[k], i) in v) ? v[ts[k], i] : "NaN")
-				print line
-			}
-		}' "$OUT/dcbmon.csv" >"$f"
-}
-
 # ------------------------------------------------------------ run
 
 run()

@@ -73,7 +73,7 @@ run()
 	echo "$hr" >"$OUT/headroom_drops.txt"
 	# the table, throughput.png and ingress.png are made on the host from
 	# these files (scripts/dcbanalysis/scenarios/pfc_unfair.py)
-	pfcs_series "$OUT/ingress.csv" "" in_bytes 3 "$(topo_ns sw1):$p1=from h1" \
-		"$(topo_ns sw1):$p2=from sw2"
+	printf '%s:%s from h1\n%s:%s from sw2\n' "$(topo_ns sw1)" "$p1" "$(topo_ns sw1)" "$p2" \
+		>"$OUT/ingress.ports"
 	return 0
 }

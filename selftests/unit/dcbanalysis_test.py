@@ -587,6 +587,23 @@ class CmpMetrics(unittest.TestCase):
                           ("peak0_kb", "0")])
         self.assertIsNone(cmpmetrics.queue(pr[:1]))
 
+    def test_shares(self):
+        # s1 sends from the sample at t = 0.5 to 5.0, s2 from 1.5 to 4.5
+        # at half s1's rate: both ran from 1.5 to 4.5, the second half
+        # from 3.0
+        rows, c = [], [0, 0]
+        for i in range(11):
+            rows.append((100 + i * 0.5, list(c)))
+            if 1 <= i < 10:
+                c[0] += 200
+            if 3 <= i < 9:
+                c[1] += 100
+        self.assertEqual(cmpmetrics.shares(rows),
+                         "3.00 4.50 0.9000 3.277 1.638")
+        self.assertEqual(cmpmetrics.shares(rows[:6]), "NaN NaN NaN")
+        self.assertEqual(cmpmetrics.shares([(0, [0, 0]), (1, [1, 0])]),
+                         "NaN NaN NaN")
+
     def test_flows_and_incast(self):
         # s1 sends 2 s (t = 1..3), s2 1 s (t = 2..3), 0.5 s samples
         rows = []
@@ -918,8 +935,17 @@ class Plots(unittest.TestCase):
             for i in range(1, 5):
                 with open(os.path.join(t, "throughput-h%d.csv" % i), "w") as f:
                     f.write("t_s,rx_mbps\n0.5,%d\n1.0,%d\n" % (i, i + 1))
-            with open(os.path.join(t, "ingress.csv"), "w") as f:
-                f.write("t_s,from h1,from sw2\n0.1,1024,2048\n0.2,0,4096\n")
+            with open(os.path.join(t, "ingress.ports"), "w") as f:
+                f.write("ns-sw1:swp2 from h1\nns-sw1:swp3 from sw2\n")
+            with open(os.path.join(t, "dcbmon.csv"), "w") as f:
+                f.write("t_ms,netns,dev,band,in_bytes\n"
+                        "100,ns-sw1,swp2,3,1024\n100,ns-sw1,swp2,all,1\n"
+                        "100,ns-sw1,swp3,3,2048\n100,ns-sw1,swp9,3,1\n"
+                        "200,ns-sw1,swp2,3,0\n200,ns-sw1,swp3,3,4096\n")
+            from dcbanalysis.scenarios import pfc_unfair
+            self.assertEqual(pfc_unfair._ingress(t), {
+                "from h1": ([0.1, 0.2], [1024, 0]),
+                "from sw2": ([0.1, 0.2], [2048, 4096])})
             files = plotter("pfc_unfair")(t, {"rate": "10mbit", "xoff": "16kb",
                                               "pfc": "on"})
             self.assertEqual(sorted(os.path.basename(f) for f in files),

@@ -5,7 +5,9 @@ against h2..h4 sharing the other; PFC only, UDP senders at line rate.
 Files: senders.tsv (name, offered bit/s, received bit/s, loss %, packets
 received: iperf3's totals), ingress.tsv (port label, then band 3's
 pause_tx resume_tx pause_rx paused_us, the port's drops_headroom
-drops_tail, band 3's in_peak, ...), headroom_drops.txt (all switch ports).
+drops_tail, band 3's in_peak, ...), headroom_drops.txt (all switch ports),
+throughput-hN.csv (t_s, rx_mbps), dcbmon.csv and ingress.ports (the
+dcbmon port of each of sw1's two ingress ports and its label).
 """
 
 import csv
@@ -48,6 +50,30 @@ def _csv_cols(path):
     return cols
 
 
+def _ingress(d):
+    """{label: ([t_s], [bytes])}: band 3's in_bytes of the ingress ports
+    listed in ingress.ports ("NETNS:DEV LABEL..." per line), from the
+    run's dcbmon.csv; {} without either file."""
+    ports = {}
+    path = os.path.join(d, "ingress.ports")
+    mon = os.path.join(d, "dcbmon.csv")
+    if not (os.path.exists(path) and os.path.exists(mon)):
+        return {}
+    with open(path) as f:
+        for ln in f:
+            v = ln.split(None, 1)
+            if len(v) == 2:
+                ports[v[0]] = v[1].strip()
+    out = {label: ([], []) for label in ports.values()}
+    with open(mon, newline="") as f:
+        for r in csv.DictReader(f):
+            label = ports.get("%s:%s" % (r["netns"], r["dev"]))
+            if label is not None and r["band"] == "3":
+                out[label][0].append(int(r["t_ms"]) / 1000)
+                out[label][1].append(float(r["in_bytes"]))
+    return out
+
+
 def plot(d, params):
     """throughput.png (each sender's received rate, the fair share of the
     bottleneck dashed) and ingress.png (band 3 bytes charged to sw1's two
@@ -70,11 +96,9 @@ def plot(d, params):
             params, keys), "received (Mbit/s)",
             hline=rate / 4 if rate else None, hline_label="fair share")
         out.append(f)
-    p = os.path.join(d, "ingress.csv")
-    if os.path.exists(p):
-        c = _csv_cols(p)
-        t = c.pop("t_s")
-        lines = [(k, t, [v / 1024 for v in vs]) for k, vs in c.items()]
+    lines = [(k, t, [v / 1024 for v in vs])
+             for k, (t, vs) in _ingress(d).items()]
+    if lines:
         f = os.path.join(d, "ingress.png")
         xoff = units.size_bytes(params.get("xoff", "0"))
         plots.series(f, lines, plots.title(
