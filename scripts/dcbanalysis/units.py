@@ -31,3 +31,27 @@ def rate_mbps(text):
 def size_bytes(text):
     """tc size ("16kb" = 16384, "1mb", "1500", "8kbit") in bytes."""
     return _parse(text, _SIZE, "size")
+
+
+def main(argv=None):
+    """python3 -m dcbanalysis.units rate|size TEXT: bit/s or bytes, as an
+    integer, for the shell (scripts/lib/common.sh, dcblab); exit 1 with a
+    message on a bad value."""
+    import sys
+
+    argv = sys.argv[1:] if argv is None else argv
+    conv = {"rate": rate_bps, "size": size_bytes}
+    if len(argv) != 2 or argv[0] not in conv:
+        print("usage: python3 -m dcbanalysis.units rate|size VALUE",
+              file=sys.stderr)
+        return 2
+    try:
+        print("%.0f" % conv[argv[0]](argv[1]))
+    except ValueError as e:
+        print("units: %s" % e, file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

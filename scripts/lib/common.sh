@@ -470,6 +470,17 @@ lab_metrics() {
 		/usr/bin/python3 -m dcbanalysis.cmpmetrics "$@"
 }
 
+# tc_rate_bps RATE, tc_size_bytes SIZE: a tc rate (40mbit, 10mbps =
+# bytes/s, 1000) in bit/s, a tc size (16kb = 16384, 1mb, 1500, 8kbit) in
+# bytes; fail on a bad value.  One parser for the shell and the analysis
+# (scripts/dcbanalysis/units.py).
+tc_rate_bps() { _lib_units rate "$1"; }
+tc_size_bytes() { _lib_units size "$1"; }
+_lib_units() {
+	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
+		/usr/bin/python3 -m dcbanalysis.units "$1" "$2" || fail "bad $1 '$2'"
+}
+
 # Tracepoints.  Switching an event on or off patches kernel text on every
 # CPU (its static key and static call, text_poke_bp), and under TCG that
 # once hung a guest for minutes (CPU 0 stuck on the int3, soft lockups, RCU

@@ -65,15 +65,7 @@ cmpi_defaults()
 	done <<<"$(params)"
 }
 
-cmpi_mbps() { awk -v r="$(dl_rate_bps "$1")" 'BEGIN { printf "%d", r / 1e6 }'; }
-
-# rate bits/s of a tc rate (dcblab has dl_rate_bps; tests do not)
-declare -F dl_rate_bps >/dev/null || dl_rate_bps()
-{
-	awk -v r="$1" 'BEGIN { s = tolower(r); n = s + 0; u = s; sub(/^[0-9.]+/, "", u)
-		m[""] = 1; m["kbit"] = 1e3; m["mbit"] = 1e6; m["gbit"] = 1e9
-		printf "%.0f\n", n * m[u] }'
-}
+cmpi_mbps() { echo $(( $(tc_rate_bps "$1") / 1000000 )); }
 
 # cmpi_setup: modules, topology (rxe_topo: s1..sN, sw, r), host settings.
 cmpi_setup()

@@ -64,14 +64,6 @@ duration        300       time budget (s): only sizes dcblab's guest timeout (3 
 EOF
 }
 
-# dcqb_bytes SIZE: bytes of a tc size (5kb, 2mb, 1500)
-dcqb_bytes()
-{
-	awk -v s="$1" 'BEGIN { s = tolower(s); n = s + 0
-		if (s ~ /kb$/) n *= 1024; else if (s ~ /mb$/) n *= 1048576
-		printf "%d\n", n }'
-}
-
 # dcqb_reserved: R, the headroom the switch's ports reserve in the pool
 # with PFC on band 3 (read from a probe configuration: sch_dcb computes it)
 dcqb_reserved()
@@ -107,7 +99,7 @@ cmpi_qdiscs()
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $base pfc prio-pfc "$ROCE_BAND" beta "${P[beta]}" \
 		delay "${P[delay]}" || fail "tc: switch ports: $base"
-	b=$(dcqb_bytes "${P[buffer]}")
+	b=$(tc_size_bytes "${P[buffer]}")
 	r=$(dcqb_reserved)
 	n=$(topo_ports sw | wc -l)
 	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$b" -gt "$r" ] ||
@@ -125,14 +117,14 @@ cmpi_qdiscs()
 		pfc="pfc prio-pfc $ROCE_BAND xoff $xoff delay ${P[delay]}"
 		bound=$((xoff / n));;
 	ecn-late)
-		kmin=$((b - r)); kmax=$((kmin + $(dcqb_bytes "$kmax")))
+		kmin=$((b - r)); kmax=$((kmin + $(tc_size_bytes "$kmax")))
 		ecn="ecn red kmin $kmin kmax $kmax pmax $pmax";;
 	no-pfc) pfc="pfc off"; xoff=off; bound=NaN;;
 	pfc-only) ecn="ecn off";;
 	*) fail "unknown configuration '$cfg' (paper, static, ecn-late, no-pfc, pfc-only)";;
 	esac
 	[ "$cfg" = pfc-only ] && kmin=NaN
-	[ "$kmin" = NaN ] || kmin=$(dcqb_bytes "$kmin")
+	[ "$kmin" = NaN ] || kmin=$(tc_size_bytes "$kmin")
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $base $pfc || fail "tc: switch ports: $base $pfc"
 	# shellcheck disable=SC2086

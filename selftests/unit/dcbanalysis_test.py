@@ -927,6 +927,18 @@ class Units(unittest.TestCase):
             with self.assertRaises(ValueError):
                 units.rate_bps(bad)
 
+    def test_command_line(self):
+        import contextlib
+        import io
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            self.assertEqual(units.main(["rate", "20mbit"]), 0)
+            self.assertEqual(units.main(["size", "1.5kb"]), 0)
+            self.assertEqual(units.main(["size", "5 furlongs"]), 1)
+            self.assertEqual(units.main(["speed", "1"]), 2)
+        self.assertEqual(out.getvalue(), "20000000\n1536\n")
+        self.assertIn("bad size '5 furlongs'", err.getvalue())
+
 
 class Plots(unittest.TestCase):
     def test_pfc_unfair_plots(self):
