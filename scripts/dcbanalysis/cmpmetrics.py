@@ -38,6 +38,20 @@ def _num(s):
     return float(m.group(0)) if m else 0.0
 
 
+def _moves(c):
+    """(first, last) of the series @c: the first index whose value differs
+    from the first value (len(@c) when none does) and the last whose value
+    differs from the last value (-1 when none does).  For a counter: the
+    first sample after it started moving, the last before it stopped."""
+    first = 1
+    while first < len(c) and c[first] == c[0]:
+        first += 1
+    last = len(c) - 1
+    while last >= 0 and c[last] == c[-1]:
+        last -= 1
+    return first, last
+
+
 def read_samples(path):
     """[(t, [counter, ...])] of rxe_sampler_start's file @path ("T C1 C2
     ..." per line)."""
@@ -87,24 +101,16 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
         return (bs[z] - bs[a]) * PAYLOAD * 8 / (t[z] - t[a]) / 1e6 \
             if t[z] > t[a] else 0.0
 
-    ls = 1
+    # (_moves counts from 0: its first is the 1-based sample before the
+    # move, its last + 2 the 1-based sample after it)
+    ls, le = 1, m
     for j in (1, 2):
-        i = 2
-        while i <= m and c[i][j] == c[1][j]:
-            i += 1
-        ls = max(ls, i - 1)
-    le = m
-    for j in (1, 2):
-        i = m
-        while i > 1 and c[i - 1][j] == c[m][j]:
-            i -= 1
-        le = min(le, i)
-    i = 2
-    while i <= m and bs[i] == bs[1]:
-        i += 1
-    if i > m:
+        first, last = _moves([x[j] for x in c[1:]])
+        ls = max(ls, first)
+        le = min(le, last + 2)
+    b0, _ = _moves(bs[1:])
+    if b0 == m:
         return [("error", "no_burst")]
-    b0 = i - 1
     i = b0
     while i <= m and bs[i] < bs[m]:
         i += 1
@@ -232,14 +238,8 @@ def queue(rows):
     n = len(rows)
     if n < 2:
         return None
-    d = [r[2] for r in rows]
-    a = 1
-    while a < n and d[a] == d[0]:
-        a += 1
-    b = n - 1
-    while b > 0 and d[b] == d[n - 1]:
-        b -= 1
-    b = min(b + 1, n - 1)
+    a, b = _moves([r[2] for r in rows])
+    b = min(max(b, 0) + 1, n - 1)
     v = sorted(r[1] for r in rows[a:b + 1])
     if not v:
         return None
@@ -264,9 +264,7 @@ def drain(rows, thr_bytes, win=1.0, peak_win=2.0):
         a += 1
     if a == n:
         return [("drain_s", "0"), ("settle_s", "0"), ("peak0_kb", "0")]
-    e = n - 1
-    while e > 0 and d[e - 1] == d[n - 1]:
-        e -= 1
+    e = _moves(d)[1] + 1
     p = a
     k = a
     while k < n and t[k] <= t[a] + peak_win:
@@ -301,13 +299,8 @@ def flows(rows, n, flows_csv=None):
     m = len(rows)
     t = [r[0] for r in rows]
     tot = [sum(r[1]) for r in rows]
-    a = 1
-    while a < m and tot[a] == tot[0]:
-        a += 1
-    a -= 1
-    b = m - 1
-    while b > 0 and tot[b - 1] == tot[m - 1]:
-        b -= 1
+    a, b = _moves(tot)
+    a, b = a - 1, b + 1
     if b > a:
         out = [("total_mbps", "%.2f" % ((tot[b] - tot[a]) * PAYLOAD * 8 /
                                         (t[b] - t[a]) / 1e6)),
@@ -315,9 +308,7 @@ def flows(rows, n, flows_csv=None):
     else:
         out = [("total_mbps", NAN), ("active_s", NAN)]
     if flows_csv:
-        f0 = 1
-        while f0 < m and rows[f0][1][:n] == rows[0][1][:n]:
-            f0 += 1
+        f0 = _moves([r[1][:n] for r in rows])[0]
         t0 = t[f0 - 1] if m else 0
         with open(flows_csv, "w") as f:
             f.write(",".join(["t_s"] + ["s%d" % j for j in range(1, n + 1)])
@@ -342,17 +333,11 @@ def shares(rows):
     t = [r[0] for r in rows]
     first, last = 0, m - 1
     for i in range(n):
-        c = [r[1][i] for r in rows]
-        r = 1
-        while r < m and c[r] == c[0]:
-            r += 1
+        r, e = _moves([r[1][i] for r in rows])
         if r == m:
             return "NaN NaN NaN"
         first = max(first, r - 1)
-        r = m - 1
-        while r > 0 and c[r] == c[m - 1]:
-            r -= 1
-        last = min(last, r + 1)
+        last = min(last, max(e, 0) + 1)
     if last - first < 4:
         return "NaN NaN NaN"
     mid = t[first] + (t[last] - t[first]) / 2
@@ -404,12 +389,8 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
         for i in range(len(rows[0][1]) if rows else 0):
             c = [r[1][i] for r in rows]
             name = hosts[i] if i < len(hosts) else ""
-            r = 1
-            while r < m and c[r] == c[0]:
-                r += 1
-            e = m - 1
-            while e > 0 and c[e] == c[m - 1]:
-                e -= 1
+            r, e = _moves(c)
+            e = max(e, 0)
             if r == m:
                 f.write("%s\tNaN\tNaN\tNaN\t0\t0\n" % name)
                 fl.append((None, None, None, 0.0))
