@@ -15,6 +15,7 @@ prints "key=value" lines, the form the scenarios keep in their .env files:
     python3 -m dcbanalysis.cmpmetrics flows SAMPLES N FLOWS_CSV
     python3 -m dcbanalysis.cmpmetrics incast SAMPLES DCBMON_CSV ...
     python3 -m dcbanalysis.cmpmetrics shares SAMPLES
+    python3 -m dcbanalysis.cmpmetrics jain VALUE...
 
 Rates are Mbit/s of RDMA payload: every sent packet carries PAYLOAD
 bytes (the scenarios' 1024-byte messages in 1024-byte MTU packets).
@@ -26,6 +27,8 @@ import csv
 import math
 import re
 import sys
+
+from .fairness import jain
 
 PAYLOAD = 1024
 NAN = "NaN"
@@ -352,6 +355,15 @@ def shares(rows):
         "".join(" %.3f" % v for v in x))
 
 
+def jain_text(values):
+    """Jain's index of @values as "%.4f" (0 when all are 0), "NaN" when
+    one of them is NaN (a flow not measured)."""
+    xs = [float(v) for v in values]
+    if not xs or any(math.isnan(x) for x in xs):
+        return NAN
+    return "%.4f" % (jain(xs) or 0)
+
+
 def _window(t, q, lo, hi, pfx):
     """The backlog @q of the samples at @t within [@lo, @hi]: PFX_mean_kb,
     _p99_kb, _p50_kb, _max_kb and _n."""
@@ -468,6 +480,8 @@ def main(argv=None):
     p.add_argument("samples")
     p.add_argument("n", type=int)
     p.add_argument("flows_csv")
+    p = sub.add_parser("jain", help="Jain's index of the values")
+    p.add_argument("values", nargs="+")
     p = sub.add_parser("shares", help="rates and Jain's index, second half")
     p.add_argument("samples")
     p = sub.add_parser("incast", help="cmp_incast's flows and queue")
@@ -497,6 +511,8 @@ def main(argv=None):
             print("%.1f %.1f %.1f" % r if r else "NaN NaN NaN")
         elif a.cmd == "flows":
             _print(flows(read_samples(a.samples), a.n, a.flows_csv))
+        elif a.cmd == "jain":
+            print(jain_text(a.values))
         elif a.cmd == "shares":
             print(shares(read_samples(a.samples)))
         elif a.cmd == "incast":

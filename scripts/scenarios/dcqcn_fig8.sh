@@ -170,11 +170,8 @@ dcq8_run()
 # dcq8_jain NAME: Jain's index of h1..h4 in run NAME (NaN without them).
 dcq8_jain()
 {
-	awk -v a="${DCQ8_SH[$1-h1]:-NaN}" -v b="${DCQ8_SH[$1-h2]:-NaN}" \
-	    -v c="${DCQ8_SH[$1-h3]:-NaN}" -v d="${DCQ8_SH[$1-h4]:-NaN}" 'BEGIN {
-		if (a == "NaN" || b == "NaN" || c == "NaN" || d == "NaN") { print "NaN"; exit }
-		s = a + b + c + d; q = a * a + b * b + c * c + d * d
-		printf "%.4f\n", (q > 0 ? s * s / (4 * q) : 0) }'
+	lab_metrics jain "${DCQ8_SH[$1-h1]:-NaN}" "${DCQ8_SH[$1-h2]:-NaN}" \
+		"${DCQ8_SH[$1-h3]:-NaN}" "${DCQ8_SH[$1-h4]:-NaN}"
 }
 
 run()

@@ -604,6 +604,11 @@ class CmpMetrics(unittest.TestCase):
         self.assertEqual(cmpmetrics.shares([(0, [0, 0]), (1, [1, 0])]),
                          "NaN NaN NaN")
 
+    def test_jain_text(self):
+        self.assertEqual(cmpmetrics.jain_text([1, 1, 2, 0]), "0.6667")
+        self.assertEqual(cmpmetrics.jain_text([0, 0]), "0.0000")
+        self.assertEqual(cmpmetrics.jain_text(["1.5", "NaN"]), "NaN")
+
     def test_flows_and_incast(self):
         # s1 sends 2 s (t = 1..3), s2 1 s (t = 2..3), 0.5 s samples
         rows = []
