@@ -59,3 +59,20 @@ for v in 4 6; do
 	grep -q '^ total:' "$tmp/out" && fail "xstats version $v printed"
 done
 log "ok: statistics of xstats versions 4 and 6 refused with a message"
+
+# Running from the tree (TC_LIB_DIR=tc) hides none of the distribution's
+# tc files: netem finds its distribution tables through tc/'s links
+# (tc/Makefile, dist-links).  In a namespace of its own: where the host
+# kernel has netem, the qdisc is really added.
+dist=$(dpkg -L iproute2 2>/dev/null | grep '/normal\.dist$' | head -n1)
+if [ -n "$dist" ]; then
+	ns=tcdist$$
+	ip netns add "$ns" || fail "ip netns add $ns"
+	at_exit "ip netns del '$ns' 2>/dev/null"
+	out=$(ip netns exec "$ns" tc qdisc add dev lo root netem delay 10ms 2ms distribution normal 2>&1)
+	grep -q "No distribution data" <<<"$out" &&
+		fail "the distribution's $dist hidden by TC_LIB_DIR=$TC_LIB_DIR: $out"
+	log "ok: netem's distribution tables through TC_LIB_DIR=$TC_LIB_DIR"
+else
+	log "iproute2 has no normal.dist here: the distribution-links check did not run"
+fi
