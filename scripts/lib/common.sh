@@ -5,7 +5,8 @@
 # TOP, slow-kernel scaling (SLOW, scaled_rate, scaled_time), log, fail and
 # skip, need_*, at_exit and defer (run by the EXIT trap installed here),
 # namespaces, wait_for, sub-tests (check_err, log_test, tests_exit),
-# assertions and tracepoints.  Sourced first, before scripts/lib/dcb.sh,
+# assertions, the analysis layer's metrics and tc units (lab_metrics,
+# tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before scripts/lib/dcb.sh,
 # rxe.sh and cmp.sh, by the tests (through selftests/net/lib.sh) and by
 # the dcblab scenarios that build their topology with those helpers
 # (scripts/scenarios/cmp_burst.sh, cmp_incast.sh).
