@@ -17,8 +17,7 @@ prints "key=value" lines, the form the scenarios keep in their .env files:
     python3 -m dcbanalysis.cmpmetrics shares SAMPLES
     python3 -m dcbanalysis.cmpmetrics jain VALUE...
 
-Rates are Mbit/s of RDMA payload: every sent packet carries PAYLOAD
-bytes (the scenarios' 1024-byte messages in 1024-byte MTU packets).
+Rates are Mbit/s of RDMA payload (samples.mbps: 1024 bytes a packet).
 Values that do not exist (no burst, never converged) are "NaN".
 """
 
@@ -29,8 +28,9 @@ import re
 import sys
 
 from .fairness import jain
+from .samples import mbps
+from .samples import read as read_samples
 
-PAYLOAD = 1024
 NAN = "NaN"
 
 
@@ -55,24 +55,10 @@ def _moves(c):
     return first, last
 
 
-def read_samples(path):
-    """[(t, [counter, ...])] of rxe_sampler_start's file @path ("T C1 C2
-    ..." per line)."""
-    rows = []
-    with open(path) as f:
-        for ln in f:
-            v = ln.split()
-            if v:
-                rows.append((float(v[0]), [float(x) for x in v[1:]]))
-    return rows
-
-
 def _rate(t, c, j, a, z):
     """Mbit/s of counter @j between samples @a and @z (0 when no time
     passed)."""
-    if t[z] <= t[a]:
-        return 0.0
-    return (c[z][j] - c[a][j]) * PAYLOAD * 8 / (t[z] - t[a]) / 1e6
+    return mbps(c[z][j] - c[a][j], t[z] - t[a]) if t[z] > t[a] else 0.0
 
 
 def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
@@ -101,8 +87,7 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
         return _rate(t, c, j, a, z)
 
     def brate(a, z):
-        return (bs[z] - bs[a]) * PAYLOAD * 8 / (t[z] - t[a]) / 1e6 \
-            if t[z] > t[a] else 0.0
+        return mbps(bs[z] - bs[a], t[z] - t[a]) if t[z] > t[a] else 0.0
 
     # (_moves counts from 0: its first is the 1-based sample before the
     # move, its last + 2 the 1-based sample after it)
@@ -137,8 +122,7 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
         ("f1_post", "%.2f" % y),
         ("burst_mbps", "%.2f" % brate(b0, b1)),
         ("fair", "%.2f" % fair),
-        ("jain_post", "%.4f" % ((x + y) ** 2 / (2 * (x * x + y * y))
-                                if x * x + y * y > 0 else 0)),
+        ("jain_post", "%.4f" % (jain([x, y]) or 0)),
         ("f0_keep", "%.3f" % (rate(1, b0, b1) / rate(1, a, b0)
                               if rate(1, a, b0) > 0 else 0)),
     ]
@@ -221,13 +205,20 @@ def converge(trace, devs, line_kbps, event, field, lead_us=0, period_us=0):
     ]
 
 
-def port_rows(path, port):
-    """[(t_s, backlog_bytes, deq_packets)] of the port @port ("netns:dev")
-    in the dcbmon CSV @path, its "all" rows."""
+def _pct(v, q):
+    """The @q quantile (0 < q <= 1) of the sorted, non-empty @v: the
+    smallest value with at least q of them at or below it."""
+    return v[min(max(int(q * len(v) + 0.999), 1), len(v)) - 1]
+
+
+def port_rows(path, port=None):
+    """[(t_s, backlog_bytes, deq_packets)] of the port @port ("netns:dev";
+    None: every port, for a file of one) in the dcbmon CSV @path, its
+    "all" rows."""
     out = []
     with open(path, newline="") as f:
         for r in csv.DictReader(f):
-            if "%s:%s" % (r["netns"], r["dev"]) == port and \
+            if port in (None, "%s:%s" % (r["netns"], r["dev"])) and \
                     r["band"] == "all":
                 out.append((int(r["t_ms"]) / 1000, float(r["backlog_bytes"]),
                             float(r["deq_packets"])))
@@ -246,9 +237,7 @@ def queue(rows):
     v = sorted(r[1] for r in rows[a:b + 1])
     if not v:
         return None
-    k = len(v)
-    p = min(max(int(0.99 * k + 0.999), 1), k)
-    return (sum(v) / k / 1024, v[p - 1] / 1024, max(0.0, v[-1]) / 1024)
+    return (sum(v) / len(v) / 1024, _pct(v, 0.99) / 1024, v[-1] / 1024)
 
 
 def drain(rows, thr_bytes, win=1.0, peak_win=2.0):
@@ -305,8 +294,7 @@ def flows(rows, n, flows_csv=None):
     a, b = _moves(tot)
     a, b = a - 1, b + 1
     if b > a:
-        out = [("total_mbps", "%.2f" % ((tot[b] - tot[a]) * PAYLOAD * 8 /
-                                        (t[b] - t[a]) / 1e6)),
+        out = [("total_mbps", "%.2f" % mbps(tot[b] - tot[a], t[b] - t[a])),
                ("active_s", "%.2f" % (t[b] - t[a]))]
     else:
         out = [("total_mbps", NAN), ("active_s", NAN)]
@@ -319,8 +307,8 @@ def flows(rows, n, flows_csv=None):
             for i in range(1, m):
                 dt = t[i] - t[i - 1]
                 f.write(",".join(["%.3f" % ((t[i - 1] + t[i]) / 2 - t0)] + [
-                    "%.3f" % ((rows[i][1][j] - rows[i - 1][1][j]) * PAYLOAD
-                              * 8 / dt / 1e6) for j in range(n)]) + "\n")
+                    "%.3f" % mbps(rows[i][1][j] - rows[i - 1][1][j], dt)
+                    for j in range(n)]) + "\n")
     return out
 
 
@@ -347,12 +335,10 @@ def shares(rows):
     a = first
     while a < last and t[a] < mid:
         a += 1
-    x = [(rows[last][1][i] - rows[a][1][i]) * PAYLOAD * 8 /
-         (t[last] - t[a]) / 1e6 for i in range(n)]
-    sq = sum(v * v for v in x)
-    return "%.2f %.2f %.4f%s" % (
-        t[a] - t[0], t[last] - t[0], sum(x) ** 2 / (n * sq) if sq > 0 else 0,
-        "".join(" %.3f" % v for v in x))
+    x = [mbps(rows[last][1][i] - rows[a][1][i], t[last] - t[a])
+         for i in range(n)]
+    return "%.2f %.2f %.4f%s" % (t[a] - t[0], t[last] - t[0], jain(x) or 0,
+                                 "".join(" %.3f" % v for v in x))
 
 
 def jain_text(values):
@@ -368,18 +354,15 @@ def _window(t, q, lo, hi, pfx):
     """The backlog @q of the samples at @t within [@lo, @hi]: PFX_mean_kb,
     _p99_kb, _p50_kb, _max_kb and _n."""
     v = sorted(x for ti, x in zip(t, q) if lo <= ti <= hi)
-    k = len(v)
-    if not k:
+    if not v:
         return [(pfx + "_mean_kb", NAN), (pfx + "_p99_kb", NAN),
                 (pfx + "_p50_kb", NAN), (pfx + "_max_kb", NAN),
                 (pfx + "_n", 0)]
-    p = max(int(0.99 * k + 0.999999), 1)
-    h = max(int(0.5 * k + 0.999999), 1)
-    return [(pfx + "_mean_kb", "%.2f" % (sum(v) / k / 1024)),
-            (pfx + "_p99_kb", "%.2f" % (v[p - 1] / 1024)),
-            (pfx + "_p50_kb", "%.2f" % (v[h - 1] / 1024)),
-            (pfx + "_max_kb", "%.2f" % (max(0.0, v[-1]) / 1024)),
-            (pfx + "_n", k)]
+    return [(pfx + "_mean_kb", "%.2f" % (sum(v) / len(v) / 1024)),
+            (pfx + "_p99_kb", "%.2f" % (_pct(v, 0.99) / 1024)),
+            (pfx + "_p50_kb", "%.2f" % (_pct(v, 0.5) / 1024)),
+            (pfx + "_max_kb", "%.2f" % (v[-1] / 1024)),
+            (pfx + "_n", len(v))]
 
 
 def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
@@ -419,27 +402,22 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
     ends = [x[1] for x in fl if x[1] is not None]
     ts = min(starts) if starts else 0.0
     te = max([0.0] + ends)
-    qt, qb = [], []
-    with open(dcbmon, newline="") as f, open(queue_csv, "w") as out:
+    pr = port_rows(dcbmon)
+    qt, qb = [r[0] for r in pr], [r[1] for r in pr]
+    with open(queue_csv, "w") as out:
         out.write("t_s,backlog_bytes\n")
-        for r in csv.DictReader(f):
-            if r["band"] != "all":
-                continue
-            qt.append(int(r["t_ms"]) / 1000)
-            qb.append(float(r["backlog_bytes"]))
-            out.write("%.3f,%d\n" % (qt[-1] - ts, qb[-1]))
+        for ti, b in zip(qt, qb):
+            out.write("%.3f,%d\n" % (ti - ts, b))
     res = _window(qt, qb, ts, te, "q") + \
         _window(qt, qb, ts + (te - ts) / 2, te, "qh")
-    mbps = [x[3] for x in fl]
-    sq = sum(x * x for x in mbps)
+    rates = [x[3] for x in fl]
     fcts = [x[2] for x in fl if x[2] is not None]
     res += [("span_s", "%.2f" % (te - ts)),
-            ("jain", "%.4f" % (sum(mbps) ** 2 / (len(mbps) * sq)
-                               if sq > 0 else 0)),
+            ("jain", "%.4f" % (jain(rates) or 0)),
             # a flow that never sent has no FCT, and so has the incast
             ("fct_max_s", "%.2f" % max([0.0] + fcts)
              if len(fcts) == len(fl) else NAN),
-            ("flows_mbps", "/".join("%.2f" % x for x in mbps)),
+            ("flows_mbps", "/".join("%.2f" % x for x in rates)),
             ("fcts", "/".join("NaN" if x[2] is None else "%.2f" % x[2]
                               for x in fl))]
     return res

@@ -9,29 +9,39 @@ import math
 PAYLOAD = 1024
 
 
-def rates(path):
-    """(t, [flow 1's Mbit/s, ...]) of @path: each interval's rate at its
-    end, t in seconds from the first sample.  Intervals with a NaN are
-    left out."""
+def read(path):
+    """[(t, [counter, ...])] of the samples file @path, one per line."""
     rows = []
     with open(path) as f:
         for ln in f:
             v = ln.split()
-            if len(v) < 2:
-                continue
-            rows.append([float(x) for x in v])
+            if v:
+                rows.append((float(v[0]), [float(x) for x in v[1:]]))
+    return rows
+
+
+def mbps(packets, seconds):
+    """Mbit/s of RDMA payload of @packets sent in @seconds."""
+    return packets * PAYLOAD * 8 / seconds / 1e6
+
+
+def rates(path):
+    """(t, [flow 1's Mbit/s, ...]) of @path: each interval's rate at its
+    end, t in seconds from the first sample.  Intervals with a NaN are
+    left out."""
+    rows = [r for r in read(path) if r[1]]
     if len(rows) < 2:
         return [], []
-    n = len(rows[0]) - 1
+    n = len(rows[0][1])
     t, out = [], [[] for _ in range(n)]
     for a, b in zip(rows, rows[1:]):
         dt = b[0] - a[0]
-        d = [b[k] - a[k] for k in range(1, n + 1)]
+        d = [b[1][k] - a[1][k] for k in range(n)]
         if dt <= 0 or any(math.isnan(x) for x in d):
             continue
         t.append(b[0] - rows[0][0])
         for k in range(n):
-            out[k].append(d[k] * PAYLOAD * 8 / dt / 1e6)
+            out[k].append(mbps(d[k], dt))
     return t, out
 
 
