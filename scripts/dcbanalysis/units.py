@@ -2,6 +2,7 @@
 """tc's rate and size notations, the one parser of them in Python."""
 
 import re
+import sys
 
 _RATE = {"bit": 1, "kbit": 1e3, "mbit": 1e6, "gbit": 1e9, "tbit": 1e12,
          "kibit": 1024, "mibit": 1024 ** 2, "gibit": 1024 ** 3,
@@ -37,8 +38,6 @@ def main(argv=None):
     """python3 -m dcbanalysis.units rate|size TEXT: bit/s or bytes, as an
     integer, for the shell (scripts/lib/common.sh, dcblab); exit 1 with a
     message on a bad value."""
-    import sys
-
     argv = sys.argv[1:] if argv is None else argv
     conv = {"rate": rate_bps, "size": size_bytes}
     if len(argv) != 2 or argv[0] not in conv:

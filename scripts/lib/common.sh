@@ -6,8 +6,8 @@
 # skip, need_*, at_exit and defer (run by the EXIT trap installed here),
 # namespaces, wait_for, sub-tests (check_err, log_test, tests_exit),
 # assertions, the analysis layer's metrics and tc units (lab_metrics,
-# tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before scripts/lib/dcb.sh,
-# rxe.sh and cmp.sh, by the tests (through selftests/net/lib.sh) and by
+# tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before
+# scripts/lib/dcb.sh, rxe.sh and cmp.sh, by the tests (through selftests/net/lib.sh) and by
 # the dcblab scenarios that build their topology with those helpers
 # (scripts/scenarios/cmp_burst.sh, cmp_incast.sh).
 #
@@ -462,14 +462,18 @@ assert_within_pct() {
 	fi
 }
 
+# lab_py MODULE ARG...: python3 -m dcbanalysis.MODULE (Debian's python3,
+# the repository's package).
+lab_py() {
+	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
+		/usr/bin/python3 -m "dcbanalysis.$1" "${@:2}"
+}
+
 # lab_metrics COMMAND ARG...: the experiments' metrics from their raw
 # files (samples, dcbmon CSVs, traces): scripts/dcbanalysis/cmpmetrics.py,
 # on Python's standard library, so quick to start in the guest; the
 # host's analysers use the same code.
-lab_metrics() {
-	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
-		/usr/bin/python3 -m dcbanalysis.cmpmetrics "$@"
-}
+lab_metrics() { lab_py cmpmetrics "$@"; }
 
 # tc_rate_bps RATE, tc_size_bytes SIZE: a tc rate (40mbit, 10mbps =
 # bytes/s, 1000) in bit/s, a tc size (16kb = 16384, 1mb, 1500, 8kbit) in
@@ -477,10 +481,7 @@ lab_metrics() {
 # (scripts/dcbanalysis/units.py).
 tc_rate_bps() { _lib_units rate "$1"; }
 tc_size_bytes() { _lib_units size "$1"; }
-_lib_units() {
-	PYTHONPATH=$TOP/scripts${PYTHONPATH:+:$PYTHONPATH} \
-		/usr/bin/python3 -m dcbanalysis.units "$1" "$2" || fail "bad $1 '$2'"
-}
+_lib_units() { lab_py units "$1" "$2" || fail "bad $1 '$2'"; }
 
 # Tracepoints.  Switching an event on or off patches kernel text on every
 # CPU (its static key and static call, text_poke_bp), and under TCG that
