@@ -14,13 +14,183 @@
 # DCBLAB_SLOW run about that much longer), and the fuzzers send
 # DCBLAB_FUZZ_COUNT cases (default 2000).  Logs and TAP results
 # go to $DCBLAB_BUILD/selftests.
+#
+# Each guest test's result is appended to a ledger ($DCBLAB_DEBUG_LEDGER,
+# default $DCBLAB_BUILD/check-debug.tsv) with the git trees of sch_dcb/ and
+# rxe_cc/ it ran on, so that a suite run in parts, on different days or
+# machines, can be added up:
+#
+#   check-debug.sh --coverage [LEDGER...]   which tests of the suite passed
+#                                           on the current kernel trees
+#   check-debug.sh --remaining [OPTIONS]    run only the others
+#   check-debug.sh --record RUN_OUTPUT...   add a saved run's results (the
+#                                           run writes $DCBLAB_BUILD/run.out)
+#
+# Both read that ledger and the project's record of earlier runs,
+# Documentation/check-debug.tsv (lines copied from ledgers).
 
 set -euo pipefail
 
 TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 
-kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
 export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
+LEDGER=${DCBLAB_DEBUG_LEDGER:-$DCBLAB_BUILD/check-debug.tsv}
+LEDGER_HEAD=$'date\tcommit\tsch_dcb\trxe_cc\tkernel\ttest\tresult\tseconds\tnote'
+
+# tree_of DIR: the git tree of DIR at HEAD, with a "+" when the work tree
+# differs from it (uncommitted kernel code is no code base to count on)
+tree_of() {
+	local t
+	t=$(git -C "$TOP" rev-parse -q --short=12 "HEAD:$1" 2>/dev/null) || t=none
+	git -C "$TOP" diff --quiet HEAD -- "$1" 2>/dev/null || t=$t+
+	echo "$t"
+}
+
+# The tests make check-debug runs in the guest, one name per line
+suite_tests() {
+	DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" --guest-only --list |
+		sed 's|^net/||'
+}
+
+# coverage_table LEDGER...: for each test of the suite the newest ledger
+# line on the current trees; a test is covered when that line is a pass.
+# Prints a table and "N of M covered"; the uncovered names go to fd 3.
+coverage_table() {
+	local sch rxe
+	sch=$(tree_of sch_dcb) rxe=$(tree_of rxe_cc)
+	case "$sch$rxe" in
+	*+*|*none*)
+		echo "check-debug: kernel code is not committed (sch_dcb $sch," \
+			"rxe_cc $rxe): nothing counts" >&2
+		suite_tests >&3
+		return 1 ;;
+	esac
+	awk -F'\t' -v sch="$sch" -v rxe="$rxe" -v list="$(suite_tests | paste -sd' ')" '
+	BEGIN { n = split(list, order, " ") }
+	$1 == "date" || $3 != sch || $4 != rxe { next }
+	{
+		if (!($6 in last) || $1 >= date[$6]) {
+			last[$6] = $7; date[$6] = $1; secs[$6] = $8
+			note[$6] = $9
+		}
+		if ($7 == "fail") fails[$6]++
+	}
+	END {
+		printf "sch_dcb %s, rxe_cc %s\n", sch, rxe
+		for (i = 1; i <= n; i++) {
+			t = order[i]
+			if (!(t in last)) {
+				printf "  %-28s not run\n", t
+				print t > "/dev/fd/3"
+				continue
+			}
+			f = fails[t] ? sprintf(" (%d failed run(s))", fails[t]) : ""
+			printf "  %-28s %-4s %8s s  %s%s%s\n", t, last[t], secs[t],
+				substr(date[t], 1, 10), f,
+				note[t] == "" ? "" : "  " note[t]
+			if (last[t] == "ok") ok++
+			else print t > "/dev/fd/3"
+		}
+		printf "%d of %d covered\n", ok, n
+		exit ok == n ? 0 : 1
+	}' "$@"
+}
+
+# The ledgers to add up by default: this build's and the project's record
+ledgers() {
+	local f
+	for f in "$TOP/Documentation/check-debug.tsv" "$LEDGER"; do
+		[ ! -r "$f" ] || echo "$f"
+	done
+}
+
+# full_hash H: H as 12 hex digits when git knows it ("+" kept)
+full_hash() {
+	local h=${1%+} t
+	t=$(git -C "$TOP" rev-parse -q --short=12 "$h^{object}" 2>/dev/null) || t=$h
+	[ "$h" = "$1" ] || t=$t+
+	echo "$t"
+}
+
+# record OUT: append to the ledger one line per guest test that reported in
+# OUT, the output of a check-debug.sh run (its "check-debug:" lines name
+# the kernel and the trees; TAP "ok"/"not ok" lines and "# net/NAME: Ns"
+# give each result and time).  The date is OUT's mtime: the run's end.
+record() {
+	local out=$1 k c commit sch rxe modified kdir_run
+	k=$(sed -n 's/^check-debug: guest kernel \([^ ]*\) (\(.*\))$/\1 \2/p' "$out" | head -n1)
+	c=$(sed -n 's/^check-debug: commit \([^,]*\), kernel code sch_dcb \([^ ]*\) rxe_cc \([^ ]*\)\(.*\)$/\1 \2 \3 \4/p' "$out" | head -n1)
+	if [ -z "$k" ] || [ -z "$c" ]; then
+		echo "check-debug: $out is not the output of a check-debug run" >&2
+		return 2
+	fi
+	read -r commit sch rxe modified <<<"$c"
+	# (an older format said "(modified)" for either tree)
+	if [ -n "${modified:-}" ]; then sch=$sch+ rxe=$rxe+; fi
+	kdir_run=${k#* }
+	[ -s "$LEDGER" ] || echo "$LEDGER_HEAD" >"$LEDGER"
+	awk -v date="$(date -u -r "$out" +%Y-%m-%dT%H:%M:%SZ)" \
+		-v commit="$(full_hash "$commit")" -v sch="$(full_hash "$sch")" \
+		-v rxe="$(full_hash "$rxe")" \
+		-v kernel="${k%% *}/$(basename "$(dirname "$kdir_run")")" '
+	/^(not )?ok [0-9]+ - net\// {
+		name = $0; sub(/^(not )?ok [0-9]+ - net\//, "", name)
+		note = ""
+		if (match(name, / # /)) {
+			note = substr(name, RSTART + 3); name = substr(name, 1, RSTART - 1)
+		}
+		res[name] = /^not ok/ ? "fail" : (note ~ /^SKIP/ ? "skip" : "ok")
+		gsub(/\t/, " ", note); why[name] = note; order[++n] = name
+	}
+	/^# net\/[^ ]+: [0-9.]+s$/ {
+		t = $2; sub(/^net\//, "", t); sub(/:$/, "", t)
+		sec = $3; sub(/s$/, "", sec); secs[t] = sec
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			t = order[i]
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", date, commit,
+				sch, rxe, kernel, t, res[t], (t in secs) ? secs[t] : "",
+				why[t]
+		}
+		printf "check-debug: %d result(s) recorded in %s\n", n, ledger > "/dev/stderr"
+	}' ledger="$LEDGER" "$out" >>"$LEDGER"
+}
+
+case ${1:-} in
+--coverage)
+	shift
+	for f in "$@"; do
+		[ -r "$f" ] || { echo "check-debug: no ledger $f" >&2; exit 2; }
+	done
+	[ $# -gt 0 ] || mapfile -t argv < <(ledgers)
+	[ $# -gt 0 ] || set -- "${argv[@]}" /dev/null
+	coverage_table "$@" 3>/dev/null
+	exit ;;
+--record)
+	shift
+	[ $# -gt 0 ] || { echo "usage: check-debug.sh --record RUN_OUTPUT..." >&2; exit 2; }
+	for f in "$@"; do record "$f"; done
+	exit ;;
+--remaining)
+	shift
+	for a in "$@"; do
+		case $a in
+		--filter*|--shard*|--unit-only)
+			echo "check-debug: --remaining chooses the tests itself" >&2
+			exit 2 ;;
+		esac
+	done
+	mapfile -t argv < <(ledgers)
+	todo=$(coverage_table "${argv[@]}" /dev/null 3>&1 >/dev/null | paste -sd'|') || true
+	if [ -z "$todo" ]; then
+		echo "check-debug: every test is covered ($LEDGER)"
+		exit 0
+	fi
+	set -- --guest-only --filter "^net/($todo)\$" "$@" ;;
+esac
+
+kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
 export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-6}
 # Timing-sensitive tests scale their rates down and durations up by this
 # (scripts/lib/common.sh, scaled_rate / scaled_time).
@@ -46,12 +216,15 @@ make -C "$TOP" KDIR="$kdir" rxe user man
 
 export DCBLAB_DCB_KO=$sch/sch_dcb.ko DCBLAB_GUEST_KERNEL=$kdir
 echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)"
-# What ran: a suite run in parts (--shard) covers one code base when these
-# match across the parts.
-if git -C "$TOP" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	echo "check-debug: commit $(git -C "$TOP" rev-parse --short HEAD)," \
-		"kernel code sch_dcb $(git -C "$TOP" rev-parse --short HEAD:sch_dcb)" \
-		"rxe_cc $(git -C "$TOP" rev-parse --short HEAD:rxe_cc)" \
-		"$(git -C "$TOP" diff --quiet HEAD -- sch_dcb rxe_cc || echo '(modified)')"
-fi
-exec bash "$TOP/selftests/run.sh" "$@"
+# What ran: a suite run in parts (--shard, --remaining) covers one code
+# base when these match across the parts ("+": uncommitted changes).
+echo "check-debug: commit $(git -C "$TOP" rev-parse -q --short=12 HEAD 2>/dev/null || echo none)," \
+	"kernel code sch_dcb $(tree_of sch_dcb) rxe_cc $(tree_of rxe_cc)"
+out=$DCBLAB_BUILD/run.out
+set +e
+bash "$TOP/selftests/run.sh" "$@" | tee "$out"
+rc=${PIPESTATUS[0]}
+set -e
+
+record "$out"
+exit "$rc"
