@@ -89,8 +89,12 @@ run()
 	topo_qdisc sw "$port" $qargs || return 1
 	echo "$(topo_ns sw):$port $qargs" >"$OUT/qdisc.txt"
 
+	# The servers and clients are killed this long after the run should
+	# have ended: a safety net, scaled with the tests' timeouts (starting
+	# four clients takes minutes on the debug kernel).
+	local margin=$((60 * ${DCBLAB_TIMEOUT_SCALE:-1}))
 	for i in $(seq "$n"); do
-		topo_exec rx timeout $((${dur%.*} + 60)) iperf3 -s -1 -p $((5200 + i)) \
+		topo_exec rx timeout $((${dur%.*} + margin)) iperf3 -s -1 -p $((5200 + i)) \
 			-i "${P[report_interval]}" -J >"$OUT/iperf3-server-h$i.json" 2>&1 &
 		spids+=($!)
 	done
@@ -102,7 +106,7 @@ run()
 	local go
 	go=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
 	for i in $(seq "$n"); do
-		topo_exec "h$i" timeout $((${dur%.*} + 60)) bash -c \
+		topo_exec "h$i" timeout $((${dur%.*} + margin)) bash -c \
 			'while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' _ "$go" \
 			iperf3 -c "$rxip" -p $((5200 + i)) \
 			-u -b "$srate" -l "${P[pkt]}" -t "$dur" --tos "$tos" -J \
@@ -138,7 +142,10 @@ incast_iperf()
 	for i in $(seq "$n"); do
 		c=$OUT/iperf3-client-h$i.json s=$OUT/iperf3-server-h$i.json
 		if ! jq -e '.end.sum_received' "$s" >/dev/null 2>&1; then
-			warn "h$i: no iperf3 server result ($s)"
+			# say why: iperf3's own error, or a report cut short
+			# (the server killed by its timeout)
+			warn "h$i: no iperf3 server result ($s): $(jq -r '.error // empty' "$s" 2>/dev/null ||
+				echo "incomplete JSON, $(wc -c <"$s") bytes")"
 			echo "h$i,0,0,100,0,0" >>"$OUT/senders.csv"
 			continue
 		fi
