@@ -215,16 +215,17 @@ make -C "$kdir" M="$sch" W=1 modules
 make -C "$TOP" KDIR="$kdir" rxe user man
 
 export DCBLAB_DCB_KO=$sch/sch_dcb.ko DCBLAB_GUEST_KERNEL=$kdir
-echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)"
+# The run's output, kept for the ledger (record) with these first lines.
+out=$DCBLAB_BUILD/run.out
+echo "check-debug: guest kernel $(cat "$kdir/include/config/kernel.release") ($kdir)" | tee "$out"
 # What ran: a suite run in parts (--shard, --remaining) covers one code
 # base when these match across the parts ("+": uncommitted changes).
 echo "check-debug: commit $(git -C "$TOP" rev-parse -q --short=12 HEAD 2>/dev/null || echo none)," \
-	"kernel code sch_dcb $(tree_of sch_dcb) rxe_cc $(tree_of rxe_cc)"
-out=$DCBLAB_BUILD/run.out
+	"kernel code sch_dcb $(tree_of sch_dcb) rxe_cc $(tree_of rxe_cc)" | tee -a "$out"
 set +e
-bash "$TOP/selftests/run.sh" "$@" | tee "$out"
+bash "$TOP/selftests/run.sh" "$@" | tee -a "$out"
 rc=${PIPESTATUS[0]}
 set -e
 
-record "$out"
+record "$out" || echo "check-debug: results not recorded (see above)" >&2
 exit "$rc"
