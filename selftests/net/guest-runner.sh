@@ -155,6 +155,11 @@ teardown_wait() {
 	done
 }
 
+# debug_locks: 1 while lockdep checks locking, 0 once a report (any that
+# taints, or lockdep's own) has switched it off for the rest of the boot,
+# "" on a kernel without lockdep
+debug_locks() { awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null; }
+
 netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
 link_list() { ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
 
@@ -182,6 +187,9 @@ boot_bad=$(dmesg 2>/dev/null | kernel_reports)
 if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0) & 32)) != 0 ]; then
 	boot_bad="kernel tainted B (a memory report) before the first test"
 fi
+if [ -z "$boot_bad" ] && [ "$(debug_locks)" = 0 ]; then
+	boot_bad="lockdep switched off before the first test"
+fi
 
 n=$START
 failed=0
@@ -196,6 +204,7 @@ for t in "${TESTS[@]}"; do
 	echo "net/$name" >"$RESULTS/current"
 	before_ns=$(netns_list)
 	before_links=$(link_list)
+	locks0=$(debug_locks)
 
 	t0=$(date +%s.%N)
 	{
@@ -251,6 +260,21 @@ for t in "${TESTS[@]}"; do
 	leaks=$(kmemleak_scan $last)
 	[ -z "$leaks" ] || charge "kmemleak: unreferenced objects of our modules" "$leaks" \
 		"kmemleak: $(grep -c '^unreferenced object' <<<"$leaks") unreferenced object(s) of our modules"
+
+	# A test that ran with lockdep off was not checked for locking bugs:
+	# it fails, after whatever switched lockdep off (charged to the test
+	# during which that happened).
+	locks1=$(debug_locks)
+	lock_bad=
+	if [ "$locks0" = 0 ]; then
+		lock_bad="lockdep was off during the whole test (an earlier report switched it off)"
+	elif [ "$locks1" = 0 ]; then
+		lock_bad="lockdep switched itself off during the test"
+	fi
+	if [ -n "$lock_bad" ]; then
+		printf '# --- lock checking ---\n%s\n' "$lock_bad" >>"$log"
+		bad=${bad:+$bad$'\n'}$lock_bad
+	fi
 
 	reason=
 	case $rc in
