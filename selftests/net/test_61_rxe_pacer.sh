@@ -13,8 +13,8 @@
 # ceiling the guest cannot reach unpaced with 30% margin is not checked
 # (said in the log); the test skips if not even the lowest one fits.  On
 # a slow kernel (DCBLAB_SLOW, the debug kernel) every ceiling is divided
-# by SLOW, so the pacer still runs there (2, 10, 4 and 8 Mb/s at SLOW=5,
-# where the guest reached 9.3 Mb/s unpaced); the 3% bound stays.
+# by SLOW, so the pacer still runs where the guest is too slow for 10 Mb/s
+# (2, 10, 4 and 8 Mb/s at SLOW=5); the 3% bound stays.
 #
 # The flows are ib_send_bw with completion events (-e), not ib_write_bw:
 # perftest busy-polls its CQ otherwise, and two spinning clients on the
