@@ -187,9 +187,6 @@ boot_bad=$(dmesg 2>/dev/null | kernel_reports)
 if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo 0) & 32)) != 0 ]; then
 	boot_bad="kernel tainted B (a memory report) before the first test"
 fi
-if [ -z "$boot_bad" ] && [ "$(debug_locks)" = 0 ]; then
-	boot_bad="lockdep switched off before the first test"
-fi
 
 n=$START
 failed=0
