@@ -43,7 +43,8 @@
 	X(nonect_passed)	\
 	X(pause_inflight_peak)	\
 	X(pause_react_us)	\
-	X(shaper_lag_us)
+	X(shaper_lag_us)	\
+	X(in_borrowed)
 
 /* DCB_STAT_<member>: the member's index in the struct, in __u64 units */
 #define DCB_STATS_ENUM(f)	DCB_STAT_##f,

@@ -30,6 +30,7 @@ struct dcb_pfc_cfg {
 	u32	beta;		/* 0 = static XOFF */
 	u32	headroom;
 	u32	delay_us;
+	u8	overflow;	/* enum tc_dcb_overflow */
 };
 
 /* What a queued packet was charged to; lives in qdisc_skb_cb()->data. */
@@ -59,6 +60,7 @@ struct dcb_port_stats {
 	u64	in_peak;
 	u64	in_headroom;
 	u64	in_drops;
+	u64	in_borrowed;
 	u64	xoff;
 	u64	inflight_peak;
 	u64	react_us;

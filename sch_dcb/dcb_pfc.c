@@ -77,6 +77,7 @@ struct dcb_port_band {
 	u64	peak;
 	u64	headroom;	/* of bytes, in the headroom */
 	u64	in_drops;
+	u64	in_borrowed;	/* beyond the headroom, queued in shared */
 	u64	pause_tx;
 	u64	resume_tx;
 	u64	pause_t0;	/* ns: the PAUSE of the pause in progress */
@@ -316,17 +317,20 @@ struct dcb_overflow {
 };
 
 static void dcb_overflow_warn(const struct dcb_port *p, unsigned int band,
-			      const struct dcb_overflow *o)
+			      const struct dcb_overflow *o, bool dropped)
 {
+	const char *fate = dropped ? "dropped" : "queued in the shared buffer";
+
 	if (o->delay_us)
-		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow: headroom %llu B (delay %u us) in force, %llu B arrived in %llu us after PAUSE; headroom %llu B or delay %llu us would have held them\n",
-				     netdev_name(p->dev), band, o->headroom,
-				     o->delay_now, o->need, o->react_us,
-				     o->need, o->delay_us);
+		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow (%s): headroom %llu B (delay %u us) in force, %llu B arrived in %llu us after PAUSE; headroom %llu B or delay %llu us would have held them\n",
+				     netdev_name(p->dev), band, fate,
+				     o->headroom, o->delay_now, o->need,
+				     o->react_us, o->need, o->delay_us);
 	else
-		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow: headroom %llu B in force, %llu B arrived in %llu us after PAUSE; headroom %llu B would have held them\n",
-				     netdev_name(p->dev), band, o->headroom,
-				     o->need, o->react_us, o->need);
+		net_warn_ratelimited("%s: sch_dcb band %u headroom overflow (%s): headroom %llu B in force, %llu B arrived in %llu us after PAUSE; headroom %llu B would have held them\n",
+				     netdev_name(p->dev), band, fate,
+				     o->headroom, o->need, o->react_us,
+				     o->need);
 }
 
 /*
@@ -365,7 +369,7 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
 	struct dcb_overflow o;
-	bool full;
+	bool full, over = false;
 
 	if (skb->skb_iif)
 		p = xa_load(&pool->ports, skb->skb_iif);
@@ -389,14 +393,24 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			dcb_port_announce(p, band);
 		}
 		if (pb->paused) {
-			if (dcb_pause_arrival(p, pb, len, &o)) {
+			over = dcb_pause_arrival(p, pb, len, &o);
+			if (over && (full || p->pfc.overflow ==
+					     TC_DCB_OVERFLOW_DROP)) {
 				pb->in_drops++;
 				spin_unlock(&pool->lock);
-				dcb_overflow_warn(p, band, &o);
+				dcb_overflow_warn(p, band, &o, true);
 				return DCB_ADMIT_HEADROOM;
 			}
-			pb->headroom += len;
-			pool->headroom_used += len;
+			/* beyond the headroom, the shared part of the pool
+			 * takes it: charged like a lossy packet, so no
+			 * other (port, band) loses headroom to it
+			 */
+			if (over) {
+				pb->in_borrowed++;
+			} else {
+				pb->headroom += len;
+				pool->headroom_used += len;
+			}
 		}
 	} else if (full) {
 		pool->drops_full++;
@@ -413,6 +427,8 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 		p->charged++;
 	}
 	spin_unlock(&pool->lock);
+	if (over)
+		dcb_overflow_warn(p, band, &o, false);
 	return DCB_ADMIT_OK;
 }
 
@@ -804,6 +820,7 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 	st->in_peak = pb->peak;
 	st->in_headroom = pb->headroom;
 	st->in_drops = pb->in_drops;
+	st->in_borrowed = pb->in_borrowed;
 	st->inflight_peak = pb->inflight_peak;
 	st->react_us = div_u64(pb->react_ns, NSEC_PER_USEC);
 	st->xoff = port->pfc.mask & BIT(band) ? dcb_xoff(pool, port) : 0;

@@ -141,6 +141,8 @@ static const struct nla_policy dcb_pfc_policy[TCA_DCB_PFC_MAX + 1] = {
 	[TCA_DCB_PFC_QUANTA]	= { .type = NLA_U16 },
 	[TCA_DCB_PFC_DELAY]	= NLA_POLICY_FULL_RANGE(NLA_U32,
 							&dcb_pfc_delay_range),
+	[TCA_DCB_PFC_OVERFLOW]	= NLA_POLICY_MAX(NLA_U8,
+						 __TC_DCB_OVERFLOW_MAX - 1),
 };
 
 static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
@@ -305,6 +307,8 @@ static int dcb_parse_pfc(struct nlattr *nest, struct dcb_pfc_cfg *pfc,
 		pfc->quanta = nla_get_u16(tb[TCA_DCB_PFC_QUANTA]);
 	if (tb[TCA_DCB_PFC_DELAY])
 		pfc->delay_us = nla_get_u32(tb[TCA_DCB_PFC_DELAY]);
+	if (tb[TCA_DCB_PFC_OVERFLOW])
+		pfc->overflow = nla_get_u8(tb[TCA_DCB_PFC_OVERFLOW]);
 	return 0;
 }
 
@@ -941,7 +945,8 @@ static int dcb_put_pfc(struct sk_buff *skb, const struct dcb_sched *q)
 	    nla_put_u32(skb, TCA_DCB_PFC_BETA, pfc.beta) ||
 	    nla_put_u32(skb, TCA_DCB_PFC_HEADROOM, pfc.headroom) ||
 	    nla_put_u16(skb, TCA_DCB_PFC_QUANTA, pfc.quanta) ||
-	    nla_put_u32(skb, TCA_DCB_PFC_DELAY, pfc.delay_us))
+	    nla_put_u32(skb, TCA_DCB_PFC_DELAY, pfc.delay_us) ||
+	    nla_put_u8(skb, TCA_DCB_PFC_OVERFLOW, pfc.overflow))
 		return -EMSGSIZE;
 	nla_nest_end(skb, nest);
 	return 0;
@@ -1026,6 +1031,7 @@ static void dcb_fill_stats(struct dcb_sched *q, unsigned int band,
 	st->in_peak = ps.in_peak;
 	st->in_headroom = ps.in_headroom;
 	st->in_drops = ps.in_drops;
+	st->in_borrowed = ps.in_borrowed;
 	st->xoff = ps.xoff;
 	st->pause_inflight_peak = ps.inflight_peak;
 	st->pause_react_us = ps.react_us;

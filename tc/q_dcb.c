@@ -31,7 +31,7 @@ static void explain(void)
 		"BAND_ECN := { ECN | default }    NONECT := { pass | drop | default }\n"
 		"PFC      := { off | [ prio-pfc { LIST | all | PRIO:{on|off} ... } ]\n"
 		"              { xoff SIZE [ xon SIZE ] | beta 1..1000 } [ headroom SIZE ]\n"
-		"              [ quanta 1..65535 ] [ delay TIME ] }\n"
+		"              [ quanta 1..65535 ] [ delay TIME ] [ overflow { shared | drop } ] }\n"
 		"RATE: 0 or unlimited = not shaped; PROB: 0..1 or a percentage (1%%); LIST: 3,6\n"
 		"rate is required to create the qdisc; change sets what it is given.\n");
 }
@@ -49,6 +49,8 @@ static const char *const ecn_names[] = {
 	[TC_DCB_ECN_STEP] = "step", [TC_DCB_ECN_NP_ECN] = "np-ecn",
 };
 static const char *const nonect_names[] = { "default", "pass", "drop" };
+/* enum tc_dcb_overflow */
+static const char *const overflow_names[] = { "shared", "drop" };
 static const char *const classify_names[] = { "dscp", "prio" };
 
 static int name_index(const char *const *names, unsigned int n, const char *s)
@@ -261,6 +263,7 @@ static void parse_prio_pfc(int *argcp, char ***argvp, __u8 *mask)
 
 static const char *const pfc_kw[] = {
 	"prio-pfc", "xoff", "xon", "beta", "headroom", "quanta", "delay",
+	"overflow",
 };
 
 /* "pfc off" | "pfc [prio-pfc ...] {xoff SIZE [xon SIZE] | beta N} ..." */
@@ -270,8 +273,8 @@ static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
 	int argc = *argcp, k, seen = 0;
 	char **argv = *argvp;
 	struct rtattr *nest;
+	__u8 mask = 0xff, overflow = TC_DCB_OVERFLOW_SHARED;
 	__u16 quanta = 0;
-	__u8 mask = 0xff;
 
 	NEXT_ARG();
 	if (strcmp(*argv, "off") == 0) {
@@ -304,6 +307,13 @@ static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
 				invarg("\"quanta\" is 1..65535", *argv);
 			if (k == 6 && (**argv == '-' || get_time(&delay, *argv)))
 				invarg("\"delay\" is a time (us, ms, s)", *argv);
+			if (k == 7) {
+				int o = NAME_INDEX(overflow_names, *argv);
+
+				if (o < 0)
+					invarg("\"overflow\" is shared or drop", *argv);
+				overflow = o;
+			}
 		}
 		if (xoff && beta)
 			return dcb_err("pfc: \"xoff\" (static) or \"beta\" (dynamic XOFF), not both", NULL);
@@ -323,6 +333,7 @@ static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
 	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_HEADROOM, headroom);
 	addattr16(n, DCB_MAXLEN, TCA_DCB_PFC_QUANTA, quanta);
 	addattr32(n, DCB_MAXLEN, TCA_DCB_PFC_DELAY, delay);
+	addattr8(n, DCB_MAXLEN, TCA_DCB_PFC_OVERFLOW, overflow);
 	addattr_nest_end(n, nest);
 	*argcp = argc;
 	*argvp = argv;
@@ -575,7 +586,7 @@ static void print_band(struct rtattr *opt, bool cls)
 static void print_pfc(struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCB_PFC_MAX + 1];
-	unsigned int i, len = 0, mask, beta, v;
+	unsigned int i, len = 0, mask, beta, over, v;
 	char buf[SPRINT_BSIZE];
 
 	parse_rtattr_nested(tb, TCA_DCB_PFC_MAX, opt);
@@ -607,6 +618,10 @@ static void print_pfc(struct rtattr *opt)
 	print_uint(PRINT_JSON, "delay_us", NULL, v);
 	if (SHOW(TCA_DCB_PFC_DELAY) == PRINT_ANY)
 		print_string(PRINT_FP, NULL, "delay %s ", sprint_time(v, buf));
+	/* text: only the non-default; a module without it reads "shared" */
+	over = attr_u(tb, TCA_DCB_PFC_OVERFLOW);
+	print_string(SHOW(TCA_DCB_PFC_OVERFLOW), "overflow", "overflow %s ",
+		     NAME_OF(overflow_names, over));
 #undef SHOW
 	close_json_object();
 }

@@ -130,8 +130,9 @@ enum {
  * sch_dcb root qdisc of the pool, and this nest configures it as an
  * ingress port.  When the bytes charged to (port, band) of a band in
  * prio_mask exceed XOFF, a PAUSE frame goes out of this port's device;
- * later packets go to the (port, band) headroom, beyond which they are
- * dropped (drops_headroom); below XON a RESUME (quanta 0) goes out.
+ * later packets go to the (port, band) headroom; beyond it they are
+ * queued in the shared part of the pool while it has room or dropped
+ * (enum tc_dcb_overflow); below XON a RESUME (quanta 0) goes out.
  * XOFF is static (xoff) or, when beta is set, the DCQCN paper's dynamic
  * threshold  beta * (B - R - s) / 8  with B the pool size, R the headroom
  * reserved by all ports of the pool and s the bytes queued in the pool.
@@ -140,8 +141,9 @@ enum {
  * that still arrives for (port, band), queued or dropped, is counted: the
  * largest such sum is pause_inflight_peak, the longest time from a PAUSE
  * to the last of those arrivals pause_react_us.  The headroom must hold
- * pause_inflight_peak; an overflow is counted (in_drops) and logged with
- * the headroom and delay that would have held what was measured.
+ * pause_inflight_peak; an overflow is counted (in_borrowed or in_drops)
+ * and logged with the headroom and delay that would have held what was
+ * measured.
  */
 enum {
 	TCA_DCB_PFC_UNSPEC,
@@ -152,11 +154,28 @@ enum {
 	TCA_DCB_PFC_HEADROOM,	/* u32, bytes per (port, band); 0 = auto */
 	TCA_DCB_PFC_QUANTA,	/* u16, PAUSE time, 512 bit times; 0 = 0xffff */
 	TCA_DCB_PFC_DELAY,	/* u32, us: PAUSE response time for headroom */
+	TCA_DCB_PFC_OVERFLOW,	/* u8, enum tc_dcb_overflow */
 	__TCA_DCB_PFC_MAX
 };
 #define TCA_DCB_PFC_MAX (__TCA_DCB_PFC_MAX - 1)
 
 #define TC_DCB_PFC_QUANTA_DEFAULT	0xffff
+
+/*
+ * A packet that arrives at a paused (port, band) whose headroom is full.
+ * SHARED: it is queued in the shared part of the pool (what lossy traffic
+ * uses) while that has room, counted in in_borrowed, and dropped (in_drops)
+ * only when it is full.  No other (port, band) loses headroom to it.  In an
+ * emulated fabric a stalled CPU can deliver at once what a wire would have
+ * carried over tens of milliseconds; SHARED keeps the band lossless through
+ * that while the buffer lasts.  DROP: dropped at once, as by a switch ASIC
+ * without a shared headroom pool.
+ */
+enum tc_dcb_overflow {
+	TC_DCB_OVERFLOW_SHARED,		/* default */
+	TC_DCB_OVERFLOW_DROP,
+	__TC_DCB_OVERFLOW_MAX,
+};
 /*
  * Default PFC delay: 50 ms.  In a TCG guest the time from a PAUSE to the
  * last packet of the upstream is milliseconds: measured over two sch_dcb
@@ -202,6 +221,10 @@ struct tc_dcb_stats {
 	__u64	pause_react_us;	/* ingress: PAUSE to last such arrival, max */
 	/* version 5 */
 	__u64	shaper_lag_us;	/* port: line time lost while backlogged */
+	/* version 6 */
+	__u64	in_borrowed;	/* packets from here beyond the headroom,
+				 * queued in the shared part of the pool
+				 */
 };
 
 /* The shared buffer pool this port belongs to. */
@@ -235,6 +258,6 @@ struct tc_dcb_xstats {
 	struct tc_dcb_pool_stats pool;
 	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	5
+#define TC_DCB_XSTATS_VERSION	6
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

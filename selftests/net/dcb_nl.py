@@ -17,7 +17,7 @@ built in a page-sized buffer, which a dcb qdisc message must fit.  Prints
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
 dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
 bands [{index, limit, ecn, ecn_default, nonect}], pool, buffer, nonect,
-pfc {mask, xoff, xon, beta, headroom, quanta, delay}; and, not sch_dcb
+pfc {mask, xoff, xon, beta, headroom, quanta, delay, overflow}; and, not sch_dcb
 options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
 which the core refuses after the qdisc's init succeeded).  (class): limit,
 ecn, ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
@@ -43,7 +43,7 @@ B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, B_NONECT = 1, 2, 3, 4, 5
 POOL, BUFFER, PFC, NONECT = 10, 11, 12, 13
 PFC_FIELDS = (("mask", 1, "=B"), ("xoff", 2, "=I"), ("xon", 3, "=I"),
               ("beta", 4, "=I"), ("headroom", 5, "=I"), ("quanta", 6, "=H"),
-              ("delay", 7, "=I"))
+              ("delay", 7, "=I"), ("overflow", 8, "=B"))
 
 
 def attr(kind, payload):

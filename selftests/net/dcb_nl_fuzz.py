@@ -116,7 +116,8 @@ class Fuzz:
         r = self.r
         out = b""
         for kind, gen in ((1, self.u8), (2, self.u32), (3, self.u32), (4, self.u32),
-                          (5, self.u32), (6, self.u16), (7, self.u32)):
+                          (5, self.u32), (6, self.u16), (7, self.u32),
+                          (8, self.u8)):
             if r.random() < 0.5:
                 out += self.mangle(kind, gen())
         return out

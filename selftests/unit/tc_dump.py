@@ -25,10 +25,10 @@ def ecn(mode, kmin, kmax, pmax): return struct.pack("=IIII", mode, kmin, kmax, p
 
 
 def stats(base, pfc):
-    """26 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
-    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 16
+    """27 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
+    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 17
     v[20] = 61440 if pfc else 0
-    return struct.pack("=26Q", *v)
+    return struct.pack("=27Q", *v)
 
 
 def msg(kind, handle, info, body):
@@ -39,7 +39,7 @@ def msg(kind, handle, info, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
-    ap.add_argument("--xstats-version", type=int, default=5)
+    ap.add_argument("--xstats-version", type=int, default=6)
     a = ap.parse_args()
     dmap = bytearray(d >> 3 for d in range(64))
     dmap[0], dmap[46] = 7, 6
@@ -52,7 +52,7 @@ def main():
                 nla(10, u32(2)), nla(11, u32(4194304)),
                 nest(12, nla(1, u8(0x48)), nla(2, u32(61440)), nla(3, u32(0)),
                      nla(4, u32(0)), nla(5, u32(20480)), nla(6, u16(65535)),
-                     nla(7, u32(1500))))
+                     nla(7, u32(1500)), nla(8, u8(1))))
     x = struct.pack("=IIQ", a.xstats_version, 8, 2500000) + stats(6, True)
     x += struct.pack("=IIQQQQQQ", 2, 2, 4194304, 40960, 90000, 180000, 1500, 3) + u64(4)
     qst = nest(7, nla(1, struct.pack("=QI", 9000000, 6000)),

@@ -33,7 +33,7 @@ bold() { grep -qE -- "\*\*([^*]* )?$2( [^*]*)?\*\*" "$MAN/$1.rst"; }
 # tc-dcb(8): every keyword of the plugin's grammar
 KW=(rate overhead burst limit classify dscp prio dscp-map default ecn off red
     kmin kmax pmax step k np-ecn nonect pass drop pool buffer pfc prio-pfc all
-    xoff xon beta headroom quanta delay band unlimited)
+    xoff xon beta headroom quanta delay overflow shared band unlimited)
 [ -f "$TOP/tc/q_dcb.so" ] || skip "tc/q_dcb.so not built (make user)"
 usage=$(TC_LIB_DIR=$TOP/tc tc qdisc add dev lo root dcb help 2>&1)
 grep -q '^Usage:' <<<"$usage" || fail "no usage from the plugin: $(head -n2 <<<"$usage")"
