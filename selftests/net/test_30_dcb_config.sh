@@ -161,6 +161,7 @@ kernel_refusals()
 	kcheck "band index missing" change "$PORT" '{"bands":[{"limit":1}]}'
 	kcheck "out of range" change "$PORT" '{"limit":0}'
 	kcheck "out of range" change "$PORT" '{"overhead":70000}'
+	kcheck "out of range" change "$PORT" '{"pfc":{"mask":8,"xoff":16384,"overflow":2}}'
 	# shellcheck disable=SC2046
 	kcheck "dscp map" change "$PORT" "{\"dscp_map\":[$(printf '9,%.0s' $(seq 63))0]}"
 	# a valid change followed by an invalid one in the same message: all

@@ -141,7 +141,8 @@ lossless()
 		paused=$((paused + $(dA paused_us "s$i" eth0 3)))
 		log "  s$i: sent $(cat "$TMPD/sent-s$i-7000"); switch port: pause_tx $(dA pause_tx sw "$d" 3)" \
 			"resume_tx $(dA resume_tx sw "$d" 3) in_peak $(sv B sw "$d" in_peak 3) xoff $(sv B sw "$d" xoff 3)" \
-			"in_drops $(dA in_drops sw "$d" 3); NIC: pause_rx $(dA pause_rx "s$i" eth0 3) paused_us $(dA paused_us "s$i" eth0 3)"
+			"in_drops $(dA in_drops sw "$d" 3) in_borrowed $(dA in_borrowed sw "$d" 3)" \
+			"inflight_peak $(sv B sw "$d" pause_inflight_peak 3); NIC: pause_rx $(dA pause_rx "s$i" eth0 3) paused_us $(dA paused_us "s$i" eth0 3)"
 	done
 	R=$(topo_port sw r)
 	log "switch PAUSE sent $pause_sw, senders PAUSE received $pause_rx, paused $paused us;" \

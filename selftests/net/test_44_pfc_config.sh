@@ -7,9 +7,10 @@
 #                    xon >= xoff, headroom below one MTU plus rate * delay,
 #                    a pool smaller than the headroom its port reserves,
 #                    unknown bands in prio-pfc, beta in a pool without a
-#                    size, an unknown band's limit;
+#                    size, an unknown band's limit, an unknown overflow;
 #   accepted         the same options made valid (the refusals are about
-#                    the values, not the syntax);
+#                    the values, not the syntax); overflow drop, and
+#                    shared by default;
 #   shared pool      a second port joining a 20 KB pool is refused when
 #                    the two ports' headroom exceeds it, accepted when it
 #                    fits, and the pool then reserves both ports' headroom;
@@ -90,6 +91,7 @@ refusals()
 	# one from the reference configuration)
 	refused "$P2" pool 7 rate 10mbit pfc prio-pfc 3 beta 4 delay 1ms
 	refused "$P1" rate 10mbit buffer 64kb band 8 limit 10kb
+	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb delay 1ms overflow maybe
 }
 
 acceptances()
@@ -98,6 +100,19 @@ acceptances()
 	accepted "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 15000 delay 1ms
 	accepted "$P1" rate 10mbit buffer 20kb pfc prio-pfc 3,4 xoff 4kb headroom 8kb delay 1ms
 	accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 beta 4 delay 1ms
+	overflow_is drop overflow drop
+	overflow_is shared
+}
+
+# overflow_is WANT [OPTS]: P1 accepts the PFC options with OPTS and then
+# shows overflow WANT
+overflow_is()
+{
+	local want=$1 got; shift
+	accepted "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb delay 1ms "$@" ||
+		return
+	got=$(opts "$P1" | jq -r .pfc.overflow)
+	[ "$got" = "$want" ] || check_err 1 "overflow ${*:-default}: shows '$got', not $want"
 }
 
 # a second port joining the 20 KB pool: 8 KB + 16 KB of reserve > 20 KB

@@ -15,10 +15,14 @@
 #                 WRED-dropped by default, and passed with `nonect pass`;
 #  class_nonect:  `tc class change ... nonect drop|default` and a bad
 #                 value (raw netlink): refused with a message, unchanged;
-#  headroom_tiny: headroom 2 KB at s1's ingress port: it overflows
-#                 (in_drops), the kernel log names the port, the band and
-#                 the headroom that would have sufficed, and the exported
-#                 in-flight peak exceeds the headroom;
+#  headroom_tiny: headroom 2 KB at s1's ingress port, `overflow drop`: it
+#                 overflows (in_drops), the kernel log names the port, the
+#                 band and the headroom that would have sufficed, and the
+#                 exported in-flight peak exceeds the headroom;
+#  headroom_shared: the same headroom with the default `overflow shared`
+#                 and a 256 KB pool: the overflow is queued in the shared
+#                 part of the pool (in_borrowed), logged as such, and
+#                 nothing is dropped anywhere;
 #  headroom_auto: the default headroom and delay, two senders at 40 Mb/s
 #                 into OUT at 20 Mb/s through PFC: no drop anywhere, the
 #                 in-flight after a PAUSE (pause_inflight_peak) stays below
@@ -213,29 +217,55 @@ grep -q '"nonect"' <<<"$(jq -c '.[1][] | select(.band == 3)' <<<"$bands")" &&
 log_test class_nonect
 
 # ---------------------------------------------------------------------
-# headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time
-# shellcheck disable=SC2086
-topo_dcb_all host rate $R40 $HOSTOPTS || fail "host qdiscs"
-sw_fresh "rate $R10 dscp-map 0:7 ecn off" \
-	"rate $R40 dscp-map 0:7 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us"
-mark="dcb-test49-$$-$RANDOM"
-echo "$mark" >/dev/kmsg
-flows "s1 $NONECT 7001 600"
-pfc_snap A sw
-ind=$(sv A sw "$P1" in_drops 3)
-infl=$(sv A sw "$P1" pause_inflight_peak 3)
-react=$(sv A sw "$P1" pause_react_us 3)
-hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc.headroom')
-msg=$(dmesg | awk -v m="$mark" 'index($0, m) { f = 1; next } f' | grep "sch_dcb band 3 headroom overflow" | head -n1)
-log "tiny headroom $hr B: in_drops $ind, pause_inflight_peak $infl B, pause_react_us $react"
-log "  kernel: ${msg:-<nothing>}"
+# headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time;
+# with `overflow drop` what does not fit is dropped.
+# tiny OVERFLOW_OPTS: the tiny-headroom incast; sets ind, borrowed, infl,
+# hr and msg (the first overflow warning the kernel logged meanwhile).
+tiny()
+{
+	local mark="dcb-test49-$$-$RANDOM"
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate $R40 $HOSTOPTS || fail "host qdiscs"
+	sw_fresh "rate $R10 dscp-map 0:7 ecn off $1" \
+		"rate $R40 dscp-map 0:7 $1 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us $2"
+	echo "$mark" >/dev/kmsg
+	D0=$(pfc_drop_report "${ALL[@]}")
+	c0=$(tc_sink_pkts r 7001)
+	flows "s1 $NONECT 7001 600"
+	D1=$(pfc_drop_report "${ALL[@]}")
+	pfc_drops_delta "$D0" "$D1"
+	RCV=$(( $(tc_sink_pkts r 7001) - c0 ))
+	pfc_snap A sw
+	ind=$(sv A sw "$P1" in_drops 3)
+	borrowed=$(sv A sw "$P1" in_borrowed 3)
+	infl=$(sv A sw "$P1" pause_inflight_peak 3)
+	react=$(sv A sw "$P1" pause_react_us 3)
+	hr=$(topo_tc sw -j qdisc show dev "$P1" | jq -r '.[] | select(.kind == "dcb") | .options.pfc.headroom')
+	msg=$(dmesg | awk -v m="$mark" 'index($0, m) { f = 1; next } f' | grep "sch_dcb band 3 headroom overflow" | head -n1)
+	log "tiny headroom $hr B (${2:-default overflow}): in_drops $ind, in_borrowed $borrowed, pause_inflight_peak $infl B, pause_react_us $react;" \
+		"sent $SENT received $RCV, drops $PFC_DROPS $PFC_DROPS_WHAT"
+	log "  kernel: ${msg:-<nothing>}"
+	expect "$infl" ">" "$hr" "in-flight peak above the headroom"
+	grep -qE "headroom [0-9]+ B or delay [0-9]+ us would have held them" <<<"$msg" ||
+		check_err 1 "kernel warning with the headroom and delay that would have sufficed"
+}
+tiny "" "overflow drop"
 expect "$ind" ">" 0 "headroom overflow drops (in_drops)"
-expect "$infl" ">" "$hr" "in-flight peak above the headroom"
-grep -q "$P1: sch_dcb band 3 headroom overflow: headroom $hr B" <<<"$msg" ||
-	check_err 1 "kernel warning naming $P1, band 3 and headroom $hr"
-grep -qE "headroom [0-9]+ B or delay [0-9]+ us would have held them" <<<"$msg" ||
-	check_err 1 "kernel warning with the headroom and delay that would have sufficed"
+expect "$borrowed" "==" 0 "overflows queued with overflow drop (in_borrowed)"
+grep -q "$P1: sch_dcb band 3 headroom overflow (dropped): headroom $hr B" <<<"$msg" ||
+	check_err 1 "kernel warning naming $P1, band 3, the drop and headroom $hr"
 log_test headroom_tiny
+
+# ---------------------------------------------------------------------
+# headroom_shared: the same overflow queued in the pool's shared part
+tiny "buffer 256kb" ""
+expect "$borrowed" ">" 0 "overflows queued in the shared buffer (in_borrowed)"
+expect "$ind" "==" 0 "headroom overflow drops (in_drops)"
+expect "$PFC_DROPS" "==" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
+expect "$RCV" ">=" "$SENT" "datagrams received"
+grep -q "$P1: sch_dcb band 3 headroom overflow (queued in the shared buffer): headroom $hr B" <<<"$msg" ||
+	check_err 1 "kernel warning naming $P1, band 3, the shared buffer and headroom $hr"
+log_test headroom_shared
 
 # ---------------------------------------------------------------------
 # headroom_auto: defaults (auto headroom from rate and the default delay)
