@@ -315,7 +315,7 @@ cmp_burst_run()
 	i=0
 	for h in "${CMP_B[@]}"; do
 		port=$((base + 2 + i)); i=$((i + 1))
-		topo_exec r1 timeout $((CMP_SECS + 90)) ib_write_bw -F -d "${RXE_DEV[r1]}" \
+		topo_exec r1 timeout $((CMP_SECS + $(safety_margin 90))) ib_write_bw -F -d "${RXE_DEV[r1]}" \
 			-x "${RXE_GID4[r1]}" -p "$port" -n "$CMP_BURST_MSGS" -s "$CMP_BURST_SIZE" \
 			-u "$RXE_BW_U" >"$o-srv-$h.txt" 2>&1 &
 		bsrv+=($!)
@@ -336,7 +336,7 @@ cmp_burst_run()
 	i=0
 	for h in "${CMP_B[@]}"; do
 		port=$((base + 2 + i)); i=$((i + 1))
-		topo_exec "$h" timeout $((CMP_SECS + 90)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+		topo_exec "$h" timeout $((CMP_SECS + $(safety_margin 90))) ib_write_bw -F -d "${RXE_DEV[$h]}" \
 			-x "${RXE_GID4[$h]}" -p "$port" -n "$CMP_BURST_MSGS" -s "$CMP_BURST_SIZE" \
 			-u "$RXE_BW_U" "$(topo_ip4 r1)" >"$o-cli-$h.txt" 2>&1 &
 		bpids+=($!)

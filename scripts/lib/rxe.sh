@@ -320,7 +320,7 @@ rxe_bw_start()
 	shift 3
 	[ -n "${RXE_GID4[$d]:-}" ] || rxe_gid4 "$d" >/dev/null
 	[ -n "${RXE_GID4[$h]:-}" ] || rxe_gid4 "$h" >/dev/null
-	topo_exec "$d" timeout $((secs + 300)) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
+	topo_exec "$d" timeout $((secs + $(safety_margin 300))) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$d]}" -x "${RXE_GID4[$d]}" \
 		-p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" >"$o.srv" 2>&1 &
 	RXE_BW_PIDS+=($!)
 	RXE_BW_SRV+=("$h:$port:$d")
@@ -338,7 +338,7 @@ rxe_bw_clients()
 	done
 	for hp in "${RXE_BW_SRV[@]}"; do
 		h=${hp%%:*}; port=${hp#*:}; port=${port%:*}; d=${hp##*:}
-		topo_exec "$h" timeout $((secs + 300)) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$h]}" \
+		topo_exec "$h" timeout $((secs + $(safety_margin 300))) "$RXE_BW_TOOL" -F -d "${RXE_DEV[$h]}" \
 			-x "${RXE_GID4[$h]}" -p "$port" -D "$secs" -s "$RXE_BW_SIZE" -u "$RXE_BW_U" "$@" \
 			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
 		RXE_BW_PIDS+=($!)

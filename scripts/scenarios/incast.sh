@@ -92,7 +92,8 @@ run()
 	# The servers and clients are killed this long after the run should
 	# have ended: a safety net, scaled with the tests' timeouts (starting
 	# four clients takes minutes on the debug kernel).
-	local margin=$((60 * ${DCBLAB_TIMEOUT_SCALE:-1}))
+	local margin
+	margin=$(safety_margin 60)
 	for i in $(seq "$n"); do
 		topo_exec rx timeout $((${dur%.*} + margin)) iperf3 -s -1 -p $((5200 + i)) \
 			-i "${P[report_interval]}" -J >"$OUT/iperf3-server-h$i.json" 2>&1 &

@@ -111,7 +111,7 @@ ldfs_run()
 	i=0
 	for h in "${LDFS_INC[@]}"; do
 		i=$((i + 1))
-		topo_exec r timeout $((P[long_s] + 120)) ib_write_bw -F -d "${RXE_DEV[r]}" \
+		topo_exec r timeout $((P[long_s] + $(safety_margin 120))) ib_write_bw -F -d "${RXE_DEV[r]}" \
 			-x "${RXE_GID4[r]}" -p $((19300 + i)) -q "${P[qps]}" -s "${P[size]}" \
 			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 >"$d/bw-$h.srv" 2>&1 &
 		pids+=($!)
@@ -129,7 +129,7 @@ ldfs_run()
 	i=0
 	for h in "${LDFS_INC[@]}"; do
 		i=$((i + 1))
-		topo_exec "$h" timeout $((P[long_s] + 120)) ib_write_bw -F -d "${RXE_DEV[$h]}" \
+		topo_exec "$h" timeout $((P[long_s] + $(safety_margin 120))) ib_write_bw -F -d "${RXE_DEV[$h]}" \
 			-x "${RXE_GID4[$h]}" -p $((19300 + i)) -q "${P[qps]}" -s "${P[size]}" \
 			-n "${P[iters]}" -t "${P[tx_depth]}" -u 20 "$rip" >"$d/bw-$h.cli" 2>&1 &
 		pids+=($!)

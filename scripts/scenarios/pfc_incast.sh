@@ -69,7 +69,7 @@ pfcs_qdiscs()
 # pfcs_server NODE PORT: one-shot iperf3 server (JSON in iperf3-server-PORT.json)
 pfcs_server()
 {
-	topo_exec "$1" timeout $((${P[duration]%.*} + 90)) iperf3 -s -1 -p "$2" \
+	topo_exec "$1" timeout $((${P[duration]%.*} + $(safety_margin 90))) iperf3 -s -1 -p "$2" \
 		-i "${P[report_interval]}" -J >"$OUT/iperf3-server-$2.json" 2>&1 &
 	PFCS_SPIDS+=($!)
 }
@@ -89,7 +89,7 @@ pfcs_client()
 	else
 		rate_bps=$(dl_rate_bps "${P[rate]}")
 	fi
-	topo_exec "$1" timeout $((${4%.*} + 90)) bash -c \
+	topo_exec "$1" timeout $((${4%.*} + $(safety_margin 90))) bash -c \
 		'while [ ! -e "$1" ]; do sleep 0.02; done; sleep "$2"; shift 2; exec "$@"' \
 		_ "$PFCS_GO" "${5:-0}" \
 		iperf3 -c "$2" -p "$3" -u -b "$rate_bps" -l "${P[pkt]}" -t "$4" \

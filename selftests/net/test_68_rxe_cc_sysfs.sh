@@ -105,7 +105,7 @@ concurrent()
 	writer & pids+=($!)
 	switcher & pids+=($!)
 	defer "kill ${pids[*]} 2>/dev/null"
-	if ! wait_for --timeout $((SECS + 60)) all_done; then
+	if ! wait_for --timeout $((SECS + $(safety_margin 60))) all_done; then
 		check_err 1 "cc/ readers, writers or the algo switcher hung (sysfs deadlock?)"
 		defer_scope_pop
 		return
