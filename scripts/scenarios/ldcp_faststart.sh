@@ -51,7 +51,10 @@ iters           5              writes per small flow (perftest: at least 5)
 size            4096           bytes per write (4 packets at RoCE MTU 1024)
 tx_depth        1              ib_write_bw -t: writes in flight per small flow (1: each starts on an idle QP, where fast start applies)
 rate            10             line rate of every port, host NIC and rxe device (Mb/s)
-k               8kb            DCTCP step marking threshold of the switch ports
+k               8kb            marking threshold of the switch ports (step: k; red: kmin)
+marking         step           step (DCTCP at k) or red (kmin k, kmax, pmax); non-ECT fast-start packets meet the same curve (WRED)
+kmax            64kb           RED's kmax (marking red)
+pmax            0.1            RED's pmax (marking red)
 iw              8              fast-start window (packets) of the fs setting
 warmup          5              seconds the long flow runs alone first
 long_s          30             the long flow's ib_write_bw -D (s)
@@ -66,7 +69,11 @@ ldfs_setup()
 	local h
 	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}
 	CMP_MON_MS=${P[interval_ms]}
-	CMP_STEP="ecn step k ${P[k]}"
+	case ${P[marking]} in
+	step) CMP_STEP="ecn step k ${P[k]}" ;;
+	red) CMP_STEP="ecn red kmin ${P[k]} kmax ${P[kmax]} pmax ${P[pmax]}" ;;
+	*) fail "marking: '${P[marking]}' is neither step nor red" ;;
+	esac
 	LDFS_OUT=${LDFS_OUT:-$OUT}
 	for h in hosts qps iters size tx_depth iw warmup long_s; do
 		[[ ${P[$h]} =~ ^[0-9]+$ ]] || fail "$h: '${P[$h]}' is not a number"
@@ -169,7 +176,7 @@ ldfs_summary()
 {
 	{
 		echo "ldcp_faststart: ${P[hosts]} x ${P[qps]} small flows (${P[iters]} x ${P[size]} B each)" \
-			"beside a long flow, ${P[rate]} Mb/s, PFC off, step marking at ${P[k]}"
+			"beside a long flow, ${P[rate]} Mb/s, PFC off, $CMP_STEP"
 		echo "(FCT of the small flows, first to last packet at r; long_mbps: the long flow during the incast)"
 		echo
 		column -t -s "$(printf '\t')" "$LDFS_OUT/summary.tsv"
