@@ -27,7 +27,9 @@
  * `model -n`: the flow-scalability sweep of the paper's Fig. 17, see
  * run_flows().
  * Environment, for exploring: PCN_MODEL_K (bytes), PCN_MODEL_PKT (packet
- * size, bytes; default 1024), PCN_MODEL_X (run length multiplier).  See
+ * size, bytes; default 1024), PCN_MODEL_X (run length multiplier),
+ * PCN_MODEL_PMARK (per mille: a packet leaving above K is marked with
+ * this probability, each on its own coin; default 1000, every one).  See
  * Documentation/pcn.rst for measured numbers.
  */
 #include <math.h>
@@ -72,6 +74,7 @@ struct ring {
 
 static int fails;
 static u32 pkt_bytes = 1024;	/* bytes on the wire per packet */
+static u32 pmark = 1000;	/* per mille of the packets above K marked */
 static u64 rng = 88172645463325252ULL;
 
 /* xorshift64: deterministic jitter */
@@ -194,7 +197,8 @@ static void sim_step(struct sim *s)
 			s->q.head++;
 			s->qbytes -= pkt_bytes;
 			/* marked when it leaves with a queue behind it */
-			p.ce = s->qbytes > sc->k_bytes;
+			p.ce = s->qbytes > sc->k_bytes &&
+			       (pmark >= 1000 || rnd(1000) < pmark);
 			p.t = s->now + sc->delay_ns;
 			ring_push(&s->wire, &p);
 		}
@@ -496,6 +500,9 @@ int main(int argc, char **argv)
 			tb.k_bytes = atoi(e);
 			gs.k_bytes = atoi(e);
 		}
+		e = getenv("PCN_MODEL_PMARK");
+		if (e)
+			pmark = atoi(e);
 		printf("scale     N    jain  jain_w   util  q KB mean  q KB max  pauses\n");
 		bad = run_flows(&tb, 10000, 0.9) + run_flows(&gs, 100, 0.9);
 		printf("%s: %d of 10 below Jain 0.9\n", bad ? "FAIL" : "PASS", bad);
