@@ -96,12 +96,6 @@ scaled_time()
 	fi
 }
 
-# safety_margin SECONDS: how long after a run should have ended its
-# traffic processes are killed, a safety net: SECONDS times the tests'
-# timeout scale (DCBLAB_TIMEOUT_SCALE, 6 under make check-debug, where
-# starting and connecting the processes takes that much longer).
-safety_margin() { echo $(($1 * ${DCBLAB_TIMEOUT_SCALE:-1})); }
-
 # kselftest exit codes.
 ksft_pass=0
 ksft_fail=1

@@ -81,6 +81,12 @@ topo_exec()
 	ip netns exec "${TOPO_PREFIX}-$n" "$@"
 }
 
+# safety_margin SECONDS: how long after a run should have ended its
+# traffic processes are killed, a safety net: SECONDS times the tests'
+# timeout scale (DCBLAB_TIMEOUT_SCALE, 6 under make check-debug, where
+# starting and connecting the processes takes that much longer).
+safety_margin() { echo $(($1 * ${DCBLAB_TIMEOUT_SCALE:-1})); }
+
 # topo_spawn VAR NAME CMD...: start CMD in node NAME's namespace in the
 # background and put its pid in VAR.  `topo_exec NAME CMD &` puts the pid
 # of a subshell running the function in $!, and killing that leaves CMD
