@@ -152,7 +152,9 @@ two_devices()
 	rxe_cc s1 max_rate_mbps "$C20"
 	rxe_cc s2 max_rate_mbps "$C40"
 	T0=$(rxe_tx_bytes s1)
-	start_bw s1 18703 "$C20" $((WINDOW + 30)); P1=$BW_PID; S1=$SRV_PID
+	# sized to outlive s2's start (its server and traffic waits, up to
+	# 30 + 40 s) and window; stop_bw ends it
+	start_bw s1 18703 "$C20" $((WINDOW + 90)); P1=$BW_PID; S1=$SRV_PID
 	wait_for --timeout 40 moving s1 || fail "s1: no traffic"
 	T0=$(rxe_tx_bytes s2)
 	start_bw s2 18704 "$C40" $((WINDOW + 15)); P2=$BW_PID; S2=$SRV_PID
