@@ -58,6 +58,7 @@ size            16384          bytes per write
 window_s        2              window of the windowed Jain's index (s)
 pcn_period_us   50000          PCN's period T (about one packet per flow and period at 64 flows)
 pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above)
+pcn_ecn_pct     95             PCN's ecn_threshold_pct: a period is congested when more than this % of its packets are CE
 xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
 interval_ms     50             dcbmon interval (ms)
 duration        1200           time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
@@ -72,6 +73,7 @@ pcnf_setup()
 	CMP_MON_MS=${P[interval_ms]}
 	PCN_KNOBS[period_us]=${P[pcn_period_us]}
 	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]}
+	PCN_KNOBS[ecn_threshold_pct]=${P[pcn_ecn_pct]}
 	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay 50ms"
 	PCNF_OUT=${PCNF_OUT:-$OUT}
 	[[ ${P[hosts]} =~ ^[1-9][0-9]*$ ]] || fail "hosts: '${P[hosts]}' is not a number"

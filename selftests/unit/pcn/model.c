@@ -29,7 +29,8 @@
  * Environment, for exploring: PCN_MODEL_K (bytes), PCN_MODEL_PKT (packet
  * size, bytes; default 1024), PCN_MODEL_X (run length multiplier),
  * PCN_MODEL_PMARK (per mille: a packet leaving above K is marked with
- * this probability, each on its own coin; default 1000, every one).  See
+ * this probability, each on its own coin; default 1000, every one),
+ * PCN_MODEL_ECN_PCT (the NP's ecn_threshold_pct, default 95; with -n).  See
  * Documentation/pcn.rst for measured numbers.
  */
 #include <math.h>
@@ -75,6 +76,7 @@ struct ring {
 static int fails;
 static u32 pkt_bytes = 1024;	/* bytes on the wire per packet */
 static u32 pmark = 1000;	/* per mille of the packets above K marked */
+static u32 ecn_pct = 95;	/* the NP's ECN flag: more than this % CE */
 static u64 rng = 88172645463325252ULL;
 
 /* xorshift64: deterministic jitter */
@@ -135,7 +137,7 @@ static void sim_init(struct sim *s, const struct scale *sc, int n)
 	s->rpp.w_min = PCN_W_ONE / 128;
 	s->rpp.w_max = PCN_W_ONE / 2;
 	s->npp.period_ns = sc->period_ns;
-	s->npp.ecn_threshold_pct = 95;
+	s->npp.ecn_threshold_pct = ecn_pct;
 	for (i = 0; i < n; i++) {
 		pcn_rp_init(&s->rp[i], &s->rpp);
 		pcn_np_init(&s->np[i]);
@@ -503,6 +505,9 @@ int main(int argc, char **argv)
 		e = getenv("PCN_MODEL_PMARK");
 		if (e)
 			pmark = atoi(e);
+		e = getenv("PCN_MODEL_ECN_PCT");
+		if (e)
+			ecn_pct = atoi(e);
 		printf("scale     N    jain  jain_w   util  q KB mean  q KB max  pauses\n");
 		bad = run_flows(&tb, 10000, 0.9) + run_flows(&gs, 100, 0.9);
 		printf("%s: %d of 10 below Jain 0.9\n", bad ? "FAIL" : "PASS", bad);
