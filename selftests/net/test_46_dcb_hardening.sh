@@ -244,9 +244,12 @@ log_test validation
 # ---------------------------------------------------------------------
 # carrier: P1 pauses s1, then P1's link goes down
 if pfc_trace_on; then
-	# the egress port drains 30 KB in about 12 s: P1 stays paused a while
+	# the egress port drains 30 KB in about 12 s: P1 stays paused a while.
+	# s1 ignores the PAUSE: with the default overflow shared its flood
+	# would take the 1 MB pool's shared part (minutes to drain at
+	# 20 kbit/s); overflow drop holds the band at XOFF + headroom
 	xon=2048
-	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon ${xon}b delay 30ms" \
+	fresh "rate 2mbit dscp-map 0:7 pool 1 buffer 1mb pfc prio-pfc 3 xoff 20kb xon ${xon}b delay 30ms overflow drop" \
 		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
 	# s1 (no sch_dcb) ignores the PAUSE: the flood, which runs until
 	# the link goes down, keeps P1's band 3 above XOFF until then
