@@ -17,7 +17,7 @@
 #   ce at the receiver     the receiver's capture of the above kmax step
 #                          (tshark): >= 99% of its packets carry CE.
 # The first two also assert that the window saw enough packets (>= 1000)
-# and tail drops (the port was overloaded).
+# and that >= 25% of them were tail-dropped (the port stayed overloaded).
 # Data rides DSCP 8 (band 1); DSCP 0 (iperf3's TCP control) is mapped to
 # band 7 so that control never waits behind, or is dropped by, the test.
 . "$(dirname "$0")/lib.sh"
@@ -65,8 +65,13 @@ curve="dscp-map 0:7 ecn red kmin ${KMIN}b kmax ${KMAX}b pmax $PMAX"
 # run_case LIMIT WINDOW PORT: overload the port; once the queue has been at
 # the limit's level, count band 1 over WINDOW seconds.  Sets ENQ MARKED
 # TAIL.  Returns 1 (the step has failed) when the queue never reached the
-# limit, or the window saw fewer than 1000 packets or no tail drop: the
-# step's checks would mean nothing.
+# limit, or the window saw fewer than 1000 packets, or fewer than a quarter
+# of the arrivals were tail-dropped: the step's checks would mean nothing.
+# A 2:1 offer tail-drops about half of the arrivals while the queue stays
+# at the limit; a sender the host starves lets the queue drain and the
+# arrivals meet a shorter queue than the curve's premise (a debug-kernel
+# run beside another guest: 977 tail drops against 17024 enqueued, and a
+# marked fraction of 0.052 against 0.242).
 run_case()
 {
 	local limit=$1 window=$2 port=$3 s1 s2
@@ -87,7 +92,8 @@ run_case()
 	TAIL=$(dcb_delta "$s1" "$s2" drops_tail)
 	log "limit $limit: enq $ENQ marked $MARKED tail drops $TAIL"
 	check_assert assert_ge "$ENQ" 1000 "packets in the window"
-	check_assert assert_ge "$TAIL" 1 "tail drops (port overloaded)"
+	check_assert assert_ge $((TAIL * 100 / (ENQ + TAIL + 1))) 25 \
+		"per cent of arrivals tail-dropped (port overloaded throughout)"
 	[ "$RET" = 0 ]
 }
 
