@@ -852,6 +852,27 @@ static struct kobj_type rxe_cc_ktype = {
 	.default_groups = rxe_cc_groups,
 };
 
+/*
+ * Remove cc/ and what a write to cc/algo selected.  A failed
+ * kobject_add() has removed the directory, and the removal waited for
+ * the writes in progress, so the same teardown serves both callers.
+ */
+static void rxe_cc_sysfs_del(struct rxe_dev *rxe)
+{
+	mutex_lock(&rxe->cc.lock);
+	/* an algo_store waiting for the lock must not select a new one */
+	rxe->cc.dead = true;
+	rxe_cc_dev_put_algo(rxe);
+	mutex_unlock(&rxe->cc.lock);
+	kobject_put(&rxe->cc.sysfs->kobj);
+	rxe->cc.sysfs = NULL;
+	/* the knob directories are gone: no reader of the params is left */
+	while (!list_empty(&rxe->cc.algo_params))
+		rxe_cc_params_free(list_first_entry(&rxe->cc.algo_params,
+						    struct rxe_cc_params,
+						    list));
+}
+
 /* enable_driver: the device is registered and in sysfs */
 int rxe_cc_dev_add(struct rxe_dev *rxe)
 {
@@ -885,14 +906,17 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	if (!s)
 		return -ENOMEM;
 	s->rxe = rxe;
-	err = kobject_init_and_add(&s->kobj, &rxe_cc_ktype,
-				   &rxe->ib_dev.dev.kobj, "cc");
-	if (err) {
-		kobject_put(&s->kobj);
-		return err;
-	}
+	kobject_init(&s->kobj, &rxe_cc_ktype);
+	/*
+	 * Published before kobject_add() creates cc/: a write to cc/algo
+	 * can run as soon as the file exists, and it adds cc/<algo>/ to
+	 * this directory.
+	 */
 	rxe->cc.sysfs = s;
-	return 0;
+	err = kobject_add(&s->kobj, &rxe->ib_dev.dev.kobj, "cc");
+	if (err)
+		rxe_cc_sysfs_del(rxe);
+	return err;
 }
 
 /* dealloc_driver: no QP is left */
@@ -900,18 +924,7 @@ void rxe_cc_dev_del(struct rxe_dev *rxe)
 {
 	if (!rxe->cc.sysfs)
 		return;
-	mutex_lock(&rxe->cc.lock);
-	/* an algo_store waiting for the lock must not select a new one */
-	rxe->cc.dead = true;
-	rxe_cc_dev_put_algo(rxe);
-	mutex_unlock(&rxe->cc.lock);
-	kobject_put(&rxe->cc.sysfs->kobj);
-	rxe->cc.sysfs = NULL;
-	/* the knob directories are gone: no reader of the params is left */
-	while (!list_empty(&rxe->cc.algo_params))
-		rxe_cc_params_free(list_first_entry(&rxe->cc.algo_params,
-						    struct rxe_cc_params,
-						    list));
+	rxe_cc_sysfs_del(rxe);
 	mutex_destroy(&rxe->cc.lock);
 }
 
