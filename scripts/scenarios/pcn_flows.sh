@@ -30,10 +30,10 @@
 # At N >= 32 a 60 s run is short: 600 measured periods of 50 ms (the
 # paper's testbed run is 40000 of 50 us), with about one packet per flow
 # and period, so each cut's rate is noisy and only a long average is fair.
-# The model at this scale (selftests/unit/pcn/model -n guest) gives Jain
-# 0.949 at N = 32 and 0.776 at N = 64 over 60 s, 0.993 and 0.954 over
-# 524 s: run_s=500 to test the paper's claim there (results.rst, "PCN's
-# model at the scenario's scale").
+# The model at this scale (selftests/unit/pcn/model -n guest) is fair at
+# N = 64 only over runs of several hundred seconds: run_s=500 to test the
+# paper's claim there (results.rst, "PCN's model at the scenario's
+# scale").
 #
 # PCN's rate floor (pcn/min_rate_kbps) is lowered to `pcn_min_rate_kbps`:
 # its automatic value at 10 Mb/s (409 kb/s, one packet per 10 base RTTs)

@@ -69,9 +69,8 @@ curve="dscp-map 0:7 ecn red kmin ${KMIN}b kmax ${KMAX}b pmax $PMAX"
 # of the arrivals were tail-dropped: the step's checks would mean nothing.
 # A 2:1 offer tail-drops about half of the arrivals while the queue stays
 # at the limit; a sender the host starves lets the queue drain and the
-# arrivals meet a shorter queue than the curve's premise (a debug-kernel
-# run beside another guest: 977 tail drops against 17024 enqueued, and a
-# marked fraction of 0.052 against 0.242).
+# arrivals meet a shorter queue than the curve's premise (results.rst,
+# "The debug kernel on the overflow change").
 run_case()
 {
 	local limit=$1 window=$2 port=$3 s1 s2
