@@ -39,6 +39,7 @@
  * us, default 500000); `model -n guest` runs that scale alone.  See
  * Documentation/pcn.rst for measured numbers.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -442,6 +443,28 @@ static int run_flows(const struct scale *sc, u32 win_periods,
 	return bad;
 }
 
+/*
+ * The number in environment variable NAME into *v: false when it is unset,
+ * exit with a message when it is not a decimal number from min to 2^32 - 1
+ */
+static bool env_u64(const char *name, u64 min, u64 *v)
+{
+	const char *e = getenv(name);
+	char *end;
+
+	if (!e)
+		return false;
+	errno = 0;
+	*v = strtoull(e, &end, 10);
+	if (errno || end == e || *end || *e == '-' || *v < min ||
+	    *v > 0xffffffffULL) {
+		fprintf(stderr, "model: %s=%s: want a number from %llu to %u\n",
+			name, e, (unsigned long long)min, 0xffffffffU);
+		exit(2);
+	}
+	return true;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct scale scales[] = {
@@ -490,7 +513,7 @@ int main(int argc, char **argv)
 	static const int ns[] = { 2, 4, 8 };
 	unsigned int i, j;
 	struct scale sc;
-	const char *e;
+	u64 v;
 
 	if (argc > 1 && !strcmp(argv[1], "-n")) {
 		/* the testbed of Fig. 17 (10 Gb/s) and the guests' 40 Mb/s */
@@ -505,37 +528,26 @@ int main(int argc, char **argv)
 		tb.xoff_bytes = 200 * 1024;
 		gs.stagger_ns = 500000000ULL;
 		gs.xoff_bytes = 64 * 1024;
-		e = getenv("PCN_MODEL_K");
-		if (e) {
-			tb.k_bytes = atoi(e);
-			gs.k_bytes = atoi(e);
-		}
-		e = getenv("PCN_MODEL_PMARK");
-		if (e)
-			pmark = atoi(e);
-		e = getenv("PCN_MODEL_ECN_PCT");
-		if (e)
-			ecn_pct = atoi(e);
-		e = getenv("PCN_MODEL_C");
-		if (e && atoi(e) > 0)
-			gs.c = atoi(e);
-		e = getenv("PCN_MODEL_T");
-		if (e && atoi(e) > 0) {
-			gs.period_ns = atoi(e) * 1000U;
+		if (env_u64("PCN_MODEL_K", 0, &v))
+			tb.k_bytes = gs.k_bytes = v;
+		if (env_u64("PCN_MODEL_PMARK", 0, &v))
+			pmark = v;
+		if (env_u64("PCN_MODEL_ECN_PCT", 0, &v))
+			ecn_pct = v;
+		if (env_u64("PCN_MODEL_C", 1, &v))
+			gs.c = v;
+		if (env_u64("PCN_MODEL_T", 1, &v)) {
+			gs.period_ns = v * 1000;
 			gs.jitter_ns = gs.period_ns / 10;
 		}
-		e = getenv("PCN_MODEL_MIN_RATE");
-		if (e && atoi(e) > 0)
-			min_rate = atoi(e);
-		e = getenv("PCN_MODEL_RUN_S");
-		if (e && atoi(e) > 0)
-			gs.run_ns = atoi(e) * 1000000000ULL;
-		e = getenv("PCN_MODEL_STAGGER");
-		if (e)
-			gs.stagger_ns = atoi(e) * 1000ULL;
-		e = getenv("PCN_MODEL_XOFF");
-		if (e && atoi(e) > 0)
-			gs.xoff_bytes = atoi(e);
+		if (env_u64("PCN_MODEL_MIN_RATE", 1, &v))
+			min_rate = v;
+		if (env_u64("PCN_MODEL_RUN_S", 1, &v))
+			gs.run_ns = v * 1000000000ULL;
+		if (env_u64("PCN_MODEL_STAGGER", 0, &v))
+			gs.stagger_ns = v * 1000;
+		if (env_u64("PCN_MODEL_XOFF", 1, &v))
+			gs.xoff_bytes = v;
 		snprintf(gs_name, sizeof(gs_name), "%uMb/s", gs.c / 1000);
 		gs.name = gs_name;
 		printf("scale     N    jain  jain_w   util  q KB mean  q KB max  pauses\n");
@@ -550,15 +562,12 @@ int main(int argc, char **argv)
 	for (i = 0; i < ARRAY_SIZE(scales); i++)
 		for (j = 0; j < ARRAY_SIZE(ns); j++) {
 			sc = scales[i];
-			e = getenv("PCN_MODEL_X");
-			if (e)
-				sc.run_ns *= atoi(e);
-			e = getenv("PCN_MODEL_PKT");
-			if (e)
-				pkt_bytes = atoi(e);
-			e = getenv("PCN_MODEL_K");
-			if (e)
-				sc.k_bytes = atoi(e);
+			if (env_u64("PCN_MODEL_X", 1, &v))
+				sc.run_ns *= v;
+			if (env_u64("PCN_MODEL_PKT", 1, &v))
+				pkt_bytes = v;
+			if (env_u64("PCN_MODEL_K", 0, &v))
+				sc.k_bytes = v;
 			if (!sc.converge_only)
 				run_overload(&sc, ns[j]);
 			run_converge(&sc, ns[j]);
