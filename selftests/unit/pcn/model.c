@@ -26,19 +26,13 @@
  * late (uniform, seeded).
  * `model -n`: the flow-scalability sweep of the paper's Fig. 17, see
  * run_flows().
- * Environment, for exploring: PCN_MODEL_K (bytes), PCN_MODEL_PKT (packet
- * size, bytes; default 1024), PCN_MODEL_X (run length multiplier),
- * PCN_MODEL_PMARK (per mille: a packet leaving above K is marked with this
- * probability, each on its own coin; default 1000, every one),
- * PCN_MODEL_ECN_PCT (the NP's ecn_threshold_pct, default 95; with -n).
- * With -n, the guest scale can be set to a scenario's: PCN_MODEL_C (line
- * rate, kb/s, default 40000), PCN_MODEL_T (period, us, default 3276.8),
- * PCN_MODEL_MIN_RATE (rate floor, kb/s, default C / 10000), PCN_MODEL_XOFF
- * (bytes, default 64 KB), PCN_MODEL_RUN_S (run, s, default 131; measured
- * over its second half), PCN_MODEL_STAGGER (flow i starts i times this,
- * us, default 500000); `model -n guest` runs that scale alone.  See
- * Documentation/pcn.rst for measured numbers.
+ * Settings for exploring come from the environment (PCN_MODEL_K, _PKT,
+ * _X, _PMARK, _ECN_PCT; with -n the guest scale's _C, _T, _MIN_RATE,
+ * _XOFF, _RUN_S, _STAGGER; `model -n guest` runs that scale alone):
+ * Documentation/pcn.rst lists them with units and defaults, and the
+ * measured numbers.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -445,9 +439,9 @@ static int run_flows(const struct scale *sc, u32 win_periods,
 
 /*
  * The number in environment variable NAME into *v: false when it is unset,
- * exit with a message when it is not a decimal number from min to 2^32 - 1
+ * exit with a message when it is not a decimal number from min to max
  */
-static bool env_u64(const char *name, u64 min, u64 *v)
+static bool env_num(const char *name, u32 min, u32 max, u64 *v)
 {
 	const char *e = getenv(name);
 	char *end;
@@ -456,10 +450,9 @@ static bool env_u64(const char *name, u64 min, u64 *v)
 		return false;
 	errno = 0;
 	*v = strtoull(e, &end, 10);
-	if (errno || end == e || *end || *e == '-' || *v < min ||
-	    *v > 0xffffffffULL) {
-		fprintf(stderr, "model: %s=%s: want a number from %llu to %u\n",
-			name, e, (unsigned long long)min, 0xffffffffU);
+	if (!isdigit((unsigned char)*e) || *end || errno || *v < min || *v > max) {
+		fprintf(stderr, "model: %s=%s: want a number from %u to %u\n",
+			name, e, min, max);
 		exit(2);
 	}
 	return true;
@@ -513,7 +506,8 @@ int main(int argc, char **argv)
 	static const int ns[] = { 2, 4, 8 };
 	unsigned int i, j;
 	struct scale sc;
-	u64 v;
+	u64 v, k, x = 1;
+	bool has_k;
 
 	if (argc > 1 && !strcmp(argv[1], "-n")) {
 		/* the testbed of Fig. 17 (10 Gb/s) and the guests' 40 Mb/s */
@@ -528,25 +522,25 @@ int main(int argc, char **argv)
 		tb.xoff_bytes = 200 * 1024;
 		gs.stagger_ns = 500000000ULL;
 		gs.xoff_bytes = 64 * 1024;
-		if (env_u64("PCN_MODEL_K", 0, &v))
+		if (env_num("PCN_MODEL_K", 0, U32_MAX, &v))
 			tb.k_bytes = gs.k_bytes = v;
-		if (env_u64("PCN_MODEL_PMARK", 0, &v))
+		if (env_num("PCN_MODEL_PMARK", 0, 1000, &v))
 			pmark = v;
-		if (env_u64("PCN_MODEL_ECN_PCT", 0, &v))
+		if (env_num("PCN_MODEL_ECN_PCT", 0, 100, &v))
 			ecn_pct = v;
-		if (env_u64("PCN_MODEL_C", 1, &v))
+		if (env_num("PCN_MODEL_C", 1, U32_MAX, &v))
 			gs.c = v;
-		if (env_u64("PCN_MODEL_T", 1, &v)) {
+		if (env_num("PCN_MODEL_T", 1, U32_MAX / 1000, &v)) {
 			gs.period_ns = v * 1000;
 			gs.jitter_ns = gs.period_ns / 10;
 		}
-		if (env_u64("PCN_MODEL_MIN_RATE", 1, &v))
+		if (env_num("PCN_MODEL_MIN_RATE", 1, U32_MAX, &v))
 			min_rate = v;
-		if (env_u64("PCN_MODEL_RUN_S", 1, &v))
+		if (env_num("PCN_MODEL_RUN_S", 1, U32_MAX, &v))
 			gs.run_ns = v * 1000000000ULL;
-		if (env_u64("PCN_MODEL_STAGGER", 0, &v))
+		if (env_num("PCN_MODEL_STAGGER", 0, U32_MAX, &v))
 			gs.stagger_ns = v * 1000;
-		if (env_u64("PCN_MODEL_XOFF", 1, &v))
+		if (env_num("PCN_MODEL_XOFF", 1, U32_MAX, &v))
 			gs.xoff_bytes = v;
 		snprintf(gs_name, sizeof(gs_name), "%uMb/s", gs.c / 1000);
 		gs.name = gs_name;
@@ -559,15 +553,17 @@ int main(int argc, char **argv)
 		return bad ? 1 : 0;
 	}
 
+	if (env_num("PCN_MODEL_X", 1, 1000, &v))
+		x = v;
+	if (env_num("PCN_MODEL_PKT", 1, 65536, &v))
+		pkt_bytes = v;
+	has_k = env_num("PCN_MODEL_K", 0, U32_MAX, &k);
 	for (i = 0; i < ARRAY_SIZE(scales); i++)
 		for (j = 0; j < ARRAY_SIZE(ns); j++) {
 			sc = scales[i];
-			if (env_u64("PCN_MODEL_X", 1, &v))
-				sc.run_ns *= v;
-			if (env_u64("PCN_MODEL_PKT", 1, &v))
-				pkt_bytes = v;
-			if (env_u64("PCN_MODEL_K", 0, &v))
-				sc.k_bytes = v;
+			sc.run_ns *= x;
+			if (has_k)
+				sc.k_bytes = k;
 			if (!sc.converge_only)
 				run_overload(&sc, ns[j]);
 			run_converge(&sc, ns[j]);
