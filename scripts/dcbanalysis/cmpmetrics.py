@@ -374,11 +374,20 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
     port in @dcbmon (its "all" rows) goes to @queue_csv (t_s from the first
     start, bytes); its statistics over the incast (first start to last
     end: q_*) and over its second half (qh_*), the span, Jain's index of
-    the flows' rates (0 for a flow that never sent), the longest FCT (NaN
-    when a flow never sent) and the rates and FCTs of all flows."""
+    the flows' rates (0 for a flow that never sent), the same over the
+    second half (jain_late, below), the longest FCT (NaN when a flow
+    never sent) and the rates and FCTs of all flows.
+
+    A flow's rate over its own FCT counts a head start as unfairness: a
+    sender whose client started before the others sends alone at line
+    rate.  jain_late compares the flows that were still sending in the
+    incast's second half, each at its rate from the sample at or before
+    the half (or its start, when later) to its end; a flow that never
+    sent counts as 0, one that ended before the half is left out."""
     m = len(rows)
     t = [r[0] for r in rows]
     fl = []
+    idx = []
     with open(flows_tsv, "w") as f:
         f.write("flow\tstart_s\tend_s\tfct_s\tmbps\tpkts\n")
         for i in range(len(rows[0][1]) if rows else 0):
@@ -389,7 +398,9 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
             if r == m:
                 f.write("%s\tNaN\tNaN\tNaN\t0\t0\n" % name)
                 fl.append((None, None, None, 0.0))
+                idx.append(None)
                 continue
+            idx.append((r - 1, e + 1, c))
             s, fin = t[r - 1], t[e + 1]
             fct = fin - s
             row = ("%.2f" % (s - t0), "%.2f" % (fin - t0), "%.2f" % fct,
@@ -412,8 +423,21 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
         _window(qt, qb, ts + (te - ts) / 2, te, "qh")
     rates = [x[3] for x in fl]
     fcts = [x[2] for x in fl if x[2] is not None]
+    late = []
+    sent = [x for x in idx if x is not None]
+    if sent:
+        mid = min(t[a] for a, _, _ in sent)
+        mid += (max(t[z] for _, z, _ in sent) - mid) / 2
+        h = max([0] + [i for i in range(m) if t[i] <= mid])
+        for x in idx:
+            if x is None:
+                late.append(0.0)
+            elif t[x[1]] > mid:
+                a, z, c = max(x[0], h), x[1], x[2]
+                late.append(mbps(c[z] - c[a], t[z] - t[a]))
     res += [("span_s", "%.2f" % (te - ts)),
             ("jain", "%.4f" % (jain(rates) or 0)),
+            ("jain_late", "%.4f" % (jain(late) or 0) if late else NAN),
             # a flow that never sent has no FCT, and so has the incast
             ("fct_max_s", "%.2f" % max([0.0] + fcts)
              if len(fcts) == len(fl) else NAN),

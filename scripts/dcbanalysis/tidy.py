@@ -64,6 +64,8 @@ METRICS = {
     "wire_rate": ("Mbit/s", "a port's bytes on the wire (with the shaper's "
                   "overhead) per second while it had a backlog"),
     "jain": ("1", "Jain's index of the per-flow rates of the run"),
+    "jain_late": ("1", "Jain's index of the flows still sending in the "
+                  "second half, each at its rate there"),
     "jain_post": ("1", "Jain's index of the long flows after the burst"),
     "jain_window_min": ("1", "lowest Jain's index of the per-flow rates "
                         "over the windows of the run's second half"),

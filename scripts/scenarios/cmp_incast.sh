@@ -15,7 +15,9 @@
 #
 # Measured per setting: completion time (FCT) and throughput of each flow
 # (from the devices' sent_pkts sampled every sample_s), Jain's index of
-# the flows' throughputs, bottleneck queue mean/p99 over the incast and
+# the flows' throughputs (jain) and of the rates of the flows still
+# sending in the incast's second half (jain_late: a client that started
+# early and finished alone does not count), bottleneck queue mean/p99 over the incast and
 # over its second half (dcbmon), PAUSE frames sent by the switch, drops
 # (tail, WRED, headroom), go-back-N (completer_retry_err of the senders,
 # out_of_seq_request of r).  Results: summary.tsv (one row per setting),
@@ -258,15 +260,15 @@ cmpi_analyze()
 
 	# shellcheck disable=SC1091
 	CMPI_ROW=$( . "$d/metrics.env"; . "$d/counters.env"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 			"$algo" "$flows_mbps" "$jain" "$q_mean_kb" "$q_p99_kb" "$qh_mean_kb" "$qh_p99_kb" \
 			"$pause_tx" "$drops" "$drops_tail" "$drops_wred" "$retry" "$oos" \
-			"$fct_max_s" "$fcts" "$writes_done/$writes_want" "$ecn_marked" )
+			"$fct_max_s" "$fcts" "$writes_done/$writes_want" "$ecn_marked" "$jain_late" )
 	echo "$CMPI_ROW" >>"$CMPI_OUT/summary.tsv.rows"
 	log "$algo: $CMPI_ROW"
 }
 
-CMPI_HDR='algo	flows_mbps	jain	queue_mean_kb	queue_p99_kb	q2_mean_kb	q2_p99_kb	pause_tx	drops	drops_tail	drops_wred	gbn_retry	oos_req	fct_max_s	fct_s	writes	ecn_marked'
+CMPI_HDR='algo	flows_mbps	jain	queue_mean_kb	queue_p99_kb	q2_mean_kb	q2_p99_kb	pause_tx	drops	drops_tail	drops_wred	gbn_retry	oos_req	fct_max_s	fct_s	writes	ecn_marked	jain_late'
 
 # cmpi_summary: summary.tsv, summary.txt (printed).  The host draws the
 # plots (scripts/dcbanalysis/scenarios/cmp.py).

@@ -16,8 +16,13 @@
 #               second half of the incast below DCQCN16_QMAX_KB (default
 #               64: a quarter of what PFC alone holds there, the 16
 #               ingress ports' XOFF of 16 KB each; the p99 is logged);
-#   fairness    Jain's index of the senders' rates >= 0.9 (a performance
-#               check: XFAIL on the debug kernel).
+#   fairness    Jain's index of the rates of the senders still sending in
+#               the incast's second half >= 0.9 (a performance check:
+#               XFAIL on the debug kernel).  Not over each sender's own
+#               FCT: the 16 clients start one after the other, and one
+#               that started 0.8 s early finished alone at 5 Mb/s against
+#               the others' 0.6 (Jain 0.389 over FCTs, results.rst); that
+#               index is logged.
 # Results are kept in build/selftests/net/test_91_dcqcn_incast16/.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -41,9 +46,11 @@ dcqp_summary
 # shellcheck disable=SC1090,SC1091,SC2154
 eval "$(. "$CMPI_OUT/16-paper/counters.env"; . "$CMPI_OUT/16-paper/metrics.env"
 	echo "DROPS=$drops MARKS=$ecn_marked PAUSE=$pause_tx RC=$bw_rc"
-	echo "DONE=$writes_done WANT=$writes_want JAIN=$jain Q2P99=$qh_p99_kb Q2MEAN=$qh_mean_kb")"
+	echo "DONE=$writes_done WANT=$writes_want JAIN=$jain JAIN2=$jain_late"
+	echo "Q2P99=$qh_p99_kb Q2MEAN=$qh_mean_kb")"
 log "writes $DONE/$WANT, drops $DROPS, marked $MARKS, PAUSE frames $PAUSE," \
-	"second half queue mean $Q2MEAN KB p99 $Q2P99 KB, Jain $JAIN"
+	"second half queue mean $Q2MEAN KB p99 $Q2P99 KB, Jain $JAIN over the FCTs," \
+	"$JAIN2 over the second half"
 
 check_err "$RC" "an ib_write_bw failed"
 [ "$DONE" = "$WANT" ]; check_err $? "writes completed $DONE, want $WANT"
@@ -55,8 +62,8 @@ awk -v q="$Q2MEAN" -v m="$QMAX_KB" 'BEGIN { exit !(q == q + 0 && q < m) }'
 check_err $? "second-half queue mean $Q2MEAN KB, want below $QMAX_KB KB"
 log_test queue
 
-check_perf "Jain $JAIN, want >= 0.9" \
-	awk -v j="$JAIN" 'BEGIN { exit !(j == j + 0 && j >= 0.9) }'
+check_perf "second-half Jain $JAIN2, want >= 0.9" \
+	awk -v j="$JAIN2" 'BEGIN { exit !(j == j + 0 && j >= 0.9) }'
 log_test fairness
 
 tests_exit

@@ -644,6 +644,32 @@ class CmpMetrics(unittest.TestCase):
                          ("2.00", "2.00", "0.9000"))
         self.assertEqual((m["flows_mbps"], m["fcts"]),
                          ("0.82/1.64", "2.00/1.00"))
+        # second half (t = 2 to 3): 200 packets each
+        self.assertEqual(m["jain_late"], "1.0000")
+
+    def test_incast_jain_late(self):
+        # s1 starts first (t = 0) and ends at 1 s, s2 and s3 send from
+        # 0.5 to 4 s at the same rate: over their FCTs s1 looks 3.5 times
+        # faster, over the second half (t = 2 to 4) s1 has ended and
+        # s2, s3 are equal; a flow that never sent counts as 0
+        rows = []
+        for i in range(11):
+            t = i * 0.5
+            c = max(0, min(t, 4) - 0.5) * 100
+            rows.append((t, [min(t, 1) * 200, c, c, 0]))
+        with tempfile.TemporaryDirectory() as t:
+            mon = self.write(t, "dcbmon.csv", self.DCBMON_HDR)
+            args = (mon, 0, ["s1", "s2", "s3", "s4"], 1024, 200,
+                    os.path.join(t, "flows.tsv"), os.path.join(t, "q.csv"))
+            m3 = dict(cmpmetrics.incast([(r[0], r[1][:3]) for r in rows],
+                                        *args))
+            m4 = dict(cmpmetrics.incast(rows, *args))
+            none = dict(cmpmetrics.incast([(r[0], [0, 0]) for r in rows],
+                                          *args))
+        self.assertEqual(m3["jain"], "0.7076")
+        self.assertEqual(m3["jain_late"], "1.0000")
+        self.assertEqual(m4["jain_late"], "0.6667")
+        self.assertEqual(none["jain_late"], "NaN")
 
 
 class Timeline(unittest.TestCase):

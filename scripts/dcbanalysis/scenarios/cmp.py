@@ -30,6 +30,7 @@ COLUMNS = {
         "fct_s": ("fct", "s", "list"),
         "writes": ("completed", "1", "fraction"),
         "ecn_marked": ("ecn_marked", "packets"),
+        "jain_late": ("jain_late", "1"),
     },
     "cmp_burst": {
         "f0_pre": ("rate_pre.f0", "Mbit/s"),
