@@ -12,12 +12,13 @@ library only: the guest tests run it too.
     python3 -m dcbanalysis.roce_flows CAPTURE [--window S] [--flows N]
     python3 -m dcbanalysis.roce_flows CAPTURE --spans
     python3 -m dcbanalysis.roce_flows CAPTURE --incast LONG_SRC
+    python3 -m dcbanalysis.roce_flows CAPTURE --chunks N
 
 prints ``key value`` lines: flows (seen in the capture), jain (second half of the capture),
 jain_w_min and jain_w_median (over windows of S seconds in the second
 half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes);
 with --spans, a table of each flow's first and last packet and bytes;
-with --incast, incast()'s metrics.
+with --incast, incast()'s metrics; with --chunks, chunks()'s table.
 """
 
 import argparse
@@ -42,18 +43,20 @@ class CaptureError(ValueError):
     pass
 
 
-def read_pcap(path):
+def read_pcap(path, ce=False):
     """[(t_s, (src_ip, dest_qpn), ip_len)] of the RoCEv2 packets in the
-    pcap @path (IPv4 over Ethernet, optionally one 802.1Q tag).  Other
+    pcap @path (IPv4 over Ethernet, optionally one 802.1Q tag); with @ce
+    a fourth element, True when the packet's ECN field is CE.  Other
     packets, and packets cut before the BTH, are skipped; a file that is
     not a pcap of Ethernet raises CaptureError."""
     out = []
     for t, d in _frames(path):
         p = _roce(d)
         if p:
-            src, bth, ip_len = p
+            src, bth, ip_len, ecn = p
             qpn = int.from_bytes(d[bth + 5:bth + 8], "big")
-            out.append((t, (src, qpn), ip_len))
+            out.append((t, (src, qpn), ip_len, ecn == 3) if ce else
+                       (t, (src, qpn), ip_len))
     return out
 
 
@@ -93,7 +96,8 @@ def _frames(path):
 
 
 def _roce(d):
-    """(src, BTH offset, ip_len) of one Ethernet frame, or None."""
+    """(src, BTH offset, ip_len, ECN field) of one Ethernet frame, or
+    None."""
     off = 12
     if len(d) < off + 2:
         return None
@@ -116,7 +120,7 @@ def _roce(d):
         return None
     if struct.unpack("!H", d[udp + 2:udp + 4])[0] != ROCE_PORT:
         return None
-    return src, udp + 8, ip_len
+    return src, udp + 8, ip_len, d[off + 1] & 3
 
 
 def flow_rates(pkts, t0, t1, window):
@@ -180,6 +184,37 @@ def incast(pkts, long_src):
     }
 
 
+def chunks(pkts, n):
+    """The second half of the capture @pkts (read_pcap's with ce=True)
+    cut into @n equal chunks: {"jain": [Jain's index per chunk], "rates":
+    {flow: [Mbit/s per chunk]}, "ce": {flow: share of its packets in the
+    half that were CE}}.  Whether a flow's rate persists from chunk to
+    chunk tells a lasting unfairness from noise."""
+    if not pkts or n < 1:
+        return {"jain": [], "rates": {}, "ce": {}}
+    t_first, t_last = pkts[0][0], pkts[-1][0]
+    t0 = t_first + (t_last - t_first) / 2
+    width = (t_last - t0) / n
+    flows = sorted({p[1] for p in pkts})
+    b = {f: [0] * n for f in flows}
+    cnt = dict.fromkeys(flows, 0)
+    ce = dict.fromkeys(flows, 0)
+    for t, fl, nb, c in pkts:
+        if t < t0:
+            continue
+        k = min(int((t - t0) / width), n - 1) if width > 0 else 0
+        b[fl][k] += nb
+        cnt[fl] += 1
+        ce[fl] += c
+    rates = {f: [x * 8 / width / 1e6 if width > 0 else 0.0 for x in v]
+             for f, v in b.items()}
+    return {
+        "jain": [jain([rates[f][k] for f in flows]) for k in range(n)],
+        "rates": rates,
+        "ce": {f: ce[f] / cnt[f] if cnt[f] else None for f in flows},
+    }
+
+
 def summary(pkts, window=2.0, nflows=None):
     """The metrics over the second half of the capture: flows, jain,
     jain_w_min, jain_w_median, total_mbps, and rates ({flow: Mbit/s}).
@@ -221,9 +256,15 @@ def main(argv=None):
     ap.add_argument("--incast", metavar="LONG_SRC",
                     help="print the incast metrics (incast()) of the small "
                     "flows beside the long flow from LONG_SRC instead")
+    ap.add_argument("--chunks", type=int, metavar="N",
+                    help="print each flow's Mbit/s in N equal chunks of the "
+                    "second half, its share of CE packets there and "
+                    "Jain's index per chunk instead")
     a = ap.parse_args(argv)
+    if a.chunks is not None and a.chunks < 1:
+        ap.error("--chunks must be at least 1")
     try:
-        pkts = read_pcap(a.capture)
+        pkts = read_pcap(a.capture, ce=a.chunks is not None)
     except (OSError, CaptureError) as e:
         print("roce_flows: %s" % e, file=sys.stderr)
         return 1
@@ -236,6 +277,15 @@ def main(argv=None):
         for k in ("incast_s", "fct_median_s", "fct_p90_s", "fct_max_s",
                   "long_mbps"):
             print("%s %s" % (k, fmt(r.get(k))))
+        return 0
+    if a.chunks:
+        c = chunks(pkts, a.chunks)
+        print("jain_chunks %s" % "/".join(fmt(j) for j in c["jain"]))
+        print("src\tqpn\t%s\tce_share" % "\t".join(
+            "mbps_%d" % (k + 1) for k in range(a.chunks)))
+        for (src, qpn), v in sorted(c["rates"].items()):
+            print("%s\t%d\t%s\t%s" % (src, qpn, "\t".join(
+                "%.3f" % x for x in v), fmt(c["ce"][(src, qpn)])))
         return 0
     if a.spans:
         t0 = pkts[0][0] if pkts else 0

@@ -857,14 +857,16 @@ class PfcScenarios(unittest.TestCase):
 
 def roce_pcap(path, pkts, magic=b"\xd4\xc3\xb2\xa1", extra=()):
     """A pcap at @path of RoCEv2 frames: @pkts is [(t_s, src, qpn,
-    payload_len)]; @extra frames (bytes) are appended unchanged."""
+    payload_len[, tos])]; @extra frames (bytes) are appended unchanged."""
     import struct
     with open(path, "wb") as f:
         f.write(magic + struct.pack("<HHiIII", 2, 4, 0, 0, 65535, 1))
         frames = []
-        for t, src, qpn, n in pkts:
+        for p in pkts:
+            t, src, qpn, n = p[:4]
+            tos = p[4] if len(p) > 4 else 0
             ip_len = 20 + 8 + 12 + n
-            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, ip_len, 0, 0, 64,
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, tos, ip_len, 0, 0, 64,
                              17, 0, bytes(int(x) for x in src.split(".")),
                              bytes([10, 0, 0, 9]))
             udp = struct.pack("!HHHH", 49152, 4791, 8 + 12 + n, 0)
@@ -929,6 +931,35 @@ class RoceFlows(unittest.TestCase):
                                delta=0.01)
         self.assertAlmostEqual(s["jain_w_min"], s["jain"], delta=0.02)
         self.assertAlmostEqual(s["total_mbps"], 1.2, delta=0.02)
+
+    def test_chunks(self):
+        # A: every 10 ms over 10 s, every other packet CE (ECN 3); B:
+        # every 10 ms from 5 to 7.5 s, every 20 ms after, ECT(0)
+        pkts = [(k * 0.01, "10.0.0.1", 17, 960, 0x03 if k % 2 else 0x02)
+                for k in range(1000)]
+        pkts += [(5 + k * 0.01 + 0.001, "10.0.0.2", 17, 960, 0x02)
+                 for k in range(250)]
+        pkts += [(7.5 + k * 0.02 + 0.001, "10.0.0.2", 17, 960, 0x02)
+                 for k in range(125)]
+        pkts.sort()
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "c.pcap")
+            roce_pcap(p, pkts)
+            got = roce_flows.read_pcap(p, ce=True)
+            self.assertEqual(roce_flows.main([p, "--chunks", "2"]), 0)
+        self.assertEqual(len(got[0]), 4)
+        c = roce_flows.chunks(got, 2)
+        a, b = c["rates"][("10.0.0.1", 17)], c["rates"][("10.0.0.2", 17)]
+        # second half [4.995, 9.99) in two chunks of 2.4975 s
+        self.assertAlmostEqual(a[0], 0.8, delta=0.01)
+        self.assertAlmostEqual(a[1], 0.8, delta=0.01)
+        self.assertAlmostEqual(b[0], 0.8, delta=0.01)
+        self.assertAlmostEqual(b[1], 0.4, delta=0.01)
+        self.assertAlmostEqual(c["jain"][0], 1.0, delta=0.001)
+        self.assertAlmostEqual(c["jain"][1], 0.9, delta=0.01)
+        self.assertAlmostEqual(c["ce"][("10.0.0.1", 17)], 0.5, delta=0.01)
+        self.assertEqual(c["ce"][("10.0.0.2", 17)], 0)
+        self.assertEqual(roce_flows.chunks([], 3)["jain"], [])
 
     def test_nanosecond_and_bad_files(self):
         with tempfile.TemporaryDirectory() as d:
