@@ -17,8 +17,8 @@
 # (from the devices' sent_pkts sampled every sample_s), Jain's index of
 # the flows' throughputs (jain) and of the rates of the flows still
 # sending in the incast's second half (jain_late: a client that started
-# early and finished alone does not count), bottleneck queue mean/p99 over the incast and
-# over its second half (dcbmon), PAUSE frames sent by the switch, drops
+# early and finished alone does not count), bottleneck queue mean/p99
+# over the incast and over its second half (dcbmon), PAUSE frames sent by the switch, drops
 # (tail, WRED, headroom), go-back-N (completer_retry_err of the senders,
 # out_of_seq_request of r).  Results: summary.tsv (one row per setting),
 # summary.txt, per-setting directories; on the host, queue.png and fct.png.
