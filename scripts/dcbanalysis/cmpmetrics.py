@@ -423,11 +423,10 @@ def incast(rows, dcbmon, t0, hosts, size, iters, flows_tsv, queue_csv):
         _window(qt, qb, ts + (te - ts) / 2, te, "qh")
     rates = [x[3] for x in fl]
     fcts = [x[2] for x in fl if x[2] is not None]
+    # jain_late: the same second half as qh_*, in the samples' clock
     late = []
-    sent = [x for x in idx if x is not None]
-    if sent:
-        mid = min(t[a] for a, _, _ in sent)
-        mid += (max(t[z] for _, z, _ in sent) - mid) / 2
+    if starts:
+        mid = t0 + ts + (te - ts) / 2
         h = max([0] + [i for i in range(m) if t[i] <= mid])
         for x in idx:
             if x is None:
