@@ -23,6 +23,8 @@ CMP_OUT=${CMP_OUT:-$TMPD}
 CMP_RATE_MBPS=${CMP_RATE_MBPS:-20}	# every link and host NIC
 CMP_LINE_MBPS=${CMP_LINE_MBPS:-$CMP_RATE_MBPS}	# rxe cc/max_rate_mbps
 CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"}
+# size of the switch's shared buffer pool (sch_dcb's buffer)
+CMP_BUFFER=${CMP_BUFFER:-1mb}
 CMP_RED=${CMP_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 CMP_STEP=${CMP_STEP:-"ecn step k 8kb"}
 CMP_DCQCN_T_US=${CMP_DCQCN_T_US:-55000}	# DCQCN T = K (cmp_algo)
@@ -108,7 +110,7 @@ cmp_algo()
 # DCTCP step marking (its fast-start packets are dropped by WRED there).
 cmp_sw_opts()
 {
-	local o="rate ${CMP_RATE_MBPS}mbit $CTRL_MAP buffer 1mb"
+	local o="rate ${CMP_RATE_MBPS}mbit $CTRL_MAP buffer $CMP_BUFFER"
 	case $1 in
 	none) echo "$o $CMP_PFC ecn off" ;;
 	dcqcn) echo "$o $CMP_PFC $CMP_RED" ;;

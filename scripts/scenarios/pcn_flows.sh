@@ -68,6 +68,7 @@ pcn_period_us   50000          PCN's period T (about one packet per flow and per
 pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above)
 pcn_ecn_pct     95             PCN's ecn_threshold_pct: a period is congested when more than this % of its packets are CE
 xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
+buffer          1mb            the switch's shared buffer pool (sch_dcb buffer; 4 x xoff and the headroom must fit)
 interval_ms     50             dcbmon interval (ms)
 duration        1200           time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
 EOF2
@@ -83,6 +84,7 @@ pcnf_setup()
 	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]}
 	PCN_KNOBS[ecn_threshold_pct]=${P[pcn_ecn_pct]}
 	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay 50ms"
+	CMP_BUFFER=${P[buffer]}
 	PCNF_OUT=${PCNF_OUT:-$OUT}
 	[[ ${P[hosts]} =~ ^[1-9][0-9]*$ ]] || fail "hosts: '${P[hosts]}' is not a number"
 	for h in ${P[flows]//,/ }; do
