@@ -240,6 +240,44 @@ def queue(rows):
     return (sum(v) / len(v) / 1024, _pct(v, 0.99) / 1024, v[-1] / 1024)
 
 
+def late(path, port, ingress=()):
+    """The bottleneck @port's queue and the PAUSE frames of the @ingress
+    ports ("netns:dev") in the second half of the traffic, from the dcbmon
+    CSV @path: the half of the span queue() uses (first to last sample in
+    which @port dequeued) that ends it.  [(key, value)]: queue_late_mean_kb,
+    queue_late_p99_kb, and pause_late, the PAUSE frames (pause_tx of the
+    ports' "all" rows, refreshes included) sent from the last sample at or
+    before the half to the end of the span; NaN without traffic."""
+    rows = port_rows(path, port)
+    a, b = _moves([r[2] for r in rows])
+    b = min(max(b, 0) + 1, len(rows) - 1)
+    if len(rows) < 2 or a > b:
+        return [("queue_late_mean_kb", "NaN"), ("queue_late_p99_kb", "NaN"),
+                ("pause_late", "NaN")]
+    th = (rows[a][0] + rows[b][0]) / 2
+    te = rows[b][0]
+    v = sorted(r[1] for r in rows[a:b + 1] if r[0] >= th)
+    pause = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            nd = "%s:%s" % (r["netns"], r["dev"])
+            if nd not in ingress or r["band"] != "all":
+                continue
+            t = int(r["t_ms"]) / 1000
+            c = int(r["pause_tx"])
+            p = pause.setdefault(nd, [c, c])
+            if t <= th:
+                p[0] = c
+            if t <= te:
+                p[1] = c
+    missing = set(ingress) - set(pause)
+    if missing:
+        raise ValueError("no samples of %s" % " ".join(sorted(missing)))
+    return [("queue_late_mean_kb", "%.1f" % (sum(v) / len(v) / 1024)),
+            ("queue_late_p99_kb", "%.1f" % (_pct(v, 0.99) / 1024)),
+            ("pause_late", sum(e - s for s, e in pause.values()))]
+
+
 def drain(rows, thr_bytes, win=1.0, peak_win=2.0):
     """Queue drain of @rows (port_rows).  ta: the first sample above
     @thr_bytes (the flows' queue forms); the initial peak: the largest
@@ -477,6 +515,11 @@ def main(argv=None):
     p = sub.add_parser("queue", help='"mean_kb p99_kb peak_kb" of a port')
     p.add_argument("dcbmon_csv")
     p.add_argument("port", metavar="NETNS:DEV")
+    p = sub.add_parser("late", help="second half: queue, PAUSE frames")
+    p.add_argument("dcbmon_csv")
+    p.add_argument("port", metavar="NETNS:DEV")
+    p.add_argument("--ingress", default="", help="space-separated "
+                   "NETNS:DEV whose PAUSE frames are counted")
     p = sub.add_parser("flows", help="all flows' rate; per-flow CSV")
     p.add_argument("samples")
     p.add_argument("n", type=int)
@@ -510,6 +553,8 @@ def main(argv=None):
         elif a.cmd == "queue":
             r = queue(port_rows(a.dcbmon_csv, a.port))
             print("%.1f %.1f %.1f" % r if r else "NaN NaN NaN")
+        elif a.cmd == "late":
+            _print(late(a.dcbmon_csv, a.port, a.ingress.split()))
         elif a.cmd == "flows":
             _print(flows(read_samples(a.samples), a.n, a.flows_csv))
         elif a.cmd == "jain":

@@ -124,6 +124,8 @@ METRICS = {
     "drops_wred": ("packets", "WRED drops of the switches"),
     "headroom_drops": ("packets", "packets dropped at full headroom"),
     "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
+    "pause_late": ("frames", "PFC PAUSE frames the switches sent in the "
+                   "second half of the traffic"),
     "pause_rate": ("1/s", "PFC PAUSE frames sent per second of traffic"),
     "paused_share": ("1", "share of the time a port was held by PAUSE "
                      "frames it received"),

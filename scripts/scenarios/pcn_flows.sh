@@ -18,7 +18,12 @@
 # and destination QP), and over the second half of the run Jain's index
 # of the N flows (a flow that sent nothing counts as 0), its lowest and
 # median value over windows of `window_s`, and the total; dcbmon the
-# bottleneck's queue, pfc_snap the PAUSE frames and drops.  Results:
+# bottleneck's queue, pfc_snap the PAUSE frames and drops over the run.
+# Every flow starts at the line rate, so the first seconds fill the queue
+# to the senders' XOFF whatever the algorithm; dcbmon of the bottleneck
+# and of the senders' ingress ports gives the queue and the PAUSE frames
+# of the run's second half too (the steady state the paper's "no PAUSE"
+# is about; cmpmetrics.late).  Results:
 # summary.tsv (one row per algorithm and N, named ALGO-N), summary.txt,
 # per-run directories (capture.pcap, dcbmon.csv, ib_write_bw outputs).
 #
@@ -101,13 +106,13 @@ pcnf_setup()
 	printf '%s\n' "$PCNF_HDR" >"$PCNF_OUT/summary.tsv"
 }
 
-PCNF_HDR='algo	flows	jain	jain_w_min	jain_w_median	total_mbps	queue_mean_kb	queue_p99_kb	pause_tx	drops	retries	failed	cap_dropped	rates_mbps'
+PCNF_HDR='algo	flows	jain	jain_w_min	jain_w_median	total_mbps	queue_mean_kb	queue_p99_kb	pause_tx	drops	retries	failed	cap_dropped	queue_late_mean_kb	queue_late_p99_kb	pause_late	rates_mbps'
 
 # pcnf_run ALGO N: N flows with ALGO; ALGO-N/ and a summary.tsv row; sets
 # PCNF_ENV (the run's key=value file).
 pcnf_run()
 {
-	local a=$1 n=$2 q d h port r0
+	local a=$1 n=$2 q d h port r0 bn ing=() mon=()
 	q=$((n / P[hosts]))
 	d=$PCNF_OUT/$a-$n
 	mkdir -p "$d"
@@ -123,7 +128,14 @@ pcnf_run()
 		rxe_bw_start "$h" "$port" "${P[run_s]}" -q "$q"
 	done
 	cmp_cap_start r "$d"
-	cmp_mon_start "$d/dcbmon.csv" "sw:$(topo_port sw r)"
+	# the bottleneck, then the ingress ports of the senders (their PAUSEs)
+	mon=("sw:$(topo_port sw r)")
+	bn=$(topo_ns sw):$(topo_port sw r)
+	for h in "${CMP_S[@]}"; do
+		mon+=("sw:$(topo_port sw "$h")")
+		ing+=("$(topo_ns sw):$(topo_port sw "$h")")
+	done
+	cmp_mon_start "$d/dcbmon.csv" "${mon[@]}"
 	rxe_bw_clients "${P[run_s]}" -q "$q"
 	log "$a-$n: ${#CMP_S[@]} senders x $q QPs for ${P[run_s]} s"
 	cmp_wait "${RXE_BW_PIDS[@]}"
@@ -140,15 +152,17 @@ pcnf_run()
 		read -r qm qp _ <<<"$(cmp_queue_stats "$d/dcbmon.csv" "sw:$(topo_port sw r)")"
 		echo "queue_mean_kb=$qm"; echo "queue_p99_kb=$qp"
 		echo "cap_dropped=$CMP_CAP_DROPPED"
+		lab_metrics late "$d/dcbmon.csv" "$bn" --ingress "${ing[*]}"
 		PYTHONPATH=$PCNF_TOP/scripts python3 -m dcbanalysis.roce_flows \
 			--window "${P[window_s]}" --flows "$n" "$d/capture.pcap" | sed 's/ /=/'
 	} >"$PCNF_ENV"
 	# shellcheck disable=SC1090
 	( . "$PCNF_ENV"
-	  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a-$n" "$n" \
+	  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$a-$n" "$n" \
 		"${jain:-NaN}" "${jain_w_min:-NaN}" "${jain_w_median:-NaN}" "${total_mbps:-NaN}" \
 		"$queue_mean_kb" "$queue_p99_kb" "$pause_tx" "$drops" "$retries" "$failed" \
-		"$cap_dropped" "${rates_mbps:-}" ) >>"$PCNF_OUT/summary.tsv"
+		"$cap_dropped" "${queue_late_mean_kb:-NaN}" "${queue_late_p99_kb:-NaN}" \
+		"${pause_late:-NaN}" "${rates_mbps:-}" ) >>"$PCNF_OUT/summary.tsv"
 	log "$a-$n: $(grep -v '^rates' "$PCNF_ENV" | tr '\n' ' ')"
 }
 
@@ -160,7 +174,7 @@ pcnf_summary()
 		echo "(second half of each run: Jain of the N flows from r's capture, its lowest and median over"
 		echo " ${P[window_s]} s windows, total Mb/s of IPv4 bytes; queue of the port toward r in KB)"
 		echo
-		cut -f1-13 "$PCNF_OUT/summary.tsv" | column -t -s "$(printf '\t')"
+		cut -f1-16 "$PCNF_OUT/summary.tsv" | column -t -s "$(printf '\t')"
 	} >"$PCNF_OUT/summary.txt"
 	cat "$PCNF_OUT/summary.txt"
 }

@@ -587,6 +587,35 @@ class CmpMetrics(unittest.TestCase):
                           ("peak0_kb", "0")])
         self.assertIsNone(cmpmetrics.queue(pr[:1]))
 
+    def test_late(self):
+        # the bottleneck dequeues from t = 0.1 to 0.9 (span 0.1-1.0, half
+        # at 0.55); swp1 sends 3 PAUSE frames before the half, 2 after;
+        # swp2 1 after; swp9 (not asked for) 7
+        hdr = "t_ms,netns,dev,band,deq_packets,backlog_bytes,pause_tx\n"
+        q = [0, 1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 9216, 0, 0]
+        deq = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10]
+        p1 = [0, 1, 2, 3, 3, 3, 4, 4, 5, 5, 5, 9]
+        p2 = [0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1]
+        rows = "".join("%d,ns,bn,all,%d,%d,0\n%d,ns,swp1,all,0,0,%d\n"
+                       "%d,ns,swp2,all,0,0,%d\n%d,ns,swp2,3,0,0,50\n"
+                       "%d,ns,swp9,all,0,0,%d\n"
+                       % (100 * i, d, b, 100 * i, a, 100 * i, c, 100 * i,
+                          100 * i, 7 * i)
+                       for i, (b, d, a, c) in enumerate(zip(q, deq, p1, p2)))
+        with tempfile.TemporaryDirectory() as t:
+            path = self.write(t, "dcbmon.csv", hdr + rows)
+            m = dict(cmpmetrics.late(path, "ns:bn", ["ns:swp1", "ns:swp2"]))
+            # queue from t = 0.6 to 1.0: 6, 7, 8, 9 and 0 KB
+            self.assertEqual(m, {"queue_late_mean_kb": "6.0",
+                                 "queue_late_p99_kb": "9.0",
+                                 "pause_late": 3})
+            self.assertEqual(dict(cmpmetrics.late(path, "ns:bn"))[
+                "pause_late"], 0)
+            self.assertRaises(ValueError, cmpmetrics.late, path, "ns:bn",
+                              ["ns:swp3"])
+            self.assertEqual(dict(cmpmetrics.late(path, "ns:none"))[
+                "queue_late_mean_kb"], "NaN")
+
     def test_shares(self):
         # s1 sends from the sample at t = 0.5 to 5.0, s2 from 1.5 to 4.5
         # at half s1's rate: both ran from 1.5 to 4.5, the second half

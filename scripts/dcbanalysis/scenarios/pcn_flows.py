@@ -23,6 +23,9 @@ COLUMNS = {
     "retries": ("gbn_retries", "retries"),
     "failed": ("procs_failed", "processes"),
     "cap_dropped": ("capture_dropped", "packets"),
+    "queue_late_mean_kb": ("queue_mean_late", "KB"),
+    "queue_late_p99_kb": ("queue_p99_late", "KB"),
+    "pause_late": ("pause_late", "frames"),
 }
 
 
