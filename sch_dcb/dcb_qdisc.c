@@ -644,6 +644,13 @@ static bool dcb_nonect_drop(const struct dcb_sched *q,
  * CE-marked.  So ecn_marked and nonect_passed count queued packets only,
  * and drops_wred counts every non-ECT packet the curve selected and
  * dropped.
+ *
+ * The limits do not apply to a packet that is lossless on its ingress
+ * port in a pool of finite size: the ingress accounting bounds it (XOFF,
+ * headroom, the pool's shared part; dcb_pool_bounded()), as a
+ * shared-buffer switch sets no egress limit on lossless queues.  With the
+ * limits, the XOFFs of the ports feeding this one could admit more than
+ * the limit holds, and the port would tail-drop where PFC should pause.
  */
 static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 			   struct dcb_band *b, bool ect,
@@ -658,7 +665,8 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		return qdisc_drop(skb, sch, to_free);
 	}
 	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && (u64)b->backlog + len > b->limit))) {
+		     (b->limit && (u64)b->backlog + len > b->limit)) &&
+	    !dcb_pool_bounded(q->pool, skb, b - q->band)) {
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}

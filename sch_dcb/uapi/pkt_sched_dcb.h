@@ -87,7 +87,10 @@ enum {
 	TCA_DCB_RATE64,		/* u64, bytes per second; 0 = not shaped */
 	TCA_DCB_OVERHEAD,	/* u32, bytes added to each packet's length */
 	TCA_DCB_BURST,		/* u32, bytes of catch-up credit; 0 = auto */
-	TCA_DCB_LIMIT,		/* u32, port limit in bytes */
+	TCA_DCB_LIMIT,		/* u32, port limit in bytes (not applied to
+				 * packets lossless on their ingress port
+				 * in a pool with a size)
+				 */
 	TCA_DCB_CLASSIFY,	/* u8, enum tc_dcb_classify */
 	TCA_DCB_DSCP_MAP,	/* u8[TC_DCB_NUM_DSCP], band of each DSCP */
 	TCA_DCB_ECN,		/* struct tc_dcb_ecn, default of every band */

@@ -15,6 +15,12 @@
 #                 WRED-dropped by default, and passed with `nonect pass`;
 #  class_nonect:  `tc class change ... nonect drop|default` and a bad
 #                 value (raw netlink): refused with a message, unchanged;
+#  limit_lossless: OUT's limit (30 KB) below what the ingress ports' XOFF
+#                 admit (2 x 40 KB), the pool sized (buffer 1mb): OUT
+#                 queues band 3 above its limit, PFC pauses, no tail drop,
+#                 no drop anywhere, everything received;
+#  limit_unsized: the same with an unlimited pool (buffer 0): the limit
+#                 still bounds OUT (tail drops, peak within the limit);
 #  headroom_tiny: headroom 2 KB at s1's ingress port, `overflow drop`: it
 #                 overflows (in_drops), the kernel log names the port, the
 #                 band and the headroom that would have sufficed, and the
@@ -215,6 +221,43 @@ log "after nonect default: $bands"
 grep -q '"nonect"' <<<"$(jq -c '.[1][] | select(.band == 3)' <<<"$bands")" &&
 	check_err 1 "band 3 still has a nonect override: $bands"
 log_test class_nonect
+
+# ---------------------------------------------------------------------
+# limit_lossless / limit_unsized: a port limit below what PFC admits.
+# limit_run POOL_ARGS: two non-ECT flows into OUT (limit 30 KB); sets
+# tail, peak and pauses, and the drops and RCV of the run.
+LIMIT=30720
+limit_run()
+{
+	# shellcheck disable=SC2086
+	topo_dcb_all host rate $R20 $HOSTOPTS || fail "host qdiscs"
+	sw_fresh "rate $R10 dscp-map 0:7 ecn off limit ${LIMIT}b $1" \
+		"rate $R20 dscp-map 0:7 $PFC"
+	D0=$(pfc_drop_report "${ALL[@]}")
+	c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
+	flows "s1 $NONECT 7001 600" "s2 $NONECT 7002 600"
+	D1=$(pfc_drop_report "${ALL[@]}")
+	pfc_drops_delta "$D0" "$D1"
+	RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
+	pfc_snap A sw
+	tail=$(sv A sw "$OUT" drops_tail 3)
+	peak=$(sv A sw "$OUT" backlog_peak 3)
+	pauses=$(( $(sv A sw "$P1" pause_tx 3) + $(sv A sw "$P2" pause_tx 3) ))
+	log "limit $LIMIT B, $1: sent $SENT received $RCV; OUT band 3 peak $peak B," \
+		"drops_tail $tail; PAUSEs $pauses; drops ${PFC_DROPS} ${PFC_DROPS_WHAT}"
+}
+limit_run "buffer 1mb"
+expect "$peak" ">" "$LIMIT" "OUT band 3 queued above its limit"
+expect "$tail" "==" 0 "tail drops at OUT's limit on a lossless band"
+expect "$pauses" ">" 0 "PAUSEs sent (PFC bounded the band)"
+expect "$PFC_DROPS" "==" 0 "drops anywhere (${PFC_DROPS_WHAT:-none})"
+expect "$RCV" ">=" "$SENT" "datagrams received"
+log_test limit_lossless
+
+limit_run "buffer 0"
+expect "$tail" ">" 0 "tail drops at OUT's limit with an unlimited pool"
+expect "$peak" "<=" "$LIMIT" "OUT band 3 within its limit"
+log_test limit_unsized
 
 # ---------------------------------------------------------------------
 # headroom_tiny: 2 KB of headroom cannot absorb a PAUSE's reaction time;
