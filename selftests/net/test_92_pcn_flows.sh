@@ -14,7 +14,8 @@
 # model at this scale, "PCN's model at the scenario's scale"; over 500 s
 # the model does and the guest still does not, with flows held at the
 # rate floor, "PCN at 32 and 64 flows over 500 s"); the model does at the
-# paper's scale (selftests/unit/test_pcn_fig17.sh).
+# paper's scale (selftests/unit/test_pcn_fig17.sh), and the guest does
+# with T = 100 ms ("PCN at 32 and 64 flows with T = 100 ms").
 # One step per N:
 #   - every ib_write_bw ends without an error and the switch drops
 #     nothing (lossless band);
