@@ -126,18 +126,27 @@ flows()
 	done
 }
 
+# counted_flows FLOW...: flows to r's sinks 7001 and 7002; sets SENT,
+# RCV (datagrams r received) and the drops anywhere (pfc_drops_delta:
+# PFC_DROPS, PFC_DROPS_WHAT).
+counted_flows()
+{
+	local d0 d1 c0
+	d0=$(pfc_drop_report "${ALL[@]}")
+	c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
+	flows "$@"
+	d1=$(pfc_drop_report "${ALL[@]}")
+	pfc_drops_delta "$d0" "$d1"
+	RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
+}
+
 # ---------------------------------------------------------------------
 # lossless_pass: band 3 lossless by PFC at the ingress ports
 PFC="pfc prio-pfc 3 xoff 40kb delay $(scaled_time 50ms)"
 # shellcheck disable=SC2086
 topo_dcb_all host rate $R20 $HOSTOPTS || fail "host qdiscs"
 sw_fresh "rate $R10 dscp-map 0:7 $RED" "rate $R20 dscp-map 0:7 $PFC"
-D0=$(pfc_drop_report "${ALL[@]}")
-c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
-flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
-D1=$(pfc_drop_report "${ALL[@]}")
-pfc_drops_delta "$D0" "$D1"
-RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
+counted_flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
 pfc_snap A sw
 wred=$(sv A sw "$OUT" drops_wred 3)
 passed=$(sv A sw "$OUT" nonect_passed 3)
@@ -225,7 +234,7 @@ log_test class_nonect
 # ---------------------------------------------------------------------
 # limit_lossless / limit_unsized: a port limit below what PFC admits.
 # limit_run POOL_ARGS: two non-ECT flows into OUT (limit 30 KB); sets
-# tail, peak and pauses, and the drops and RCV of the run.
+# tail, peak and pauses, and counted_flows' variables.
 LIMIT=30720
 limit_run()
 {
@@ -233,12 +242,7 @@ limit_run()
 	topo_dcb_all host rate $R20 $HOSTOPTS || fail "host qdiscs"
 	sw_fresh "rate $R10 dscp-map 0:7 ecn off limit ${LIMIT}b $1" \
 		"rate $R20 dscp-map 0:7 $PFC"
-	D0=$(pfc_drop_report "${ALL[@]}")
-	c0=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) ))
-	flows "s1 $NONECT 7001 600" "s2 $NONECT 7002 600"
-	D1=$(pfc_drop_report "${ALL[@]}")
-	pfc_drops_delta "$D0" "$D1"
-	RCV=$(( $(tc_sink_pkts r 7001) + $(tc_sink_pkts r 7002) - c0 ))
+	counted_flows "s1 $NONECT 7001 600" "s2 $NONECT 7002 600"
 	pfc_snap A sw
 	tail=$(sv A sw "$OUT" drops_tail 3)
 	peak=$(sv A sw "$OUT" backlog_peak 3)
