@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 1500
+# timeout: 2400
 # suite: long
 #
 # PCN's flow scalability (its Fig. 17), the dcblab scenario pcn_flows
@@ -9,7 +9,8 @@
 # 4,8,16,32,64; pass it with VMRUN_ENV=PCN92_FLOWS) from four senders
 # into r through one switch port, every port sch_dcb at 10 Mb/s with
 # NP-ECN and PFC on RoCE's band 3, PCN on every device.  At N = 32 and
-# 64 the guest does not reproduce the paper's fairness (results.rst,
+# 64 with T = 50 ms the guest does not reproduce the paper's fairness
+# (results.rst,
 # "PCN's Fig. 17 on soft-RoCE"; over the scenario's 60 s neither does the
 # model at this scale, "PCN's model at the scenario's scale"; over 500 s
 # the model does and the guest still does not, with flows held at the
@@ -23,6 +24,11 @@
 #   - Jain's index of the N flows' throughputs over the second half of
 #     the run >= 0.9 (the paper: PCN is fair at every N; a performance
 #     check, XFAIL on the debug kernel).
+# Then, unless PCN92_FLOWS is given or the kernel is slowed down
+# (DCBLAB_SLOW, the debug kernel, where the check is XFAIL anyway), the
+# same steps at N = 32 and 64 with T = 100 ms (two packets per flow and
+# period at the fair share) over 300 s, the setting under which the
+# guest is fair there.
 # Results are kept in build/selftests/net/test_92_pcn_flows/.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -43,9 +49,10 @@ P[algos]=pcn
 P[flows]=${PCN92_FLOWS:-4,8,16}
 P[run_s]=$(scaled_time "${P[run_s]}")
 
-pcnf_setup
-log "topology up: ${#CMP_S[@]} senders"
-for n in ${P[flows]//,/ }; do
+# step N NAME: one run of N flows and its checks
+step()
+{
+	local n=$1
 	pcnf_run pcn "$n"
 	# shellcheck disable=SC1090,SC2154
 	eval "$(. "$PCNF_ENV"
@@ -55,7 +62,20 @@ for n in ${P[flows]//,/ }; do
 	[ "$FLOWS" = "$n" ]; check_err $? "$FLOWS flows in the capture, want $n"
 	check_perf "Jain $JAIN, want >= 0.9" \
 		awk -v j="$JAIN" 'BEGIN { exit !(j == j + 0 && j >= 0.9) }'
-	log_test "pcn, $n flows"
+	log_test "$2"
+}
+
+pcnf_setup
+log "topology up: ${#CMP_S[@]} senders"
+for n in ${P[flows]//,/ }; do
+	step "$n" "pcn, $n flows"
 done
+if [ -z "${PCN92_FLOWS:-}" ] && [ "$SLOW" = 1 ]; then
+	P[run_s]=300
+	PCN_KNOBS[period_us]=100000
+	for n in 32 64; do
+		step "$n" "pcn, $n flows, T = 100 ms"
+	done
+fi
 pcnf_summary
 tests_exit
