@@ -90,8 +90,6 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		     unsigned int len);
 bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
 		       unsigned int band);
-bool dcb_pool_bounded(struct dcb_pool *pool, const struct sk_buff *skb,
-		      unsigned int band);
 
 /* Statistics. */
 void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);

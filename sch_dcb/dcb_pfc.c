@@ -285,12 +285,11 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 /* Datapath                                                            */
 
 /*
- * Is @band lossless on the ingress port of @skb (and, if @sized, the pool
- * of finite size)?  Under the egress qdisc's lock, as dcb_pool_charge().
+ * Is @band lossless on the ingress port of @skb?  Under the egress
+ * qdisc's lock, as dcb_pool_charge().
  */
-static bool dcb_pool_ingress_pfc(struct dcb_pool *pool,
-				 const struct sk_buff *skb, unsigned int band,
-				 bool sized)
+bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
+		       unsigned int band)
 {
 	struct dcb_port *p;
 	bool lossless;
@@ -301,28 +300,9 @@ static bool dcb_pool_ingress_pfc(struct dcb_pool *pool,
 	if (!p)
 		return false;
 	spin_lock(&pool->lock);
-	lossless = !p->dead && (p->pfc.mask & BIT(band)) &&
-		   (!sized || pool->size);
+	lossless = !p->dead && (p->pfc.mask & BIT(band));
 	spin_unlock(&pool->lock);
 	return lossless;
-}
-
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band)
-{
-	return dcb_pool_ingress_pfc(pool, skb, band, false);
-}
-
-/*
- * Does the ingress accounting bound @skb: lossless on its ingress port, in
- * a pool of finite size?  dcb_pool_charge() then holds it within XOFF, the
- * headroom and the pool's shared part, and drops it only when those are
- * full.
- */
-bool dcb_pool_bounded(struct dcb_pool *pool, const struct sk_buff *skb,
-		      unsigned int band)
-{
-	return dcb_pool_ingress_pfc(pool, skb, band, true);
 }
 
 /* What an overflow of a (port, band) headroom tells the operator. */

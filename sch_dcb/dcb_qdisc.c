@@ -647,7 +647,7 @@ static bool dcb_nonect_drop(const struct dcb_sched *q,
  *
  * The limits do not apply to a packet that is lossless on its ingress
  * port in a pool of finite size: the ingress accounting bounds it (XOFF,
- * headroom, the pool's shared part; dcb_pool_bounded()), as a
+ * headroom, the pool's shared part; dcb_pool_charge()), as a
  * shared-buffer switch sets no egress limit on lossless queues.  With the
  * limits, the XOFFs of the ports feeding this one could admit more than
  * the limit holds, and the port would tail-drop where PFC should pause.
@@ -666,7 +666,8 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	}
 	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
 		     (b->limit && (u64)b->backlog + len > b->limit)) &&
-	    !dcb_pool_bounded(q->pool, skb, b - q->band)) {
+	    !(dcb_pool_size(q->pool) &&
+	      dcb_pool_lossless(q->pool, skb, b - q->band))) {
 		b->st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
