@@ -225,35 +225,41 @@ def port_rows(path, port=None):
     return out
 
 
-def queue(rows):
-    """(mean_kb, p99_kb, peak_kb) of the backlog of @rows (port_rows) from
-    the first to the last sample in which the port dequeued packets
-    (traffic running); None without such samples."""
-    n = len(rows)
-    if n < 2:
+def _traffic(rows):
+    """(first, last) indices of @rows (port_rows) from the first sample in
+    which the port dequeued packets to the first after it stopped; None
+    without traffic."""
+    if len(rows) < 2:
         return None
     a, b = _moves([r[2] for r in rows])
-    b = min(max(b, 0) + 1, n - 1)
-    v = sorted(r[1] for r in rows[a:b + 1])
-    if not v:
+    b = min(max(b, 0) + 1, len(rows) - 1)
+    return (a, b) if a <= b else None
+
+
+def queue(rows):
+    """(mean_kb, p99_kb, peak_kb) of the backlog of @rows (port_rows) over
+    _traffic(); None without traffic."""
+    span = _traffic(rows)
+    if not span:
         return None
+    v = sorted(r[1] for r in rows[span[0]:span[1] + 1])
     return (sum(v) / len(v) / 1024, _pct(v, 0.99) / 1024, v[-1] / 1024)
 
 
 def late(path, port, ingress=()):
     """The bottleneck @port's queue and the PAUSE frames of the @ingress
     ports ("netns:dev") in the second half of the traffic, from the dcbmon
-    CSV @path: the half of the span queue() uses (first to last sample in
-    which @port dequeued) that ends it.  [(key, value)]: queue_late_mean_kb,
-    queue_late_p99_kb, and pause_late, the PAUSE frames (pause_tx of the
+    CSV @path: the second half of _traffic(), the span queue() uses.
+    [(key, value)]: queue_late_mean_kb, queue_late_p99_kb, and
+    pause_late, the PAUSE frames (pause_tx of the
     ports' "all" rows, refreshes included) sent from the last sample at or
     before the half to the end of the span; NaN without traffic."""
     rows = port_rows(path, port)
-    a, b = _moves([r[2] for r in rows])
-    b = min(max(b, 0) + 1, len(rows) - 1)
-    if len(rows) < 2 or a > b:
+    span = _traffic(rows)
+    if not span:
         return [("queue_late_mean_kb", "NaN"), ("queue_late_p99_kb", "NaN"),
                 ("pause_late", "NaN")]
+    a, b = span
     th = (rows[a][0] + rows[b][0]) / 2
     te = rows[b][0]
     v = sorted(r[1] for r in rows[a:b + 1] if r[0] >= th)
