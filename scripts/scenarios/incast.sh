@@ -21,7 +21,7 @@ params()
 senders         4         number of UDP senders
 rate            40mbit    port line rate (sch_dcb rate)
 overhead        24        bytes added per packet by the shaper (preamble+IFG+FCS)
-limit           300kb     port limit (tail drop); "" = module default (1000 MTUs)
+limit           300kb     data band limit (tail drop); "" = module default port limit (1000 MTUs)
 burst           64kb      shaper burst (catch-up after late timers; TCG needs it); "" = module default
 ecn             red       port ECN mode: red, step (K = kmin) or off
 kmin            20kb      RED Kmin / step K
@@ -29,7 +29,7 @@ kmax            100kb     RED Kmax
 pmax            0.2       RED Pmax
 sender_rate     auto      per-sender UDP payload rate; auto = 1.5 * rate / senders
 pkt             1000      UDP payload bytes per datagram
-ect             1         1 = senders send ECT(0) (tos 2), 0 = non-ECT (WRED drops)
+ect             1         1 = senders send ECT(0) (tos 0x62), 0 = non-ECT (tos 0x60, WRED drops)
 duration        10        seconds of traffic
 interval_ms     10        dcbmon sampling interval
 report_interval 0.5       iperf3 interval (s) of the throughput time series
@@ -45,15 +45,21 @@ incast_qdisc_args()
 		echo "tbf rate ${P[rate]} burst 10kb limit ${P[limit]:-300kb}"
 		return
 	fi
+	# The senders' data (DSCP 24) goes to band 3, with the port limit
+	# as its own; iperf3's control traffic (DSCP 0) to band 7, served
+	# first, with room above that limit (see run()).
 	a="dcb rate ${P[rate]} overhead ${P[overhead]}"
-	[ -n "${P[limit]}" ] && a="$a limit ${P[limit]}"
+	[ -n "${P[limit]}" ] &&
+		a="$a limit $(( $(dl_size_bytes "${P[limit]}") + 65536 ))b"
 	[ -n "${P[burst]}" ] && a="$a burst ${P[burst]}"
+	a="$a dscp-map 0:7"
 	case ${P[ecn]} in
 	red) a="$a ecn red kmin ${P[kmin]} kmax ${P[kmax]} pmax ${P[pmax]}";;
 	step) a="$a ecn step k ${P[kmin]}";;
 	off) a="$a ecn off";;
 	*) die "ecn=${P[ecn]}: want red, step or off";;
 	esac
+	[ -n "${P[limit]}" ] && a="$a band 3 limit ${P[limit]}"
 	echo "$a"
 }
 
@@ -71,7 +77,15 @@ run()
 	else
 		srate=$(dl_rate_bps "${P[sender_rate]}") || return 1
 	fi
-	tos=0; [ "${P[ect]}" = 1 ] && tos=2
+	# DSCP 24 (band 3), ECT(0) or not.  iperf3 (3.12) opens each UDP
+	# stream with one 4-byte datagram sent before --tos applies, so at
+	# DSCP 0 and not-ECT, and never resent; its TCP control connection is
+	# not-ECT too.  In the data's band, past Kmin, RED would drop that
+	# datagram (always past Kmax), and a client that opens its stream a
+	# few hundred ms after the others (TCG) gave up 30 s later with no
+	# result.  So DSCP 0 has band 7 (dscp-map 0:7), as a switch gives its
+	# control traffic a class of its own.
+	tos=0x60; [ "${P[ect]}" = 1 ] && tos=0x62
 
 	# topology: rx on the switch's first port, then the senders
 	topo_switch sw || return 1
@@ -138,15 +152,19 @@ run()
 # dcbmon.csv on the host (scripts/dcbanalysis/scenarios/incast.py).
 incast_iperf()
 {
-	local n=$1 i off c s
+	local n=$1 i off c s why
 	echo "sender,offered_bps,rx_bps,loss_pct,packets,lost_packets" >"$OUT/senders.csv"
 	for i in $(seq "$n"); do
 		c=$OUT/iperf3-client-h$i.json s=$OUT/iperf3-server-h$i.json
 		if ! jq -e '.end.sum_received' "$s" >/dev/null 2>&1; then
-			# say why: iperf3's own error, or a report cut short
-			# (the server killed by its timeout)
-			warn "h$i: no iperf3 server result ($s): $(jq -r '.error // empty' "$s" 2>/dev/null ||
-				echo "incomplete JSON, $(wc -c <"$s") bytes")"
+			# say why: the server's error, a report cut short (the
+			# server killed by its timeout), or the client's error
+			# (a server whose stream never opened reports none)
+			why=$(jq -r '.error // empty' "$s" 2>/dev/null) ||
+				why="incomplete JSON, $(wc -c <"$s") bytes"
+			[ -n "$why" ] ||
+				why="client: $(jq -r '.error // "no error"' "$c" 2>/dev/null || echo "no report")"
+			warn "h$i: no iperf3 server result ($s): $why"
 			echo "h$i,0,0,100,0,0" >>"$OUT/senders.csv"
 			continue
 		fi

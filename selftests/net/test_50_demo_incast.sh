@@ -4,7 +4,8 @@
 #
 # test_50_demo_incast: run the dcblab `incast` scenario briefly and check
 # its outputs: non-empty CSV files and results.csv (dcbanalysis computes
-# it, as on the host after a guest run), the shaped
+# it, as on the host after a guest run), a result from every sender
+# (iperf3's control traffic has a band of its own), the shaped
 # port sending at its configured rate (within 5%), ECN marks, and a queue
 # that grew past Kmin.  Runs as root where sch_dcb can be loaded (inside
 # the guest); never calls vm-run itself.
@@ -70,6 +71,25 @@ check_cmd "results have a goodput per sender" \
 	test "$(grep -c ',goodput\.h[0-9],' "$OUT/results.csv")" -eq 4
 check_cmd "dcbmon.csv has samples of the port" \
 	test "$(grep -c ',all,' "$OUT/dcbmon.csv")" -ge 10
+# each server reported what it received: iperf3's control traffic and
+# the datagram opening each UDP stream (DSCP 0, not-ECT) have band 7,
+# where nothing is dropped, and the data (DSCP 24) band 3
+# band_last BAND COLUMN: COLUMN of BAND's last dcbmon row (0: none)
+band_last() {
+	awk -F, -v b="$1" -v c="$2" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$4 == b { v = $(col[c]) } END { print v + 0 }' "$OUT/dcbmon.csv"
+}
+c_enq=$(band_last 7 enq_packets) d_enq=$(band_last 3 enq_packets)
+c_drop=$(( $(band_last 7 drops_tail) + $(band_last 7 drops_wred) ))
+log "band 7 (control): $c_enq packets, $c_drop dropped; band 3 (data): $d_enq packets"
+check_cmd "control traffic in band 7" test "$c_enq" -gt 0
+check_cmd "nothing of band 7 dropped" test "$c_drop" -eq 0
+check_cmd "data in band 3" test "$d_enq" -gt 1000
+grep -q 'no iperf3 server result' "$OUT/dcblab.log"
+check_fail $? "no sender without a result"
+check_cmd "every sender received traffic" \
+	awk -F, 'NR > 1 { n++; if ($3 > 0) ok++ } END { exit !(n == 4 && ok == 4) }' \
+	"$OUT/senders.csv"
 log_test results
 
 rate=$(py "units.rate_mbps('$(param rate)')")
