@@ -15,13 +15,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-eq() { # eq DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1: got '$2', want '$3'"; fi
-}
+# shellcheck source=tap_lib.sh
+. "$HERE/tap_lib.sh"
 
 command -v jq >/dev/null || { echo "1..0 # SKIP no jq"; exit 4; }
 
@@ -75,5 +70,4 @@ eq "h2: the warning gives the client's error" "$(sed -n 1p "$WARNINGS")" \
 eq "h3: the warning says the JSON is cut short" "$(sed -n 2p "$WARNINGS")" \
 	"h3: no iperf3 server result ($OUT/iperf3-server-h3.json): incomplete JSON, 25 bytes"
 
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_end

@@ -17,18 +17,8 @@ set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $*"; }
-check() { # check DESC CMD... : ok if CMD succeeds
-	local d=$1
-	shift
-	if "$@"; then ok "$d"; else nok "$d"; fi
-}
-eq() { # eq DESC GOT WANT
-	if [ "$2" = "$3" ]; then ok "$1"; else nok "$1: got '$2', want '$3'"; fi
-}
+# shellcheck source=tap_lib.sh
+. "$HERE/tap_lib.sh"
 
 for c in ip ethtool ping; do
 	command -v "$c" >/dev/null || { echo "1..0 # SKIP no $c"; exit 4; }
@@ -87,6 +77,4 @@ eq "a refused link changes nothing" "$(topo_ports sw1 | tr '\n' ' ')" "swp1 swp2
 topo_cleanup
 eq "cleanup removes the namespaces" "$(ip netns list | grep -c "^tt$$-")" 0
 
-echo "1..$n"
-[ "$failed" = 0 ] || exit 1
-exit 0
+tap_end
