@@ -45,9 +45,9 @@ incast_qdisc_args()
 		echo "tbf rate ${P[rate]} burst 10kb limit ${P[limit]:-300kb}"
 		return
 	fi
-	# The senders' data (DSCP 24) goes to band 3, with the port limit
-	# as its own; iperf3's control traffic (DSCP 0) to band 7, served
-	# first, with room above that limit (see run()).
+	# The senders' data (DSCP 24) goes to band 3, whose limit is the
+	# limit knob; iperf3's control traffic (DSCP 0) to band 7, served
+	# first, with 64 KB of the port's limit above the data's (see run()).
 	a="dcb rate ${P[rate]} overhead ${P[overhead]}"
 	[ -n "${P[limit]}" ] &&
 		a="$a limit $(( $(dl_size_bytes "${P[limit]}") + 65536 ))b"
