@@ -22,8 +22,11 @@
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped, ", N with XFAIL (slow kernel)" when
 # passed tests had performance assertions fail as expected under
-# DCBLAB_MACHINE_SLOW=yes).  Logs: build/selftests/ ($DCBLAB_BUILD/selftests,
-# or DCBLAB_RESULTS: test_90 runs the suite inside a test).
+# DCBLAB_MACHINE_SLOW=yes); the lines before it give the time of each
+# phase.  Logs: build/selftests/ ($DCBLAB_BUILD/selftests, or DCBLAB_RESULTS:
+# test_90 runs the suite inside a test), and there times.tsv, a line
+# "name<TAB>ok|fail|skip<TAB>seconds" per test that ran (make check's
+# 30-minute budget is judged on it; .ci/run prints and keeps it).
 
 set -uo pipefail
 
@@ -123,6 +126,8 @@ if [ $LIST = 1 ]; then
 fi
 
 mkdir -p "$RESULTS/unit" "$RESULTS/net"
+TIMES=$RESULTS/times.tsv
+: >"$TIMES"
 PASS=0
 FAIL=0
 SKIP=0
@@ -154,8 +159,13 @@ for t in "${UNIT[@]}"; do
 	log=$RESULTS/$name.log
 	tmo=$(file_timeout "$t" "$UNIT_TIMEOUT")
 	if [ -x "$t" ]; then cmd=("$t"); else cmd=(bash "$t"); fi
+	t0=$(date +%s.%N)
 	(cd "$TOP" && exec timeout -k 10 "$tmo" "${cmd[@]}") </dev/null >"$log" 2>&1
 	rc=$?
+	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	case $rc in 0) st=ok ;; 4) st=skip ;; *) st=fail ;; esac
+	printf '%s\t%s\t%s\n' "$name" "$st" "$secs" >>"$TIMES"
+	UNIT_SECS=$(awk -v a="${UNIT_SECS:-0}" -v b="$secs" 'BEGIN { printf "%.1f", a + b }')
 	[ $VERBOSE = 0 ] || sed 's/^/# /' "$log"
 	case $rc in
 	0) count ok; echo "ok $N - $name" ;;
@@ -190,9 +200,11 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	# (vm-run boots a guest unless this machine can run them itself)
 	echo "# running ${#GUEST[@]} guest test(s) through scripts/vm-run (timeout ${vm_tmo}s)"
 	vmrc=0
+	g0=$(date +%s)
 	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "$vm_tmo" -- \
 		bash "$TOP/selftests/net/guest-runner.sh" --start "$START" \
 		--results "$RESULTS" "${GUEST[@]}") || vmrc=$?
+	GUEST_WALL=$(( $(date +%s) - g0 ))
 
 	# Count what the guest reported; whatever it did not is a failure.
 	i=0
@@ -202,6 +214,7 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 		line=$(awk -F'\t' -v n="$n" '$1 == n' "$TSV" 2>/dev/null | tail -n1)
 		if [ -n "$line" ]; then
 			count "$(cut -f3 <<<"$line")"
+			cut -f2,3,5 <<<"$line" >>"$TIMES"
 			[[ $(cut -f4 <<<"$line") != XFAIL* ]] || XFAIL=$((XFAIL + 1))
 			continue
 		fi
@@ -221,6 +234,11 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	rm -f "$RESULTS/current"
 fi
 
+[ ${#UNIT[@]} = 0 ] || echo "# unit tests: ${UNIT_SECS}s"
+if [ ${#GUEST[@]} -gt 0 ]; then
+	echo "# guest: ${GUEST_WALL}s, of which the tests $(awk -F'\t' \
+		'$1 ~ /^net\// { s += $3 } END { printf "%.1f", s }' "$TIMES")s"
+fi
 summary="$PASS passed, $FAIL failed"
 [ $SKIP -eq 0 ] || summary="$summary, $SKIP skipped"
 [ $XFAIL -eq 0 ] || summary="$summary, $XFAIL with XFAIL (slow kernel)"

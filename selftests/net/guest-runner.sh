@@ -15,9 +15,10 @@
 # lines matching $DMESG_RE since the test started fail it, and so does a
 # kmemleak report (debug kernel) that names our modules.  Prints TAP lines
 # numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
-# reason" to DIR/results.tsv as each test finishes (a passed test's reason
-# is empty, or "XFAIL N ..." when N assertions failed as expected on a slow
-# kernel).  Exit 1 if any failed.
+# reason<TAB>seconds" to DIR/results.tsv as each test finishes (a passed
+# test's reason is empty, or "XFAIL N ..." when N assertions failed as
+# expected on a slow kernel; seconds is the test script's wall time in the
+# guest, before the namespace and kernel log checks).  Exit 1 if any failed.
 
 set -uo pipefail
 
@@ -311,7 +312,8 @@ for t in "${TESTS[@]}"; do
 		;;
 	esac
 	echo "# net/$name: ${secs}s"
-	printf '%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" >>"$RESULTS/results.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" "$secs" \
+		>>"$RESULTS/results.tsv"
 	rm -f "$RESULTS/current"
 	n=$((n + 1))
 done

@@ -96,6 +96,14 @@ expect 2 bash "$TOP/selftests/run.sh" --list --shard 3/2
 expect 2 bash "$TOP/selftests/run.sh" --list --shard 1
 [ -z "$(bash "$TOP/selftests/run.sh" --list --shard 2/2 | grep '^unit/')" ] ||
 	fail "unit tests in shard 2/2"
+# times.tsv: a line per test that ran, with its status and seconds
+out=$(DCBLAB_RESULTS=$tmp/res bash "$TOP/selftests/run.sh" --unit-only \
+	--filter '^unit/test_incast_iperf$') || fail "run.sh of one unit test: $out"
+[[ $out == *$'\n# unit tests: '[0-9]*.[0-9]s$'\n1 passed, 0 failed' ]] ||
+	fail "run.sh: no time line before the summary: $out"
+line=$(cat "$tmp/res/times.tsv")
+[[ $line =~ ^unit/test_incast_iperf$'\t'ok$'\t'[0-9]+\.[0-9]$ ]] ||
+	fail "times.tsv: '$line'"
 # steps: a failed check ends only its step; tests_exit names the failures
 out=$( (
 	check_err 0 "not reached"; log_test good
