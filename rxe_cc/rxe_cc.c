@@ -777,27 +777,35 @@ RXE_CC_DEV_KNOB(np_cnp_window_end, 1);
  * Device knobs the defaults derive from: a write derives them again.
  * A knob that is itself derived until written (@set not NULL: N, the
  * base RTT by default) takes "auto", which gives it back to the rule.
+ *
+ * Deriving reads the netdev (rxe_cc_dev_line()), which the device's
+ * unregistration releases (free_netdevs()) before device_del() waits for
+ * this store to end; it releases it only after disable_device() has
+ * waited for the ib_device references, so the store holds one, as
+ * algo_store() does.
  */
 static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field, bool *set,
 				  const char *buf, u32 lo, u32 hi)
 {
-	u32 v;
+	bool is_auto = set && sysfs_streq(buf, "auto");
+	u32 v = 0;
 	int err;
 
-	if (set && sysfs_streq(buf, "auto")) {
-		WRITE_ONCE(*set, false);
-		rxe_cc_rederive(rxe);
-		return 0;
+	if (!is_auto) {
+		err = kstrtou32(buf, 0, &v);
+		if (err)
+			return err;
+		if (v < lo || v > hi)
+			return -ERANGE;
 	}
-	err = kstrtou32(buf, 0, &v);
-	if (err)
-		return err;
-	if (v < lo || v > hi)
-		return -ERANGE;
+	if (!ib_device_try_get(&rxe->ib_dev))
+		return -ENODEV;
 	if (set)
-		WRITE_ONCE(*set, true);
-	WRITE_ONCE(*field, v);
+		WRITE_ONCE(*set, !is_auto);
+	if (!is_auto)
+		WRITE_ONCE(*field, v);
 	rxe_cc_rederive(rxe);
+	ib_device_put(&rxe->ib_dev);
 	return 0;
 }
 

@@ -76,7 +76,12 @@ static inline bool rxe_cc_resp_ready(struct rxe_qp *qp)
 	return qp->resp.state == QP_STATE_READY;
 }
 
-/* rxe_dev.ndev: set at creation, valid as long as the device. */
+/*
+ * rxe_dev.ndev: set at creation.  The device's unregistration releases
+ * it (free_netdevs()) once disable_device() has waited for the ib_device
+ * references: a caller that is not a verb of a QP of the device holds
+ * one (ib_device_try_get()).
+ */
 static inline struct net_device *rxe_cc_netdev_get(struct rxe_dev *rxe)
 {
 	return rxe->ndev;
