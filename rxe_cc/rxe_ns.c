@@ -150,18 +150,6 @@ static struct pernet_operations rxe_ns_net_ops = {
 };
 
 /*
- * The namespace's IPv6 receive socket (for route lookups), or NULL.  A
- * QP's device holds the namespace's sockets.
- */
-struct sock *rxe_ns_sk6(struct net *net)
-{
-	struct rxe_ns_net *rn = net_generic(net, rxe_ns_net_id);
-	struct socket *sk6 = READ_ONCE(rn->sk6);
-
-	return sk6 ? sk6->sk : NULL;
-}
-
-/*
  * A QP's socket only caches the route and owns the skbs the QP sends;
  * routes are looked up in the device's namespace whatever the socket's.
  * It stays in init_net: in the device's namespace it would either pin the

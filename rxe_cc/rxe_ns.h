@@ -13,7 +13,6 @@ struct sk_buff;
 struct sock;
 struct socket;
 
-struct sock *rxe_ns_sk6(struct net *net);
 int rxe_ns_qp_sock(struct rxe_dev *rxe, struct socket **sockp);
 int rxe_ns_get(struct rxe_dev *rxe, struct net_device *ndev);
 void rxe_ns_put(struct rxe_dev *rxe);
