@@ -27,7 +27,8 @@
  * are under pool->lock, always taken inside the egress qdisc's lock (never
  * the reverse).  Ports are found by ifindex in an xarray under RCU and
  * freed with kfree_rcu() once their qdisc is gone and no queued packet is
- * charged to them any more.
+ * charged to them any more: port->refs counts the qdisc's reference and
+ * one per charged packet, and whoever drops the last one frees the port.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -91,8 +92,8 @@ struct dcb_port {
 	struct dcb_pool		*pool;
 	struct net_device	*dev;
 	int			ifindex;
-	bool			dead;		/* qdisc gone */
-	u32			charged;	/* queued packets charged here */
+	bool			dead;		/* qdisc going: announce nothing */
+	u32			refs;		/* the qdisc, charged packets */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
 	u32			mtu;
 	u64			rate;		/* bytes/s, 0 = not shaped */
@@ -424,7 +425,7 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 		pb = &p->band[band];
 		pb->bytes += len;
 		pb->peak = max(pb->peak, pb->bytes);
-		p->charged++;
+		p->refs++;
 	}
 	spin_unlock(&pool->lock);
 	if (over)
@@ -460,7 +461,7 @@ void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 			pb->paused = false;
 			dcb_port_announce(p, cb->band);
 		}
-		release = !--p->charged && p->dead;
+		release = !--p->refs;
 	}
 	spin_unlock(&pool->lock);
 	if (release)
@@ -650,6 +651,7 @@ static void dcb_port_init(struct dcb_port *p, struct dcb_pool *pool,
 	p->dev = dev;
 	p->ifindex = dev->ifindex;
 	p->mtu = dev->mtu;
+	p->refs = 1;
 	tasklet_setup(&p->tx, dcb_port_tx);
 	hrtimer_init(&p->refresh, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	p->refresh.function = dcb_port_refresh;
@@ -752,7 +754,9 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
  * The qdisc of @port is going away (its queues already purged and
  * credited).  Resume what the port had paused, stop its timers; the port
  * itself lives on while packets queued elsewhere are charged to it.  Then
- * the qdisc's reference to the pool goes.
+ * the qdisc's references to the port and to the pool go.  The port's goes
+ * last: until then a departure elsewhere that credits its last charged
+ * packet must not free what this function still uses.
  */
 void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 {
@@ -774,7 +778,6 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		}
 		pool->reserved -= port->reserve;
 		port->reserve = 0;
-		release = !port->charged;
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
 		tasklet_kill(&port->tx);
@@ -784,6 +787,9 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 			rcu_read_unlock();
 		}
 		pool->nports--;
+		spin_lock_bh(&pool->lock);
+		release = !--port->refs;
+		spin_unlock_bh(&pool->lock);
 		mutex_unlock(&pool->dn->mutex);
 		if (release)
 			kfree_rcu(port, rcu);
