@@ -398,6 +398,16 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 			if (over && (full || p->pfc.overflow ==
 					     TC_DCB_OVERFLOW_DROP)) {
 				pb->in_drops++;
+				/* with nothing charged here no departure
+				 * will resume the band (dcb_pool_credit()):
+				 * a packet larger than the headroom (an MTU
+				 * raised after the headroom was resolved)
+				 * must not leave the peer paused for good
+				 */
+				if (!pb->bytes) {
+					pb->paused = false;
+					dcb_port_announce(p, band);
+				}
 				spin_unlock(&pool->lock);
 				dcb_overflow_warn(p, band, &o, true);
 				return DCB_ADMIT_HEADROOM;

@@ -32,7 +32,13 @@
 #                while tcpdump, a packet socket tap (which clones the skb)
 #                and a second ETH_P_PAUSE packet socket hold the skb:
 #                exactly the malformed ones are counted, the valid ones
-#                pause what they say.
+#                pause what they say;
+#  mtu_raised:   a port whose headroom was resolved for an MTU of 1500
+#                gets one 8000-byte packet after the MTU went to 9000: it
+#                crosses XOFF and overflows the headroom at once
+#                (overflow drop), so it is dropped with nothing charged
+#                to the band, and the port resumes its peer at once (no
+#                departure would ever do it) and admits the next packet.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -364,5 +370,44 @@ log "  non-linear: pause_rx(5) +$((p2 - p0)) (20 sent), malformed +$((m2 - m1)) 
 [ $((m2 - m1)) = 20 ] || check_err 1 "non-linear bad frames: malformed +$((m2 - m1)), expected +20"
 kill $TCPDUMP $LISTEN 2>/dev/null
 log_test rx_fuzz
+
+# ---------------------------------------------------------------------
+# mtu_raised
+for l in "s1 eth0" "sw $P1"; do
+	ip -n "$(topo_ns "${l% *}")" link set "${l#* }" mtu 1500
+done
+# headroom 3 KB >= one MTU + 10 Mbit/s x 1 ms: accepted at MTU 1500
+fresh "$SW buffer 64kb pfc prio-pfc 3 xoff 4kb headroom 3kb delay 1ms overflow drop" \
+	"$SW" "$SW"
+# the whole path carries 8000 bytes unfragmented, so the packet the
+# egress port charges to P1 is the one s1 sent
+for l in "s1 eth0" "sw $P1" "sw $OUT" "r eth0"; do
+	ip -n "$(topo_ns "${l% *}")" link set "${l#* }" mtu 9000
+done
+# s1's default route went with its link in the carrier step
+ip -n "$(topo_ns s1)" route replace default via "${TOPO_ADDR4[sw,s1]}"
+check_err $? "s1's default route"
+j=$(pfc_json sw "$P1")
+d0=$(pfc_get "$j" in_drops 3)
+r0=$(pfc_get "$j" resume_tx 3)
+sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	--count 1 --interval 0 --tos 0x60 --len 8000 2>&1)
+[ "$sent" = 1 ] || check_err 1 "s1 could not send the 8000-byte packet: $sent"
+band3_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" "$1" 3)" -ge "$2" ]; }
+wait_for --timeout 10 band3_ge in_drops $((d0 + 1))
+check_err $? "the 8000-byte packet was not dropped at P1's headroom"
+if ! wait_for --timeout 10 band3_ge resume_tx $((r0 + 1)); then
+	j=$(pfc_json sw "$P1")
+	check_err 1 "P1 left s1 paused with nothing charged to band 3: pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3), in_bytes $(pfc_get "$j" in_bytes 3)"
+fi
+sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	--count 1 --interval 0 --tos 0x60 --len 1000 2>&1)
+[ "$sent" = 1 ] || check_err 1 "s1 could not send the 1000-byte packet: $sent"
+wait_for --timeout 10 band3_ge in_peak 1000
+check_err $? "P1's band 3 did not admit a 1000-byte packet after the drop"
+j=$(pfc_json sw "$P1")
+log "  band 3: in_drops $(pfc_get "$j" in_drops 3), pause_tx $(pfc_get "$j" pause_tx 3)," \
+	"resume_tx $(pfc_get "$j" resume_tx 3), in_peak $(pfc_get "$j" in_peak 3)"
+log_test mtu_raised
 
 tests_exit
