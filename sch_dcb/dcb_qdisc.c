@@ -1266,11 +1266,15 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	u64 rate = READ_ONCE(q->pause_rate) ?: DCB_UNSHAPED_RATE;
-	u64 until, now = ktime_get_ns();
 	struct dcb_band *b;
 	unsigned int i;
+	u64 until, now;
 
 	spin_lock(&q->rx_lock);
+	/* read under the lock: frames of one port received on two CPUs
+	 * must not close a pause before the time it started
+	 */
+	now = ktime_get_ns();
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		if (!((pause_mask | resume_mask) & BIT(i)))
 			continue;
