@@ -163,16 +163,13 @@ for t in "${UNIT[@]}"; do
 	(cd "$TOP" && exec timeout -k 10 "$tmo" "${cmd[@]}") </dev/null >"$log" 2>&1
 	rc=$?
 	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	case $rc in 0) st=ok ;; 4) st=skip ;; *) st=fail ;; esac
-	printf '%s\t%s\t%s\n' "$name" "$st" "$secs" >>"$TIMES"
-	UNIT_SECS=$(awk -v a="${UNIT_SECS:-0}" -v b="$secs" 'BEGIN { printf "%.1f", a + b }')
 	[ $VERBOSE = 0 ] || sed 's/^/# /' "$log"
 	case $rc in
-	0) count ok; echo "ok $N - $name" ;;
-	4) count skip
+	0) st=ok; echo "ok $N - $name" ;;
+	4) st=skip
 	   reason=$(grep -E '^SKIP: ' "$log" | tail -n1 | sed 's/^SKIP: //')
 	   echo "ok $N - $name # SKIP ${reason:-skipped}" ;;
-	*) count fail
+	*) st=fail
 	   if [ $rc = 124 ]; then reason="timeout after ${tmo}s"; else
 		reason=$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')
 		reason=${reason:-exit status $rc}
@@ -181,6 +178,8 @@ for t in "${UNIT[@]}"; do
 	   echo "# --- last lines of $log ---"
 	   tail -n 30 "$log" | sed 's/^/#   /' ;;
 	esac
+	count "$st"
+	printf '%s\t%s\t%s\n' "$name" "$st" "$secs" >>"$TIMES"
 done
 
 # --------------------------------------------------------- phase 2: guest
@@ -234,11 +233,13 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	rm -f "$RESULTS/current"
 fi
 
-[ ${#UNIT[@]} = 0 ] || echo "# unit tests: ${UNIT_SECS}s"
-if [ ${#GUEST[@]} -gt 0 ]; then
-	echo "# guest: ${GUEST_WALL}s, of which the tests $(awk -F'\t' \
-		'$1 ~ /^net\// { s += $3 } END { printf "%.1f", s }' "$TIMES")s"
-fi
+# total_secs KIND: the seconds of the KIND/ tests in times.tsv
+total_secs() {
+	awk -F'\t' -v k="$1/" 'index($1, k) == 1 { s += $3 } END { printf "%.1f", s }' "$TIMES"
+}
+[ ${#UNIT[@]} = 0 ] || echo "# unit tests: $(total_secs unit)s"
+[ ${#GUEST[@]} = 0 ] ||
+	echo "# guest: ${GUEST_WALL}s, of which the tests $(total_secs net)s"
 summary="$PASS passed, $FAIL failed"
 [ $SKIP -eq 0 ] || summary="$summary, $SKIP skipped"
 [ $XFAIL -eq 0 ] || summary="$summary, $XFAIL with XFAIL (slow kernel)"
