@@ -259,7 +259,7 @@ trap 'exit 130' INT
 # Sub-tests, in the shape of the kernel's net/forwarding/lib.sh: a test
 # file runs named steps; a failed check records the step's first failure
 # in RET/RETMSG instead of ending the test, log_test NAME reports the step
-# ("TEST: NAME  [ OK ]", or "[FAIL]" and the message) and starts the next,
+# ("TEST: NAME  [ OK ]  SECONDS", or "[FAIL]" and the message) and starts the next,
 # and tests_exit ends the test: 1 (naming the failed steps) if any failed.
 # fail and the assert_* helpers still end the whole test at once: use
 # them where nothing after the failure could mean anything.
@@ -330,13 +330,19 @@ _lib_check_assert() {	# _lib_check_assert check_err|check_perf ASSERT...
 	fi
 }
 
-# log_test NAME: report the step and reset RET for the next one.
+# log_test NAME: report the step, with the seconds since the previous
+# step ended (or the library was sourced), and reset RET for the next one.
+_LIB_STEP_US=${EPOCHREALTIME//[.,]/}
 log_test() {
+	local now=${EPOCHREALTIME//[.,]/} secs
+	secs=$(( (now - _LIB_STEP_US) / 100000 ))
+	secs="$((secs / 10)).$((secs % 10))s"
+	_LIB_STEP_US=$now
 	_LIB_TESTS=$((_LIB_TESTS + 1))
 	if [ "$RET" = 0 ]; then
-		printf 'TEST: %-40s [ OK ]\n' "$1"
+		printf 'TEST: %-40s [ OK ] %7s\n' "$1" "$secs"
 	else
-		printf 'TEST: %-40s [FAIL]\n\t%s\n' "$1" "$RETMSG"
+		printf 'TEST: %-40s [FAIL] %7s\n\t%s\n' "$1" "$secs" "$RETMSG"
 		_LIB_FAILED+=("$1")
 	fi
 	RET=0

@@ -401,7 +401,7 @@ topo_dcb_node()
 	[ -n "$cmds" ] || return 0
 	topo_log "tc batch in $n: $cmds"
 	# one tc for every port (process start-up is slow under TCG)
-	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} topo_exec "$n" tc -batch - <<<"$cmds" ||
+	topo_tc "$n" -batch - <<<"$cmds" ||
 		{ topo_err "failed in $n: $cmds"; return 1; }
 }
 
@@ -418,10 +418,12 @@ topo_dcb_all()
 }
 
 # topo_tc NAME ARGS...: tc inside NAME's namespace with the dcb plugin.
+# tc -n enters the namespace itself: one process start instead of the two
+# of `ip netns exec NS tc` (about 0.3 s saved per call in a TCG guest).
 topo_tc()
 {
 	local n=$1; shift
-	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} topo_exec "$n" tc "$@"
+	TC_LIB_DIR=${TC_LIB_DIR:-$TOPO_REPO/tc} tc -n "${TOPO_PREFIX}-$n" "$@"
 }
 
 # topo_qdiscs_json NAME [DEV]: `tc -j -s qdisc show` of NAME (or of its
@@ -434,11 +436,12 @@ topo_qdiscs_json()
 	local n=$1 dev=${2:-} q b='' devs
 	q=$(topo_tc "$n" -j -s qdisc show ${dev:+dev "$dev"}) || return 1
 	# (tc omits "dev" when asked for one device)
-	devs=$(jq -r --arg dev "$dev" '.[] | select(.kind == "dcb" and .root == true) |
-		.dev // $dev' <<<"$q")
+	# the ports as dcbmon's NETNS:DEV (it enters the namespace itself)
+	devs=$(jq -r --arg dev "$dev" --arg ns "${TOPO_PREFIX}-$n" '.[] |
+		select(.kind == "dcb" and .root == true) | "\($ns):\(.dev // $dev)"' <<<"$q")
 	if [ -n "$devs" ]; then
 		# shellcheck disable=SC2086
-		b=$(topo_exec "$n" "$TOPO_REPO/tools/dcbmon" -c 1 -a -j $devs) ||
+		b=$("$TOPO_REPO/tools/dcbmon" -c 1 -a -j $devs) ||
 			return 1
 	fi
 	# shellcheck disable=SC2016
