@@ -62,15 +62,22 @@ OUT=$(topo_port sw r)
 RIP=$(topo_ip4 r)
 
 nl() { topo_exec sw /usr/bin/python3 "$TOP/selftests/net/dcb_nl.py" "$@"; }
-opts() { topo_tc sw -j qdisc show dev "$1" | jq -cS '.[] | select(.kind == "dcb") | .options'; }
-# state DEV: options, pool size and reserved headroom, as one line
+# state DEV: the options of DEV's sch_dcb qdiscs, and the pool size and
+# reserved headroom seen by its root one (one tc and one jq: they are
+# read before and after every refused change)
 state()
 {
-	local j
-	j=$(pfc_json sw "$1")
-	echo "$(opts "$1") size=$(pfc_get "$j" pool.size) reserved=$(pfc_get "$j" pool.reserved)"
+	# shellcheck disable=SC2016
+	topo_tc sw -j -s qdisc show dev "$1" | jq -cS '[.[] | select(.kind == "dcb") |
+		.options], [.[] | select(.kind == "dcb" and .root == true) |
+		"size=\(.pool.size) reserved=\(.pool.reserved)"]'
 }
-pool_get() { pfc_get "$(pfc_json sw "$1")" "pool.$2"; }
+# pool_get DEV KEY: KEY of the pool of DEV's root sch_dcb
+pool_get()
+{
+	topo_tc sw -j -s qdisc show dev "$1" | jq -r --arg k "$2" '.[] |
+		select(.kind == "dcb" and .root == true) | .pool[$k] // "(no \($k))"'
+}
 
 # refused DEV HOW ARGS...: HOW is "tc" (a `tc qdisc change` of DEV's root
 # with ARGS) or "nl" (dcb_nl.py change DEV JSON); it must fail with a
