@@ -115,6 +115,9 @@ rc=$?
 same "$rc" 1 "tests_exit after failed steps"
 [[ $out == *"TEST: good "*"[ OK ]"* && $out == *"TEST: good2 "*"[ OK ]"* ]] ||
 	fail "passing steps not reported: $out"
+# each step's line ends with its seconds
+[[ $out =~ TEST:\ good\ +\[\ OK\ \]\ +[0-9]+\.[0-9]s$'\n' ]] ||
+	fail "a step's line lacks its seconds: $out"
 [[ $out == *"TEST: bad "*"[FAIL]"*"first"* && $out != *$'\t'second* ]] ||
 	fail "a failed step must show its first failure: $out"
 [[ $out == *"FAIL: 2 of 4 steps failed: bad refused"* ]] || fail "tests_exit's line: $out"
