@@ -57,23 +57,25 @@ dcb_set()
 		fail "tc qdisc replace dcb $*"
 }
 
-# dcb_ports_json NODE [DEV [totals]]: NODE's root sch_dcb qdiscs (or DEV's)
-# as a JSON array, each with .bands (topo_qdiscs_json); with "totals",
-# without .bands (one tc call instead of two).
+# dcb_ports_json NODE [DEV [totals|full [FILTER]]]: NODE's root sch_dcb
+# qdiscs (or DEV's) as a JSON array, each with .bands (topo_qdiscs_json);
+# with "totals", without .bands (no dcbmon).  FILTER, a jq program, is
+# applied to the array in the same jq run (strings printed raw).
 dcb_ports_json()
 {
 	local f='[.[] | select(.kind == "dcb" and .root == true)]'
 	if [ "${3:-}" = totals ]; then
-		topo_tc "$1" -j -s qdisc show ${2:+dev "$2"} | jq -c "$f"
+		topo_tc "$1" -j -s qdisc show ${2:+dev "$2"} | jq -rc "$f | ${4:-.}"
 	else
-		topo_qdiscs_json "$1" "${2:-}" | jq -c "$f"
+		_topo_qdiscs_json "$1" "${2:-}" "$f | ${4:-.}"
 	fi
 }
 
-# dcb_json [totals]: the port's root qdisc object (dcb_ports_json).
+# dcb_json [totals|full [FILTER]]: the port's root qdisc object
+# (dcb_ports_json), or FILTER applied to it.
 dcb_json()
 {
-	dcb_ports_json sw "$PORT" "${1:-}" | jq -c '.[0] // empty'
+	dcb_ports_json sw "$PORT" "${1:-full}" "(.[0] // empty) | ${2:-.}"
 }
 
 # dcb_stat KEY [BAND]: a counter of the port (total) or of one band.
@@ -81,9 +83,9 @@ dcb_stat()
 {
 	local key=$1 band=${2:-}
 	if [ -z "$band" ]; then
-		dcb_json totals | jq -r ".$key"
+		dcb_json totals ".$key"
 	else
-		dcb_json | jq -r ".bands[] | select(.band == $band) | .$key"
+		dcb_json full ".bands[] | select(.band == $band) | .$key"
 	fi
 }
 
@@ -92,10 +94,10 @@ dcb_stat()
 dcb_snap()
 {
 	if [ -n "${1:-}" ]; then
-		dcb_json | jq -r ".bands[] | select(.band == $1) | [to_entries[] |
+		dcb_json full ".bands[] | select(.band == $1) | [to_entries[] |
 			\"\\(.key)=\\(.value)\"] | join(\" \")"
 	else
-		dcb_json totals | jq -r '[to_entries[] | select(.value | type == "number") |
+		dcb_json totals '[to_entries[] | select(.value | type == "number") |
 			"\(.key)=\(.value)"] | join(" ")'
 	fi
 }
@@ -244,7 +246,7 @@ pfc_stat()
 pfc_json()
 {
 	local j
-	j=$(dcb_ports_json "$1" "$2" | jq -c '.[0] // empty')
+	j=$(dcb_ports_json "$1" "$2" full '.[0] // empty')
 	[ -n "$j" ] || die_top "no root sch_dcb on $1:$2"
 	echo "$j"
 }
