@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 420
+# suite: long
+#
+# In `make check-long`, not `make check` (its 30-minute budget): PAUSE
+# from one switch to another is asserted by test_43 (sw2 pauses sw1),
+# PAUSE to the hosts by test_40 and test_49.
 #
 # PAUSE spreads hop by hop (a congestion tree) and hurts a victim flow
 # (DCQCN paper Fig. 4, PCN Fig. 1):

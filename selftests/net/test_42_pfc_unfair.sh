@@ -1,6 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 360
+# suite: long
+#
+# In `make check-long`, not `make check` (its 30-minute budget): the
+# mechanism, PAUSE per ingress port, is asserted by test_40, test_43 and
+# test_49; this is the paper's consequence of it.
 #
 # PFC unfairness (DCQCN paper Fig. 3): PFC pauses ingress ports, not flows.
 #
