@@ -67,13 +67,19 @@ deps:
 depcheck:
 	@bash $(TOP)/scripts/deps.sh --check
 
+# kbuild runs one compiler (and sparse) per file: on every CPU, unless
+# make was given -j itself (its job server then applies; expanded in the
+# recipe, where MAKEFLAGS names it)
+NPROC := $(shell nproc)
+KJOBS = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(NPROC))
+
 ifeq ($(origin KVER),command line)
 modules: sch_dcb-kernel rxe
 else
 modules:
 	@test -n "$(KDIR)" && test -d "$(KDIR)" || { \
 	  echo "error: no kernel build dir (KDIR='$(KDIR)'); install linux-headers-amd64 or run 'make deps'" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) W=1 modules
+	$(MAKE) -C $(KDIR) M=$(TOP) W=1 $(KJOBS) modules
 	$(MAKE) rxe
 endif
 
@@ -92,7 +98,7 @@ sch_dcb-kernel:
 	@find $(DCB_KDIR_OUT) -maxdepth 1 -type l -delete
 	@ln -s $(filter-out %.mod.c,$(wildcard $(TOP)/sch_dcb/*.[ch])) $(TOP)/sch_dcb/Kbuild \
 		$(TOP)/sch_dcb/uapi $(DCB_KDIR_OUT)/
-	$(MAKE) -C $(KDIR) M=$(DCB_KDIR_OUT) W=1 $(if $(C),C=$(C)) modules
+	$(MAKE) -C $(KDIR) M=$(DCB_KDIR_OUT) W=1 $(if $(C),C=$(C)) $(KJOBS) modules
 	@echo "sch_dcb for $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h): $(DCB_KDIR_OUT)/sch_dcb.ko"
 
@@ -106,7 +112,7 @@ $(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc \
 	touch $@
 
 rxe: $(RXE_STAMP)
-	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 $(if $(C),C=$(C)) modules
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 $(if $(C),C=$(C)) $(KJOBS) modules
 	@echo "rdma_rxe for $$(sed -n 's/^\#define UTS_RELEASE "\(.*\)"/\1/p' \
 		$(KDIR)/include/generated/utsrelease.h): $(RXE_BUILD)/rdma_rxe.ko"
 
@@ -116,11 +122,11 @@ rxe: $(RXE_STAMP)
 ifeq ($(origin KVER),command line)
 SPARSE_DCB = $(MAKE) sch_dcb-kernel C=2
 else
-SPARSE_DCB = $(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 modules
+SPARSE_DCB = $(MAKE) -C $(KDIR) M=$(TOP) W=1 C=2 $(KJOBS) modules
 endif
 sparse: $(RXE_STAMP)
 	$(SPARSE_DCB)
-	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 modules
+	$(MAKE) -C $(KDIR) M=$(RXE_BUILD) W=1 C=2 $(KJOBS) modules
 
 checkpatch:
 	bash $(TOP)/scripts/checkpatch.sh

@@ -10,11 +10,13 @@ if [ -z "$kdir" ] || [ ! -d "$kdir" ]; then
 fi
 command -v sparse >/dev/null || { echo "SKIP: sparse not installed"; exit 4; }
 log=$(mktemp)
+# one compiler (and sparse) per file, on every CPU
+jobs=-j$(nproc)
 trap 'rm -f "$log"' EXIT
 rc=0
 # Force a rebuild of our objects so every warning shows up again.
 find "$top/sch_dcb" -name '*.o' -delete
-if ! make -C "$kdir" M="$top" W=1 C=2 modules >"$log" 2>&1; then
+if ! make -C "$kdir" M="$top" W=1 C=2 "$jobs" modules >"$log" 2>&1; then
 	echo "FAIL: module build failed"; tail -30 "$log"; exit 1
 fi
 if grep -E "warning:|error:" "$log"; then
@@ -28,7 +30,7 @@ if [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
 	echo "FAIL: linux-source-6.1 not installed (scripts/deps.sh)"; exit 1
 fi
 if ! bash "$top/scripts/rxe_prepare.sh" "$kdir" "$rxe" >"$log" 2>&1 ||
-   ! make -C "$kdir" M="$rxe" W=1 C=2 modules >>"$log" 2>&1; then
+   ! make -C "$kdir" M="$rxe" W=1 C=2 "$jobs" modules >>"$log" 2>&1; then
 	echo "FAIL: rdma_rxe build failed"; tail -30 "$log"; exit 1
 fi
 touch "$rxe/.prepared"
