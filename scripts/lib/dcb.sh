@@ -148,11 +148,12 @@ die_top()
 	exit 1
 }
 
-# Process start-up is slow in a TCG guest (a process about 0.1 s, jq
-# about 0.2 s, `ip netns exec` about 0.35 s), so the readers take one
-# snapshot of several nodes with one tc and one ip call per node (both
-# enter the namespace themselves: -n), one dcbmon for the bands of every
-# node's ports and two jq runs in all, into a bash associative array:
+# Process start-up is slow in a TCG guest (jq among the slowest, and
+# `ip netns exec` one start more; Documentation/testing.rst), so the
+# readers take one snapshot of several nodes with one tc and one ip call
+# per node (both enter the namespace themselves: -n), one dcbmon for the
+# bands of every node's ports and two jq runs in all, into a bash
+# associative array:
 #
 #   pfc_snap S sw1 h1          # S["sw1:swp2:pause_tx:3"], S["h1:eth0:xoff"],
 #   sv S sw1 swp2 pause_tx 3   # S["sw1:swp2:pool.used"], S["sw1:swp2:rx_dropped"]
@@ -167,7 +168,7 @@ pfc_snap()
 	local var=$1 n ns doc='{' sep='' k v out ports bands q l
 	shift
 	for n in "$@"; do
-		ns=$(topo_ns "$n")
+		ns=${TOPO_PREFIX}-$n
 		q=$(topo_tc "$n" -j -s qdisc show) || die_top "tc failed on $n"
 		l=$(ip -n "$ns" -j -s link show) || die_top "ip failed on $n"
 		doc+="$sep\"$n\":{\"ns\":\"$ns\",\"q\":$q,\"l\":$l}"
@@ -187,7 +188,7 @@ pfc_snap()
 			die_top "dcbmon failed on $ports"
 	fi
 	# shellcheck disable=SC2016
-	out=$(jq -r --argjson b "[$(paste -sd, <<<"$bands")]" 'to_entries[] |
+	out=$(jq -r --argjson b "[${bands//$'\n'/,}]" 'to_entries[] |
 		.key as $n | .value as $v |
 		($v.q[] | select(.kind == "dcb" and .root == true) | .dev as $d |
 			(to_entries[] | select(.value | type == "number") |

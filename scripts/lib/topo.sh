@@ -419,7 +419,7 @@ topo_dcb_all()
 
 # topo_tc NAME ARGS...: tc inside NAME's namespace with the dcb plugin.
 # tc -n enters the namespace itself: one process start instead of the two
-# of `ip netns exec NS tc` (about 0.3 s saved per call in a TCG guest).
+# of `ip netns exec NS tc` (process starts are slow in a TCG guest).
 topo_tc()
 {
 	local n=$1; shift
