@@ -8,7 +8,7 @@
 #
 # Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
 # 4 skip; per-test timeout from selftests/unit/settings, 120 s, or a
-# `# timeout: N` line).
+# `# timeout: N` line), SELFTESTS_UNIT_JOBS (default: the CPUs) at a time.
 # Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
 # runs every selftests/net/test_*.sh (see there).
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
@@ -153,16 +153,36 @@ count() {
 
 # ---------------------------------------------------------- phase 1: unit
 
-for t in "${UNIT[@]}"; do
-	N=$((N + 1))
+# The unit tests are host work, mostly one process each (a compiler, a
+# model): UNIT_JOBS of them run at a time, reported in their order.
+UNIT_JOBS=${SELFTESTS_UNIT_JOBS:-$(nproc 2>/dev/null || echo 1)}
+[ "$UNIT_JOBS" -ge 1 ] 2>/dev/null || UNIT_JOBS=1
+
+# unit_start I: start the I-th unit test; its exit status, seconds and
+# timeout go to $RESULTS/<name>.done when it ends.
+unit_start() {
+	local t=${UNIT[$1]} name tmo cmd
 	name=unit/$(basename "$t" .sh)
-	log=$RESULTS/$name.log
 	tmo=$(file_timeout "$t" "$UNIT_TIMEOUT")
 	if [ -x "$t" ]; then cmd=("$t"); else cmd=(bash "$t"); fi
-	t0=$(date +%s.%N)
-	(cd "$TOP" && exec timeout -k 10 "$tmo" "${cmd[@]}") </dev/null >"$log" 2>&1
-	rc=$?
-	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	rm -f "$RESULTS/$name.done"
+	(
+		t0=$(date +%s.%N)
+		(cd "$TOP" && exec timeout -k 10 "$tmo" "${cmd[@]}") </dev/null >"$RESULTS/$name.log" 2>&1
+		rc=$?
+		secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+		echo "$rc $secs $tmo" >"$RESULTS/$name.done"
+	) &
+}
+
+# unit_report I: the TAP line (and log tail) of the ended I-th test.
+unit_report() {
+	local name log rc secs tmo st reason
+	name=unit/$(basename "${UNIT[$1]}" .sh)
+	log=$RESULTS/$name.log
+	read -r rc secs tmo <"$RESULTS/$name.done"
+	rm -f "$RESULTS/$name.done"
+	N=$((N + 1))
 	[ $VERBOSE = 0 ] || sed 's/^/# /' "$log"
 	case $rc in
 	0) st=ok; echo "ok $N - $name" ;;
@@ -170,7 +190,7 @@ for t in "${UNIT[@]}"; do
 	   reason=$(grep -E '^SKIP: ' "$log" | tail -n1 | sed 's/^SKIP: //')
 	   echo "ok $N - $name # SKIP ${reason:-skipped}" ;;
 	*) st=fail
-	   if [ $rc = 124 ]; then reason="timeout after ${tmo}s"; else
+	   if [ "$rc" = 124 ]; then reason="timeout after ${tmo}s"; else
 		reason=$(grep -E '^FAIL: ' "$log" | tail -n1 | sed 's/^FAIL: //')
 		reason=${reason:-exit status $rc}
 	   fi
@@ -180,7 +200,28 @@ for t in "${UNIT[@]}"; do
 	esac
 	count "$st"
 	printf '%s\t%s\t%s\n' "$name" "$st" "$secs" >>"$TIMES"
+}
+
+UNIT_T0=$(date +%s.%N)
+next=0
+shown=0
+running=0
+while [ $shown -lt ${#UNIT[@]} ]; do
+	while [ $running -lt "$UNIT_JOBS" ] && [ $next -lt ${#UNIT[@]} ]; do
+		unit_start $next
+		next=$((next + 1))
+		running=$((running + 1))
+	done
+	# (the only children of this shell now are the unit tests)
+	wait -n
+	running=$((running - 1))
+	while [ $shown -lt $next ] &&
+	      [ -f "$RESULTS/unit/$(basename "${UNIT[$shown]}" .sh).done" ]; do
+		unit_report $shown
+		shown=$((shown + 1))
+	done
 done
+UNIT_WALL=$(awk -v a="$UNIT_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 
 # --------------------------------------------------------- phase 2: guest
 
@@ -237,7 +278,8 @@ fi
 total_secs() {
 	awk -F'\t' -v k="$1/" 'index($1, k) == 1 { s += $3 } END { printf "%.1f", s }' "$TIMES"
 }
-[ ${#UNIT[@]} = 0 ] || echo "# unit tests: $(total_secs unit)s"
+[ ${#UNIT[@]} = 0 ] ||
+	echo "# unit tests: ${UNIT_WALL}s, $UNIT_JOBS at a time (their own times add up to $(total_secs unit)s)"
 [ ${#GUEST[@]} = 0 ] ||
 	echo "# guest: ${GUEST_WALL}s, of which the tests $(total_secs net)s"
 summary="$PASS passed, $FAIL failed"

@@ -33,8 +33,14 @@ sm_build()
 	out=${DCBLAB_BUILD:-$here/../../build}/$1
 	command -v "${CC:-gcc}" >/dev/null && command -v make >/dev/null ||
 		{ echo "SKIP: no compiler/make" >&2; exit 4; }
-	sm_ksft "$out/../ksft"
-	make -s -C "$here/$1" OUT="$out" KSFT="$(cd "$out/.." && pwd)/ksft" "$out/$2" >&2 ||
-		{ echo "FAIL: build of $1/$2" >&2; exit 1; }
+	mkdir -p "$out" || { echo "FAIL: cannot create $out" >&2; exit 1; }
+	# run.sh runs unit tests side by side, and the programs of one ALGO
+	# share objects in $out: one build at a time
+	{
+		flock 9
+		sm_ksft "$out/../ksft"
+		make -s -C "$here/$1" OUT="$out" KSFT="$(cd "$out/.." && pwd)/ksft" "$out/$2" >&2 ||
+			{ echo "FAIL: build of $1/$2" >&2; exit 1; }
+	} 9>"$out/../.sm_build.lock"
 	echo "$out/$2"
 }

@@ -99,11 +99,18 @@ expect 2 bash "$TOP/selftests/run.sh" --list --shard 1
 # times.tsv: a line per test that ran, with its status and seconds
 out=$(DCBLAB_RESULTS=$tmp/res bash "$TOP/selftests/run.sh" --unit-only \
 	--filter '^unit/test_incast_iperf$') || fail "run.sh of one unit test: $out"
-[[ $out == *$'\n# unit tests: '[0-9]*.[0-9]s$'\n1 passed, 0 failed' ]] ||
+[[ $out == *$'\n# unit tests: '[0-9]*.[0-9]s,\ [0-9]*\ at\ a\ time\ *$'\n1 passed, 0 failed' ]] ||
 	fail "run.sh: no time line before the summary: $out"
 line=$(cat "$tmp/res/times.tsv")
 [[ $line =~ ^unit/test_incast_iperf$'\t'ok$'\t'[0-9]+\.[0-9]$ ]] ||
 	fail "times.tsv: '$line'"
+# unit tests side by side (the first is the slower one here), reported
+# in their order
+out=$(SELFTESTS_UNIT_JOBS=2 DCBLAB_RESULTS=$tmp/res2 bash "$TOP/selftests/run.sh" --unit-only \
+	--filter '^unit/test_(topo|vmrun_console)$') || fail "run.sh, two unit tests at a time: $out"
+[ "$(grep -E '^(not )?ok ' <<<"$out" | paste -sd' ')" = "ok 1 - unit/test_topo ok 2 - unit/test_vmrun_console" ] ||
+	fail "run.sh, two unit tests at a time, out of order: $out"
+grep -q '^# unit tests: .*, 2 at a time' <<<"$out" || fail "run.sh: no unit time line: $out"
 # steps: a failed check ends only its step; tests_exit names the failures
 out=$( (
 	check_err 0 "not reached"; log_test good
