@@ -84,13 +84,23 @@ if [ "$HEADER" = 1 ]; then
 	echo "1..${#TESTS[@]}"
 fi
 
+# What runs between two tests is bash builtins where it can be: a process
+# start costs about 0.1 s in a TCG guest, and this runs 40 times.
+
 # A test's timeout: its `# timeout: N` line or the default, times
 # DCBLAB_TIMEOUT_SCALE (make check-debug: the debug kernel is slower).
 test_timeout() {
-	local t
-	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
+	local line t=
+	while IFS= read -r line; do
+		[[ $line =~ ^#[[:space:]]*timeout:[[:space:]]*([0-9]+) ]] || continue
+		t=${BASH_REMATCH[1]}
+		break
+	done <"$1"
 	echo $(( ${t:-$DEFAULT_TIMEOUT} * ${DCBLAB_TIMEOUT_SCALE:-1} ))
 }
+
+# now_us: the wall clock in microseconds
+now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 
 # Kernel log lines since the marker line MARK (the whole buffer when the
 # marker has already rotated out: then everything in it is newer).
@@ -117,7 +127,12 @@ kmemleak_scan() {
 
 # kernel_reports: the kernel reports among the log lines on stdin (the
 # first five)
-kernel_reports() { grep -E "$DMESG_RE" | grep -vE "$USER_TRAP_RE" | head -n 5; }
+kernel_reports() {
+	# (the patterns through the environment: awk -v would take their
+	# backslashes as escapes)
+	RE=$DMESG_RE TRAP=$USER_TRAP_RE awk \
+		'$0 ~ ENVIRON["RE"] && $0 !~ ENVIRON["TRAP"] && n < 5 { print; n++ }'
+}
 
 # charge TITLE TEXT REASON: the test fails for REASON (listed first); TEXT
 # goes to its log under TITLE
@@ -159,22 +174,33 @@ teardown_wait() {
 # debug_locks: 1 while lockdep checks locking, 0 once a report (any that
 # taints, or lockdep's own) has switched it off for the rest of the boot,
 # "" on a kernel without lockdep
-debug_locks() { awk '/debug_locks:/ { print $2 }' /proc/lockdep_stats 2>/dev/null; }
+debug_locks() {
+	local k v
+	[ -r /proc/lockdep_stats ] || return 0
+	while read -r k v; do
+		[ "$k" != debug_locks: ] || { echo "$v"; return 0; }
+	done </proc/lockdep_stats
+}
 
-netns_list() { ip netns list 2>/dev/null | awk '{ print $1 }' | sort; }
-link_list() { ip -o link show 2>/dev/null | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }' | sort; }
+# The named namespaces (what `ip netns list` lists: /run/netns) and the
+# links of this, the initial, namespace (its sysfs), one per line.
+netns_list() { local f; for f in /run/netns/*; do [ -e "$f" ] && echo "${f##*/}"; done; }
+link_list() { local f; for f in /sys/class/net/*; do [ -e "$f" ] && echo "${f##*/}"; done; }
 
 # Remove what a test left behind: namespaces and root-namespace links that
-# did not exist before it ran.
+# did not exist before it ran (BEFORE_NS, BEFORE_LINKS: name -> 1).
+declare -A BEFORE_NS BEFORE_LINKS
 cleanup_after() {
-	local before_ns=$1 before_links=$2 ns l pids
-	for ns in $(comm -13 <(echo "$before_ns") <(netns_list)); do
+	local ns l pids
+	for ns in $(netns_list); do
+		[ -z "${BEFORE_NS[$ns]:-}" ] || continue
 		echo "guest-runner: removing leftover netns $ns"
 		pids=$(ip netns pids "$ns" 2>/dev/null || true)
 		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
 		ip netns del "$ns" 2>/dev/null
 	done
-	for l in $(comm -13 <(echo "$before_links") <(link_list)); do
+	for l in $(link_list); do
+		[ -z "${BEFORE_LINKS[$l]:-}" ] || continue
 		echo "guest-runner: removing leftover link $l"
 		ip link del "$l" 2>/dev/null
 	done
@@ -189,24 +215,28 @@ if [ -z "$boot_bad" ] && [ $(($(cat /proc/sys/kernel/tainted 2>/dev/null || echo
 	boot_bad="kernel tainted B (a memory report) before the first test"
 fi
 
+KREL=$(uname -r)
 n=$START
 failed=0
 teardown_stuck=0
 held_bad=
 for t in "${TESTS[@]}"; do
-	name=$(basename "$t" .sh)
+	name=${t##*/}
+	name=${name%.sh}
 	log=$RESULTS/net/$name.log
 	tmo=$(test_timeout "$t")
 	mark="dcblab-selftest: begin $name $$.$RANDOM"
 	echo "$mark" >/dev/kmsg 2>/dev/null
 	echo "net/$name" >"$RESULTS/current"
-	before_ns=$(netns_list)
-	before_links=$(link_list)
+	BEFORE_NS=()
+	for l in $(netns_list); do BEFORE_NS[$l]=1; done
+	BEFORE_LINKS=()
+	for l in $(link_list); do BEFORE_LINKS[$l]=1; done
 	locks0=$(debug_locks)
 
-	t0=$(date +%s.%N)
+	t0=$(now_us)
 	{
-		echo "# $name (timeout ${tmo}s) on $(uname -r), $(date -u +%FT%TZ)"
+		echo "# $name (timeout ${tmo}s) on $KREL, $(TZ=UTC0 printf '%(%Y-%m-%dT%H:%M:%SZ)T' -1)"
 		cd "$TOP"
 		# timeout(1) runs the test in its own process group; kill
 		# whatever of that group is left afterwards.
@@ -219,23 +249,24 @@ for t in "${TESTS[@]}"; do
 		wait $pid
 		rc=$?
 		kill -KILL -- -$pid 2>/dev/null
-		echo "$rc" >"$RESULTS/.rc"
 	} >"$log" 2>&1
-	rc=$(cat "$RESULTS/.rc" 2>/dev/null || echo 1)
-	rm -f "$RESULTS/.rc"
-	secs=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+	# (the braces run in this shell: rc is the test's)
+	secs=$(( ($(now_us) - t0 + 50000) / 100000 ))
+	secs=$((secs / 10)).$((secs % 10))
 
-	cleanup_after "$before_ns" "$before_links" >>"$log" 2>&1
+	cleanup_after >>"$log" 2>&1
+	kmsg=$(dmesg_since "$mark")
 	held=
-	if [ "$teardown_stuck" = 0 ]; then
+	# (teardown_wait reads the log again while the kernel waits)
+	if [ "$teardown_stuck" = 0 ] && [[ $kmsg =~ $NETDEV_WAIT_RE ]]; then
 		if ! held=$(teardown_wait "$mark"); then
 			# cleanup_net stays blocked: later tests would wait too
 			teardown_stuck=1
 			held_bad="a netdev's references still held ${held}s after the test"
 		fi
+		kmsg=$(dmesg_since "$mark")
 	fi
 
-	kmsg=$(dmesg_since "$mark")
 	{
 		echo "# --- kernel log during $name ---"
 		printf '%s\n' "$kmsg"
@@ -298,7 +329,8 @@ for t in "${TESTS[@]}"; do
 			reason=$kreason
 		fi
 	fi
-	reason=$(printf '%s' "$reason" | tr '\t\n' '  ')
+	reason=${reason//$'\t'/ }
+	reason=${reason//$'\n'/ }
 
 	case $status in
 	ok) echo "ok $n - net/$name${reason:+ # $reason}" ;;
