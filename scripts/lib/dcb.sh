@@ -384,17 +384,30 @@ pfc_trace_on()
 # sending COUNT datagrams back to back (the host's shaped sch_dcb sets the
 # pace; a PAUSE blocks the socket), in the background (pid in FLOW_PID,
 # the number sent in $TMPD/sent-NODE-PORT).
-# With PFC_GO set to a file name, the sender waits for that file to exist
-# before it starts (python start-up takes seconds under TCG: start several
-# senders at once with `: >"$PFC_GO"`).
+# With PFC_GO set to a file name, the sender says it is ready (a file
+# $PFC_GO.ready-PID) and waits for that file to exist before it starts
+# (python start-up takes seconds under TCG): pfc_go N starts N such
+# senders at once.
 pfc_sender()
 {
 	ip netns exec "$(topo_ns "$1")" timeout "$(scaled_time 300)" bash -c \
-		'[ -z "$1" ] || while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' \
+		'[ -z "$1" ] || { : >"$1.ready-$$"; while [ ! -e "$1" ]; do sleep 0.02; done; }
+		 shift; exec "$@"' \
 		_ "${PFC_GO:-}" /usr/bin/python3 \
 		"$TOP/scripts/lib/udp_send.py" "$2" "$3" --count "$5" \
 		--interval 0 --tos "$4" --len "${6:-1000}" >"$TMPD/sent-$1-$3" 2>&1 &
 	FLOW_PID=$!
+}
+
+# pfc_go N: once the N senders started with PFC_GO are ready (or after
+# 30 s: one that failed is reported by its exit status), let them go;
+# unsets PFC_GO.
+_pfc_ready() { local f=("$PFC_GO".ready-*); [ -e "${f[0]}" ] && [ "${#f[@]}" -ge "$1" ]; }
+pfc_go()
+{
+	wait_for --timeout 30 _pfc_ready "$1" || :
+	: >"$PFC_GO"
+	PFC_GO=
 }
 
 # pfc_sink NODE PORT: count UDP datagrams arriving at NODE:PORT until

@@ -75,9 +75,7 @@ run_incast()
 		pfc_sender "s$i" "$RIP" 7000 $TOS "$pkts" $LEN
 		pids+=("$FLOW_PID")
 	done
-	sleep 1
-	: >"$PFC_GO"
-	PFC_GO=
+	pfc_go "$N"
 	# wait for every sender, the first failure kept
 	for i in "${pids[@]}"; do
 		wait "$i" || [ -n "$INCAST_ERR" ] ||

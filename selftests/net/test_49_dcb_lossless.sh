@@ -112,9 +112,7 @@ flows()
 		pfc_sender "$node" "$RIP" "$port" "$tos" "$cnt" "$LEN"
 		pids+=("$FLOW_PID")
 	done
-	sleep 1
-	: >"$PFC_GO"
-	PFC_GO=
+	pfc_go $#
 	for f in "${pids[@]}"; do
 		wait "$f" || check_err 1 "a sender failed"
 	done
