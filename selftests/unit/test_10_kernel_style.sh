@@ -36,45 +36,36 @@ kbuild_log_covers() {
 			{ echo "$1 has no compile and sparse check of $f"; return 1; }
 	done
 }
+# diag LOG WHAT: fail on a W=1 or sparse diagnostic in kbuild's LOG
+diag() {
+	if grep -E "warning:|error:" "$1"; then
+		echo "FAIL: $2: W=1 / sparse diagnostics above"; rc=1
+	else
+		echo "ok: $2: W=1 and sparse clean ($(grep -c '  CHECK  ' "$1") files checked)"
+	fi
+}
+
 if [ -n "${DCBLAB_KBUILD_LOG:-}" ]; then
 	why=$(kbuild_log_covers "$DCBLAB_KBUILD_LOG") ||
 		{ echo "FAIL: make check's build log: $why"; exit 1; }
-	if grep -E "warning:|error:" "$DCBLAB_KBUILD_LOG"; then
-		echo "FAIL: W=1 / sparse diagnostics above (make check's build)"; rc=1
-	else
-		echo "ok: sch_dcb and rdma_rxe W=1 and sparse clean in make check's build ($(grep -c '  CHECK  ' "$DCBLAB_KBUILD_LOG") files checked)"
-	fi
-	if ! bash "$top/scripts/checkpatch.sh" >"$log" 2>&1; then
-		echo "FAIL: checkpatch"; cat "$log"; rc=1
-	else
-		echo "ok: checkpatch clean"
-	fi
-	exit $rc
-fi
-
-# Force a rebuild of our objects so every warning shows up again.
-find "$top/sch_dcb" -name '*.o' -delete
-if ! make -C "$kdir" M="$top" W=1 C=2 "$jobs" modules >"$log" 2>&1; then
-	echo "FAIL: module build failed"; tail -30 "$log"; exit 1
-fi
-if grep -E "warning:|error:" "$log"; then
-	echo "FAIL: W=1 / sparse diagnostics above"; rc=1
+	diag "$DCBLAB_KBUILD_LOG" "sch_dcb and rdma_rxe in make check's build"
 else
-	echo "ok: W=1 and sparse clean ($(grep -c 'CHECK' "$log") files checked)"
-fi
-# rdma_rxe with rxe_cc: patched upstream sources + ours, in its own dir.
-if [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
-	echo "FAIL: linux-source-6.1 not installed (scripts/deps.sh)"; exit 1
-fi
-if ! bash "$top/scripts/rxe_prepare.sh" "$kdir" "$rxe" >"$log" 2>&1 ||
-   ! make -C "$kdir" M="$rxe" W=1 C=2 "$jobs" modules >>"$log" 2>&1; then
-	echo "FAIL: rdma_rxe build failed"; tail -30 "$log"; exit 1
-fi
-touch "$rxe/.prepared"
-if grep -E "warning:|error:" "$log"; then
-	echo "FAIL: rdma_rxe W=1 / sparse diagnostics above"; rc=1
-else
-	echo "ok: rdma_rxe W=1 and sparse clean ($(grep -c 'CHECK' "$log") files checked)"
+	# Force a rebuild of our objects so every warning shows up again.
+	find "$top/sch_dcb" -name '*.o' -delete
+	if ! make -C "$kdir" M="$top" W=1 C=2 "$jobs" modules >"$log" 2>&1; then
+		echo "FAIL: module build failed"; tail -30 "$log"; exit 1
+	fi
+	diag "$log" sch_dcb
+	# rdma_rxe with rxe_cc: patched upstream sources + ours, in its own dir.
+	if [ ! -f /usr/src/linux-source-6.1.tar.xz ]; then
+		echo "FAIL: linux-source-6.1 not installed (scripts/deps.sh)"; exit 1
+	fi
+	if ! bash "$top/scripts/rxe_prepare.sh" "$kdir" "$rxe" >"$log" 2>&1 ||
+	   ! make -C "$kdir" M="$rxe" W=1 C=2 "$jobs" modules >>"$log" 2>&1; then
+		echo "FAIL: rdma_rxe build failed"; tail -30 "$log"; exit 1
+	fi
+	touch "$rxe/.prepared"
+	diag "$log" rdma_rxe
 fi
 if ! bash "$top/scripts/checkpatch.sh" >"$log" 2>&1; then
 	echo "FAIL: checkpatch"; cat "$log"; rc=1
