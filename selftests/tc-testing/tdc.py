@@ -44,11 +44,15 @@ NAMES = {
 }
 
 
+# characters that make a command need sh
+SHELL_SYNTAX = re.compile(r"[|&;<>()$`\\\"'*?\n]")
+
+
 def sh(cmd, timeout=60):
     """Run CMD (in the namespace); returns (exit code, stdout, stderr)."""
     cmd = string.Template(cmd).safe_substitute(NAMES)
     # process starts are slow under TCG: sh only for shell syntax
-    argv = ["sh", "-c", cmd] if re.search(r"[|&;<>()$`\\\"'*?\n]", cmd) else shlex.split(cmd)
+    argv = ["sh", "-c", cmd] if SHELL_SYNTAX.search(cmd) else shlex.split(cmd)
     try:
         p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -64,7 +68,7 @@ def tc_split(cmd):
     """(options, arguments) of a plain tc command (no shell syntax, no
     option outside TC_FLAGS), else None."""
     cmd = string.Template(cmd).safe_substitute(NAMES)
-    if re.search(r"[|&;<>()$`\\\"'*?\n]", cmd):
+    if SHELL_SYNTAX.search(cmd):
         return None
     argv = shlex.split(cmd)
     if not argv or argv[0] != NAMES["TC"]:
