@@ -148,12 +148,10 @@ for h in s1 s2; do
 		continue
 	fi
 	late=$(awk -v r="${RXE_DEV[r]}" -v q=$((rq)) -v s="${RXE_DEV[$h]}" -v p=$PERIOD_US '
-		{ t = ""
-		  for (i = 1; i <= NF; i++)
-			if ($i ~ /^[0-9]+[.][0-9]+:$/) { t = substr($i, 1, length($i) - 1) + 0; break } }
-		t == "" { next }
-		/rxe_cc_pcn_cnp_sent:/ && index($0, " dev=" r " ") && index($0, " qpn=" q " ") { ts[++n] = t }
-		/rxe_cc_pcn_rate:/ && index($0, " dev=" s " ") { u = t }
+		!match($0, /[0-9]+[.][0-9]+: rxe_cc_pcn_(cnp_sent|rate):/) { next }
+		{ t = substr($0, RSTART, RLENGTH); sub(/:.*/, "", t); t += 0 }
+		/ rxe_cc_pcn_cnp_sent:/ && index($0, " dev=" r " ") && index($0, " qpn=" q " ") { ts[++n] = t }
+		/ rxe_cc_pcn_rate:/ && index($0, " dev=" s " ") { u = t }
 		END { k = 0; for (i = 1; i <= n; i++) if (ts[i] >= u - p / 1e6) k++; print k }' "$TR/trace")
 	check_assert assert_le "$(rxe_cnt "$h" rp_cnp_ignored)" "$late" \
 		"$h: CNPs ignored against those r sent it from a period before the last it handled"
