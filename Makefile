@@ -22,7 +22,15 @@ KVER_PKG := $(if $(findstring -,$(KVER)),linux-headers-$(KVER),linux-headers-$(K
 KDIR ?= $(KVER_KDIR)
 endif
 KDIR ?= $(if $(RUN_KDIR),$(RUN_KDIR),$(DEB_KDIR))
+# Exported only when known: the targets that install the dependencies
+# (check, demo, ...) resolve KDIR before deps.sh has installed the
+# headers, and their sub-makes must look again instead of inheriting
+# an empty KDIR (unit/test_make_kdir).
+ifneq ($(KDIR),)
 export KDIR
+else
+unexport KDIR
+endif
 
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 CC ?= gcc
