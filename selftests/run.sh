@@ -9,8 +9,14 @@
 # Phase 1: every selftests/unit/test_*.sh on the host (exit 0 pass, 1 fail,
 # 4 skip; per-test timeout from selftests/unit/settings, 120 s, or a
 # `# timeout: N` line), SELFTESTS_UNIT_JOBS (default: the CPUs) at a time.
-# Phase 2: one scripts/vm-run guest runs selftests/net/guest-runner.sh, which
-# runs every selftests/net/test_*.sh (see there).
+# Phase 2: scripts/vm-run guests run selftests/net/guest-runner.sh, which
+# runs the selftests/net/test_*.sh given to it (see there).  In virtual
+# time (vm-run's default without KVM) as many guests as the host has CPUs
+# run side by side, SELFTESTS_GUEST_JOBS to change it (each is one host
+# thread, and the guests' clocks do not see each other), the tests
+# balanced over them by the previous run's times (times.prev.tsv), else by
+# their timeouts; in real time or natively, one.  The TAP lines come in the
+# tests' order either way.
 # --filter keeps the tests whose name (unit/test_x or net/test_y) matches the
 # extended regex.  Tests (unit or guest) marked `# suite: debug` run only under
 # DCBLAB_CHECK_DEBUG=1 (make check-debug), `# suite: long` ones only under
@@ -26,7 +32,9 @@
 # phase.  Logs: build/selftests/ ($DCBLAB_BUILD/selftests, or DCBLAB_RESULTS:
 # test_90 runs the suite inside a test), and there times.tsv, a line
 # "name<TAB>ok|fail|skip<TAB>seconds" per test that ran (make check's
-# 30-minute budget is judged on it; .ci/run prints and keeps it).
+# 30-minute budget is judged on it; .ci/run prints and keeps it), with,
+# for guest tests, the guest's CPU busy share over the test and during
+# its traffic (the CPU guard, scripts/lib/common.sh) as two more columns.
 
 set -uo pipefail
 
@@ -127,6 +135,7 @@ fi
 
 mkdir -p "$RESULTS/unit" "$RESULTS/net"
 TIMES=$RESULTS/times.tsv
+[ ! -s "$TIMES" ] || mv -f "$TIMES" "$RESULTS/times.prev.tsv"
 : >"$TIMES"
 PASS=0
 FAIL=0
@@ -225,53 +234,128 @@ UNIT_WALL=$(awk -v a="$UNIT_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b 
 
 # --------------------------------------------------------- phase 2: guest
 
+# How many guests run side by side: in virtual time a guest is one host
+# thread and its results do not depend on what else the host runs, so
+# one per host CPU (SELFTESTS_GUEST_JOBS overrides); a real-time guest
+# (two vCPUs, the host's clock) or a native run, one.
+CLOCK=$(bash "$TOP/scripts/vm-run" --print-clock 2>/dev/null) || CLOCK=real
+if [ "$CLOCK" = virtual ]; then
+	GUEST_JOBS=${SELFTESTS_GUEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+else
+	GUEST_JOBS=${SELFTESTS_GUEST_JOBS:-1}
+fi
+[ "$GUEST_JOBS" -ge 1 ] 2>/dev/null || GUEST_JOBS=1
+[ "$GUEST_JOBS" -le ${#GUEST[@]} ] || GUEST_JOBS=${#GUEST[@]}
+
+# guest_weight NAME: the test's expected time, to balance the guests: its
+# time in the previous run's times.tsv, else its timeout
+declare -A PREV_SECS=()
+if [ -s "$RESULTS/times.prev.tsv" ]; then
+	while IFS=$'\t' read -r name _ secs _; do
+		[[ $secs =~ ^[0-9]+(\.[0-9]+)?$ ]] && PREV_SECS[$name]=${secs%.*}
+	done <"$RESULTS/times.prev.tsv"
+fi
+guest_weight() {
+	echo "${PREV_SECS[net/$1]:-$(file_timeout "$TOP/selftests/net/$1.sh" "$GUEST_DEFAULT_TIMEOUT")}"
+}
+
+# report_guest I: the TAP line of the I-th guest test from the guests'
+# results-K.tsv (and its log's tail when it failed); 1 when not there yet
+report_guest() {
+	local g=${GUEST[$1]} n=$((START + $1)) line st reason secs log
+	line=$(cat "$RESULTS"/results-*.tsv 2>/dev/null | awk -F'\t' -v t="net/$g" '$2 == t' | tail -n1)
+	[ -n "$line" ] || return 1
+	# (a unit separator, not the tab, splits it: bash would merge the
+	# tabs around an empty reason)
+	IFS=$'\x1f' read -r _ _ st reason secs cpu guard <<<"${line//$'\t'/$'\x1f'}"
+	log=$RESULTS/net/$g.log
+	count "$st"
+	[[ $reason != XFAIL* ]] || XFAIL=$((XFAIL + 1))
+	case $st in
+	ok) echo "ok $n - net/$g${reason:+ # $reason}" ;;
+	skip) echo "ok $n - net/$g # SKIP $reason" ;;
+	*) echo "not ok $n - net/$g # $reason"
+	   echo "# --- last lines of $log ---"
+	   sed '/^# --- kernel log during /,$d' "$log" 2>/dev/null | tail -n 30 | sed 's/^/#   /' ;;
+	esac
+	echo "# net/$g: ${secs}s, guest CPU ${cpu:-?}% busy${guard:+, ${guard}% in its traffic}"
+	printf '%s\t%s\t%s\t%s\t%s\n' "net/$g" "$st" "$secs" "${cpu:-}" "${guard:-}" >>"$TIMES"
+	return 0
+}
+
 if [ ${#GUEST[@]} -gt 0 ]; then
 	START=$((N + 1))
-	TSV=$RESULTS/results.tsv
-	: >"$TSV"
-	rm -f "$RESULTS/current"
-	# The guest only times out when something hangs past the per-test
-	# timeouts (those are enforced inside); allow all of them plus boot.
-	total=0
-	for g in "${GUEST[@]}"; do
-		total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
+	rm -f "$RESULTS"/results*.tsv "$RESULTS"/current*
+	# Longest first, each to the guest with the least work so far.
+	declare -a SLOT_W=() SLOT_T=()
+	for ((k = 0; k < GUEST_JOBS; k++)); do SLOT_W[k]=0; SLOT_T[k]=; done
+	for g in $(for g in "${GUEST[@]}"; do echo "$(guest_weight "$g") $g"; done |
+		   sort -k1,1nr -k2 | cut -d' ' -f2); do
+		best=0
+		for ((k = 1; k < GUEST_JOBS; k++)); do
+			[ "${SLOT_W[k]}" -ge "${SLOT_W[best]}" ] || best=$k
+		done
+		SLOT_W[best]=$(( SLOT_W[best] + $(guest_weight "$g") ))
+		SLOT_T[best]="${SLOT_T[best]} $g"
 	done
-	vm_tmo=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
-	# (vm-run boots a guest unless this machine can run them itself)
-	echo "# running ${#GUEST[@]} guest test(s) through scripts/vm-run (timeout ${vm_tmo}s)"
-	vmrc=0
+	echo "# running ${#GUEST[@]} guest test(s) in $GUEST_JOBS guest(s) through scripts/vm-run (clock: $CLOCK)"
 	g0=$(date +%s)
-	(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "$vm_tmo" -- \
-		bash "$TOP/selftests/net/guest-runner.sh" --start "$START" \
-		--results "$RESULTS" "${GUEST[@]}") || vmrc=$?
+	declare -a VM_PIDS=() VM_TMO=()
+	for ((k = 0; k < GUEST_JOBS; k++)); do
+		# The guest only times out when something hangs past the
+		# per-test timeouts (those are enforced inside); allow all of
+		# them plus boot.
+		total=0
+		for g in ${SLOT_T[k]}; do
+			total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
+		done
+		VM_TMO[k]=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
+		# shellcheck disable=SC2086 # the slot's test names
+		(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "${VM_TMO[k]}" -- \
+			bash "$TOP/selftests/net/guest-runner.sh" --slot "$k" \
+			--results "$RESULTS" ${SLOT_T[k]}) >"$RESULTS/guest-$k.out" 2>&1 &
+		VM_PIDS[k]=$!
+	done
+	# Report in order as the results come in.
+	shown=0
+	while :; do
+		while [ $shown -lt ${#GUEST[@]} ] && report_guest $shown; do
+			shown=$((shown + 1))
+		done
+		alive=0
+		for p in "${VM_PIDS[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+		[ $alive = 1 ] || break
+		sleep 2
+	done
+	declare -a VM_RC=()
+	for ((k = 0; k < GUEST_JOBS; k++)); do
+		VM_RC[k]=0
+		wait "${VM_PIDS[k]}" || VM_RC[k]=$?
+	done
 	GUEST_WALL=$(( $(date +%s) - g0 ))
 
-	# Count what the guest reported; whatever it did not is a failure.
-	i=0
-	for g in "${GUEST[@]}"; do
-		n=$((START + i))
-		i=$((i + 1))
-		line=$(awk -F'\t' -v n="$n" '$1 == n' "$TSV" 2>/dev/null | tail -n1)
-		if [ -n "$line" ]; then
-			count "$(cut -f3 <<<"$line")"
-			cut -f2,3,5 <<<"$line" >>"$TIMES"
-			[[ $(cut -f4 <<<"$line") != XFAIL* ]] || XFAIL=$((XFAIL + 1))
-			continue
-		fi
+	# Whatever a guest did not report is a failure.
+	for ((i = shown; i < ${#GUEST[@]}; i++)); do
+		report_guest "$i" && continue
+		g=${GUEST[$i]}
+		for ((k = 0; k < GUEST_JOBS; k++)); do
+			[[ " ${SLOT_T[k]} " == *" $g "* ]] && break
+		done
 		count fail
-		case $vmrc in
-		124) why="guest timed out after ${vm_tmo}s" ;;
-		125) why="guest died (crash or boot failure, see build/vm/console.log)" ;;
-		*) why="not reported by the guest (vm-run exit $vmrc)" ;;
+		case ${VM_RC[k]} in
+		124) why="guest timed out after ${VM_TMO[k]}s" ;;
+		125) why="guest died (crash or boot failure, see $RESULTS/guest-$k.out)" ;;
+		*) why="not reported by the guest (vm-run exit ${VM_RC[k]})" ;;
 		esac
-		if [ "$(cat "$RESULTS/current" 2>/dev/null)" = "net/$g" ]; then
+		if [ "$(cat "$RESULTS/current-$k" 2>/dev/null)" = "net/$g" ]; then
 			why="$why while this test was running"
 		else
 			why="not run: $why"
 		fi
-		echo "not ok $n - net/$g # $why"
+		echo "not ok $((START + i)) - net/$g # $why"
+		[ ! -s "$RESULTS/guest-$k.out" ] || tail -n 20 "$RESULTS/guest-$k.out" | sed 's/^/#   /'
 	done
-	rm -f "$RESULTS/current"
+	rm -f "$RESULTS"/current*
 fi
 
 # total_secs KIND: the seconds of the KIND/ tests in times.tsv

@@ -4,7 +4,7 @@
 # selftests/net/guest-runner.sh - run the kselftest-style network tests.
 # Normally started by selftests/run.sh inside one scripts/vm-run guest:
 #
-#   guest-runner.sh [--start N] [--results DIR] [TEST...]
+#   guest-runner.sh [--start N] [--results DIR] [--slot K] [TEST...]
 #
 # TEST is a name (test_00_guest_smoke), a file name or a path; default: every
 # selftests/net/test_*.sh in order.  For each test: per-test timeout (the
@@ -15,10 +15,16 @@
 # lines matching $DMESG_RE since the test started fail it, and so does a
 # kmemleak report (debug kernel) that names our modules.  Prints TAP lines
 # numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
-# reason<TAB>seconds" to DIR/results.tsv as each test finishes (a passed
-# test's reason is empty, or "XFAIL N ..." when N assertions failed as
-# expected on a slow kernel; seconds is the test script's wall time in the
-# guest, before the namespace and kernel log checks).  Exit 1 if any failed.
+# reason<TAB>seconds<TAB>cpu<TAB>guard" to DIR/results.tsv as each test
+# finishes (a passed test's reason is empty, or "XFAIL N ..." when N
+# assertions failed as expected on a slow kernel; seconds is the test
+# script's time on the guest's clock, before the namespace and kernel log
+# checks; cpu the guest's CPU busy share over the test in percent; guard
+# the highest busy share the test's CPU guard measured during its traffic
+# (scripts/lib/common.sh, cpu_guard), empty when it has none).  With
+# --slot K (selftests/run.sh runs several guests side by side) the file is
+# DIR/results-K.tsv and the running test's name is in DIR/current-K.
+# Exit 1 if any failed.
 
 set -uo pipefail
 
@@ -50,12 +56,14 @@ TEARDOWN_MAX=${DCBLAB_TEARDOWN_MAX:-60}
 KMEMLEAK_OURS_RE='\[(sch_dcb|rdma_rxe|rxe_cc_[a-z]+)\]|\] 0xffffffff[a-f]'
 KMEMLEAK=/sys/kernel/debug/kmemleak
 HEADER=0
+SLOT=
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--start) START=$2; shift 2 ;;
 	--results) RESULTS=$2; shift 2 ;;
 	--tap-header) HEADER=1; shift ;;
+	--slot) SLOT=$2; shift 2 ;;
 	--) shift; break ;;
 	-*) echo "guest-runner: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
@@ -77,7 +85,9 @@ else
 fi
 
 mkdir -p "$RESULTS/net"
-[ "$START" != 1 ] || : >"$RESULTS/results.tsv"
+TSV=$RESULTS/results${SLOT:+-$SLOT}.tsv
+CURRENT=$RESULTS/current${SLOT:+-$SLOT}
+[ "$START" != 1 ] && [ -z "$SLOT" ] || : >"$TSV"
 
 if [ "$HEADER" = 1 ]; then
 	echo "TAP version 13"
@@ -99,8 +109,15 @@ test_timeout() {
 	echo $(( ${t:-$DEFAULT_TIMEOUT} * ${DCBLAB_TIMEOUT_SCALE:-1} ))
 }
 
-# now_us: the wall clock in microseconds
+# now_us: the guest's clock in microseconds
 now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
+
+# cpu_jiffies: the guest's busy and total CPU time (jiffies, /proc/stat)
+cpu_jiffies() {
+	local c u n s i w q sq st rest
+	read -r c u n s i w q sq st rest </proc/stat
+	echo "$((u + n + s + q + sq + st)) $((u + n + s + i + w + q + sq + st))"
+}
 
 # Kernel log lines since the marker line MARK (the whole buffer when the
 # marker has already rotated out: then everything in it is newer).
@@ -227,7 +244,9 @@ for t in "${TESTS[@]}"; do
 	tmo=$(test_timeout "$t")
 	mark="dcblab-selftest: begin $name $$.$RANDOM"
 	echo "$mark" >/dev/kmsg 2>/dev/null
-	echo "net/$name" >"$RESULTS/current"
+	echo "net/$name" >"$CURRENT"
+	cpulog=$RESULTS/net/$name.cpu
+	: >"$cpulog"
 	BEFORE_NS=()
 	for l in $(netns_list); do BEFORE_NS[$l]=1; done
 	BEFORE_LINKS=()
@@ -235,15 +254,16 @@ for t in "${TESTS[@]}"; do
 	locks0=$(debug_locks)
 
 	t0=$(now_us)
+	read -r cb0 ct0 <<<"$(cpu_jiffies)"
 	{
 		echo "# $name (timeout ${tmo}s) on $KREL, $(TZ=UTC0 printf '%(%Y-%m-%dT%H:%M:%SZ)T' -1)"
 		cd "$TOP"
 		# timeout(1) runs the test in its own process group; kill
 		# whatever of that group is left afterwards.
 		if [ -x "$t" ]; then
-			timeout -k 10 "$tmo" "$t" </dev/null &
+			DCBLAB_CPU_LOG=$cpulog timeout -k 10 "$tmo" "$t" </dev/null &
 		else
-			timeout -k 10 "$tmo" bash "$t" </dev/null &
+			DCBLAB_CPU_LOG=$cpulog timeout -k 10 "$tmo" bash "$t" </dev/null &
 		fi
 		pid=$!
 		wait $pid
@@ -253,6 +273,13 @@ for t in "${TESTS[@]}"; do
 	# (the braces run in this shell: rc is the test's)
 	secs=$(( ($(now_us) - t0 + 50000) / 100000 ))
 	secs=$((secs / 10)).$((secs % 10))
+	read -r cb1 ct1 <<<"$(cpu_jiffies)"
+	cpu=$(( ct1 > ct0 ? (100 * (cb1 - cb0) + (ct1 - ct0) / 2) / (ct1 - ct0) : 0 ))
+	guard=
+	while IFS=$'\t' read -r _ b; do
+		[ -n "$b" ] && { [ -z "$guard" ] || [ "$b" -gt "$guard" ]; } && guard=$b
+	done <"$cpulog"
+	rm -f "$cpulog"
 
 	cleanup_after >>"$log" 2>&1
 	kmsg=$(dmesg_since "$mark")
@@ -343,10 +370,10 @@ for t in "${TESTS[@]}"; do
 		[ -z "$bad" ] || { echo "# kernel log:"; sed 's/^/#   /' <<<"$bad"; }
 		;;
 	esac
-	echo "# net/$name: ${secs}s"
-	printf '%s\t%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" "$secs" \
-		>>"$RESULTS/results.tsv"
-	rm -f "$RESULTS/current"
+	echo "# net/$name: ${secs}s, guest CPU ${cpu}% busy${guard:+, ${guard}% in its traffic}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" "$secs" \
+		"$cpu" "$guard" >>"$TSV"
+	rm -f "$CURRENT"
 	n=$((n + 1))
 done
 
