@@ -454,6 +454,46 @@ xfail_on_slow() {
 	return 0
 }
 
+# The CPU guard.  In virtual time every emulated host shares the guest's
+# one CPU: while that CPU is saturated, rates and queues measure how fast
+# the hosts run, not what the emulated network does.  cpu_mark takes the
+# guest's CPU counters (/proc/stat, bash builtins only) at the start of
+# the traffic; cpu_busy prints the busy share since then in percent (all
+# CPUs, busy = neither idle nor waiting for I/O); cpu_guard LABEL logs it,
+# appends "LABEL<TAB>busy%" to $DCBLAB_CPU_LOG (guest-runner and dcblab
+# record it with the results) and fails the test when it is above
+# DCBLAB_CPU_BOUND percent (default 85; Documentation/testing.rst, "The
+# CPU guard"), or only warns with DCBLAB_CPU_GUARD=warn (scenarios) or
+# on a slow kernel (DCBLAB_MACHINE_SLOW=yes: check-debug's guest is
+# CPU-bound by design, see xfail_on_slow).
+DCBLAB_CPU_BOUND=${DCBLAB_CPU_BOUND:-85}
+_lib_cpu_read() {	# _lib_cpu_read: "busy total" jiffies of all CPUs
+	local cpu u n s i w q sq st rest
+	read -r cpu u n s i w q sq st rest </proc/stat
+	echo "$((u + n + s + q + sq + st)) $((u + n + s + i + w + q + sq + st))"
+}
+cpu_mark() { _LIB_CPU0=$(_lib_cpu_read); }
+cpu_busy() {
+	local b0 t0 b1 t1
+	read -r b0 t0 <<<"${_LIB_CPU0:-0 0}"
+	read -r b1 t1 <<<"$(_lib_cpu_read)"
+	[ $((t1 - t0)) -gt 0 ] || { echo 0; return; }
+	echo $(( (100 * (b1 - b0) + (t1 - t0) / 2) / (t1 - t0) ))
+}
+cpu_guard() {
+	local label=${1:-traffic} busy
+	busy=$(cpu_busy)
+	[ -z "${DCBLAB_CPU_LOG:-}" ] ||
+		printf '%s\t%s\n' "$label" "$busy" >>"$DCBLAB_CPU_LOG" 2>/dev/null
+	if [ "$busy" -le "$DCBLAB_CPU_BOUND" ]; then
+		log "cpu guard: guest CPU busy $busy% during $label (bound $DCBLAB_CPU_BOUND%)"
+	elif [ "${DCBLAB_CPU_GUARD:-fail}" = warn ] || [ "${DCBLAB_MACHINE_SLOW:-no}" = yes ]; then
+		echo "WARNING: guest CPU busy $busy% during $label, above the guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network" >&2
+	else
+		fail "guest CPU busy $busy% during $label, above the guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network"
+	fi
+}
+
 # assert_within_pct A B PCT MSG: fail unless |A - B| <= PCT% of |B|.
 assert_within_pct() {
 	_lib_num "$1" && _lib_num "$2" && _lib_num "$3" ||

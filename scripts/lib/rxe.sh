@@ -327,7 +327,8 @@ rxe_bw_start()
 }
 declare -ga RXE_BW_SRV=()
 # rxe_bw_clients SECS [ARGS...]: start the clients of every started server
-# once all of them listen.
+# once all of them listen; the CPU guard's measurement starts with them
+# (cpu_mark; rxe_bw_wait checks it).
 rxe_bw_clients()
 {
 	local secs=$1 hp h port d
@@ -343,6 +344,7 @@ rxe_bw_clients()
 			"$(topo_ip4 "$d")" >"$TMPD/bw-$h-$port.cli" 2>&1 &
 		RXE_BW_PIDS+=($!)
 	done
+	cpu_mark
 }
 
 # rxe_bw_printed FILE: the perftest client output FILE has its result
@@ -353,7 +355,8 @@ rxe_bw_printed()
 }
 
 # rxe_bw_wait: wait for every ib_write_bw; fail (with its output) if one
-# failed.  Resets the lists.
+# failed, or if the guest's CPU was saturated while they ran (cpu_guard,
+# common.sh).  Resets the lists.
 rxe_bw_wait()
 {
 	local p rc=0 bad=()
@@ -369,6 +372,7 @@ rxe_bw_wait()
 		fail "$RXE_BW_TOOL failed (pid:status ${bad[*]})"
 	fi
 	RXE_BW_SRV=()
+	cpu_guard "$RXE_BW_TOOL traffic"
 }
 
 # rxe_bw_qpn HOST PORT: the client's local QPN (decimal).
