@@ -10,9 +10,10 @@ this process can see itself and writes one JSON document:
     git        revision (git describe --dirty) and commit
     kernel     release and version string
     machine    how it ran: in dcblab's qemu guest or not, the accelerator
-               (tcg, kvm for any hypervisor, or none), vCPUs, CPU model,
-               memory, load average here and on the host that started
-               the guest
+               (tcg, kvm for any hypervisor, or none), the clock (see
+               clock()), vCPUs, CPU model, memory, load average here and
+               on the host that started the guest, and the guest's CPU
+               busy share during each traffic phase (the CPU guard)
     modules    srcversion, version and GNU build ID of our modules that
                are loaded
     rxe_cc     every cc/ knob of every rxe device, per namespace
@@ -61,6 +62,38 @@ def _loadavg(text):
         return None
 
 
+def clock(env=None):
+    """The clock the numbers were measured on, from scripts/vm-run's
+    DCBLAB_CLOCK: {"kind": "virtual", "icount_shift": 0, "vcpus": 1} for
+    a guest in virtual time (qemu icount: its time counts instructions),
+    {"kind": "real", "accel": "tcg"|"kvm", "vcpus": N} for a real-time
+    guest, {"kind": "real", "accel": "native"} outside dcblab's guest."""
+    env = os.environ if env is None else env
+    words = env.get("DCBLAB_CLOCK", "").split()
+    if not words:
+        return {"kind": "real", "accel": "native", "vcpus": os.cpu_count()}
+    out = {"kind": words[0]}
+    for w in words[1:]:
+        k, sep, v = w.partition("=")
+        if not sep:
+            out["accel"] = k
+        elif k == "shift":
+            out["icount_shift"] = int(v)
+        elif k == "vcpus":
+            out["vcpus"] = int(v)
+    return out
+
+
+def cpu_guard(path):
+    """The CPU guard's lines (label, busy %) in PATH, or []."""
+    rows = []
+    for ln in (_read(path, "") or "").splitlines():
+        label, _, busy = ln.rpartition("\t")
+        if label and busy.isdigit():
+            rows.append({"phase": label, "busy_pct": int(busy)})
+    return rows
+
+
 def machine():
     cpuinfo = _read("/proc/cpuinfo", "")
     model = next((ln.split(":", 1)[1].strip() for ln in cpuinfo.splitlines()
@@ -78,6 +111,7 @@ def machine():
     return {
         "dcblab_guest": os.environ.get("DCBLAB_VM") == "1",
         "accelerator": accel,
+        "clock": clock(),
         "vcpus": os.cpu_count(),
         "cpu_model": model,
         "mem_kb": mem,
@@ -157,6 +191,7 @@ def build(out_dir, raw_dir, repo):
     doc["kernel"] = {"release": platform.release(),
                      "version": platform.version()}
     doc["machine"] = machine()
+    doc["machine"]["cpu_guard"] = cpu_guard(os.path.join(out_dir, "cpu-guard.tsv"))
     doc["modules"] = modules()
     doc["rxe_cc"] = {}
     doc["qdiscs"] = {}

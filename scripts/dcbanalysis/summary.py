@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tables of a results folder: median and min-max over the runs."""
 
+import json
+import os
+
 from . import tidy
 
 KEYS = ["scenario", "algo", "metric", "unit"]
@@ -63,6 +66,37 @@ def render(summary):
     return "\n".join(lines)
 
 
+def clock_line(paths):
+    """One line naming the clock and the CPU guard's largest busy share
+    of the results folders @paths (their metadata.json), or ""."""
+    clocks, busy = [], []
+    for p in paths:
+        try:
+            with open(os.path.join(p, "metadata.json")) as f:
+                m = json.load(f).get("machine", {})
+        except (OSError, ValueError):
+            continue
+        c = m.get("clock") or {}
+        if c.get("kind") == "virtual":
+            txt = "virtual (qemu icount shift %s, %s vCPU)" % (
+                c.get("icount_shift", "?"), c.get("vcpus", "?"))
+        elif c:
+            txt = "real (%s, %s vCPU)" % (c.get("accel", "?"),
+                                          c.get("vcpus", "?"))
+        else:
+            continue
+        if txt not in clocks:
+            clocks.append(txt)
+        busy += [g["busy_pct"] for g in m.get("cpu_guard", [])]
+    if not clocks:
+        return ""
+    line = "clock: " + "; ".join(clocks)
+    if busy:
+        line += "; guest CPU busy during traffic: at most %d%%" % max(busy)
+    return line + "\n"
+
+
 def table(paths):
-    """The rendered table of the results folders @paths."""
-    return render(summarize(tidy.load(paths)))
+    """The rendered table of the results folders @paths, after the line
+    that names their clock."""
+    return clock_line(paths) + render(summarize(tidy.load(paths)))

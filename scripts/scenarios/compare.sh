@@ -27,7 +27,7 @@ algos           none,dcqcn,pcn,ldcp  settings (passed to scenarios that have an 
 incast_args     ""        extra key=value for cmp_incast (comma-separated)
 burst_args      ""        extra key=value for cmp_burst (comma-separated)
 converge_args   ""        extra key=value for cmp_converge (comma-separated)
-duration        900       time budget (s) of the whole comparison: only sizes dcblab's guest timeout (3 x duration + 120 per run)
+duration        900       time budget (s) of the whole comparison: only sizes dcblab's guest timeout (10 x duration + 240 per run)
 EOF
 }
 

@@ -60,7 +60,7 @@ red             5kb:50kb:0.01  RED kmin:kmax:pmax of paper and static (dcqcn.rst
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
 interval_ms     20        dcbmon sampling interval
 sample_s        0.1       sent_pkts sampling interval (FCT resolution)
-duration        300       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120 per run)
+duration        300       time budget (s): only sizes dcblab's guest timeout (10 x duration + 240 per run)
 EOF
 }
 

@@ -59,7 +59,7 @@ iw              8              fast-start window (packets) of the fs setting
 warmup          5              seconds the long flow runs alone first
 long_s          30             the long flow's ib_write_bw -D (s)
 interval_ms     20             dcbmon interval (ms)
-duration        200            time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+duration        200            time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
 EOF2
 }
 

@@ -48,7 +48,7 @@ xoff            128kb     static XOFF per (ingress port, band 3): large against 
 delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
 pkt             1000      UDP payload bytes per datagram
 step_s          8         seconds of traffic per step
-duration        200       time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+duration        200       time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
 interval_ms     50        dcbmon sampling interval
 report_interval 0.5       iperf3 interval (s)
 EOF2

@@ -76,7 +76,7 @@ pcn_ecn_pct     95             PCN's ecn_threshold_pct: a period is congested wh
 xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
 buffer          1mb            the switch's shared buffer pool (sch_dcb buffer; 4 x xoff and the headroom must fit)
 interval_ms     50             dcbmon interval (ms)
-duration        1200           time budget (s): only sizes dcblab's guest timeout (3 x duration + 120)
+duration        1200           time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
 EOF2
 }
 
