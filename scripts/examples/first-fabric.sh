@@ -12,13 +12,20 @@
 #
 #   scripts/examples/first-fabric.sh [none|dcqcn|pcn|ldcp]
 #
+# RATE (default 100mbit) and SECS (default 10) change the port rate and
+# the length of the incast.  At the end it prints, from the switch's
+# counters over the incast's steady state, each sender's rate and the
+# rate of the port toward r, the PAUSE frames the switch sent and the
+# guest's kernel busy share (the CPU guard's, Documentation/testing.rst); FF_REPORT=FILE also writes them there as
+# key=value lines (scripts/bench/clock.sh reads them).
+#
 # Run it as root where the modules load (or in a guest:
 # scripts/vm-run -- scripts/examples/first-fabric.sh dcqcn), after `make`.
 # It removes what it created when it ends.
 set -euo pipefail
 ALGO=${1:-dcqcn}
-RATE=${RATE:-40mbit}
-SECS=${SECS:-20}
+RATE=${RATE:-100mbit}
+SECS=${SECS:-10}
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 HOSTS="s1 s2 s3 s4 r"
 
@@ -98,6 +105,35 @@ for h in $HOSTS; do
 	for _ in $(seq 50); do gid "$h" >/dev/null && break; sleep 0.1; done
 done
 
+# measure SECS: in the switch's namespace, from the moment its port
+# toward r has sent its first megabyte, for SECS seconds: "seconds
+# kernel_jiffies total_jiffies bytes_to_r bytes_from_s1 .. bytes_from_s4"
+# (each sample reads the ports' byte counters, the clock and /proc/stat
+# with bash builtins, back to back, so that a busy guest does not
+# stretch one reading against the other)
+measure()
+{
+	ip netns exec ff-sw bash -c '
+		sample() {
+			local d=/sys/class/net b r1 r2 r3 r4
+			read -r b <$d/r/statistics/tx_bytes
+			read -r r1 <$d/s1/statistics/rx_bytes; read -r r2 <$d/s2/statistics/rx_bytes
+			read -r r3 <$d/s3/statistics/rx_bytes; read -r r4 <$d/s4/statistics/rx_bytes
+			t=$EPOCHREALTIME
+			read -r _ u n s i w q sq st _ </proc/stat
+			echo "$t $((s + q + sq + st)) $((u + n + s + i + w + q + sq + st)) $b $r1 $r2 $r3 $r4"
+		}
+		read -r b0 </sys/class/net/r/statistics/tx_bytes
+		until read -r b </sys/class/net/r/statistics/tx_bytes && [ $((b - b0)) -ge 1000000 ]; do
+			sleep 0.05
+		done
+		x=($(sample)); sleep "$1"; y=($(sample))
+		echo "$(awk -v a="${x[0]}" -v z="${y[0]}" "BEGIN { print z - a }")" \
+			$((y[1] - x[1])) $((y[2] - x[2])) $((y[3] - x[3])) $((y[4] - x[4])) \
+			$((y[5] - x[5])) $((y[6] - x[6])) $((y[7] - x[7]))
+	' _ "$1"
+}
+
 # 5. The incast: four servers on r, then the four clients (-F: do not
 #    refuse to run when the CPU frequency cannot be read, as in a guest).
 pids=()
@@ -116,16 +152,39 @@ for i in 1 2 3 4; do
 		-p $((18515 + i)) -D "$SECS" 10.77.5.2 >"/var/tmp/ff-cli-$i.txt" 2>&1 &
 	pids+=($!)
 done
+# The wire rate in the incast's steady state: half its length, from the
+# first megabyte on.
+m=($(measure "$(awk -v s="$SECS" 'BEGIN { print s / 2 }')"))
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 
-# 6. What happened: each client's result line (in a TCG guest perftest's
-#    BW columns may read 0.00: it times with the TSC), the switch port
-#    toward r.
+# 6. What happened, from the switch's counters: each sender's rate into
+#    the switch and the rate of the port toward r in the incast's steady
+#    state, that port's bands, the PAUSE frames sent to the senders.
+#    (perftest's own BW columns are not shown: it times with the TSC and
+#    its calibration fails when the guest's CPU is busy, so they often
+#    read 0.00 in a guest.)
+mbps() { awk -v b="$1" -v t="${m[0]}" 'BEGIN { printf "%.1f", 8 * b / t / 1e6 }'; }
 for i in 1 2 3 4; do
-	printf 's%d: ' "$i"
-	grep -A1 '#bytes' "/var/tmp/ff-cli-$i.txt" | tail -n1
+	echo "s$i: $(mbps "${m[$((3 + i))]}") Mb/s into the switch"
 done
+echo "port toward r: $(mbps "${m[3]}") Mb/s of $RATE over ${m[0]} s"
 # band 3 (RoCE) is class 1:4, band 6 (CNPs) 1:7, band 7 (TCP) 1:8
 tc -n ff-sw -s class show dev r | grep -A3 -E '^class dcb 1:(4|7|8) '
+pause=0
+for h in s1 s2 s3 s4; do
+	p=$(tc -n ff-sw -s -j qdisc show dev "$h" | jq '[.[] | select(.kind == "dcb") | .pause_tx] | add // 0')
+	pause=$((pause + ${p:-0}))
+done
+reported=$(for i in 1 2 3 4; do grep -A1 '#bytes' "/var/tmp/ff-cli-$i.txt" | tail -n1; done |
+	grep -cE '^ *[0-9]+ +[0-9]+ ')
+{
+	echo "rate=$RATE algo=$ALGO clock=${DCBLAB_CLOCK:-real native}"
+	echo "wire_mbps=$(mbps "${m[3]}")"
+	echo "sender_mbps=$(mbps "${m[4]}"),$(mbps "${m[5]}"),$(mbps "${m[6]}"),$(mbps "${m[7]}")"
+	echo "measured_secs=${m[0]}"
+	echo "kernel_busy_pct=$(( (100 * m[1] + m[2] / 2) / (m[2] > 0 ? m[2] : 1) ))"
+	echo "pause_frames=$pause"
+	echo "clients_reported=$reported"
+} | tee "${FF_REPORT:-/dev/null}"
 exit $rc
