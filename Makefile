@@ -58,7 +58,7 @@ RXE_PATCHES = $(sort $(wildcard $(TOP)/rxe_cc/patches/$(KSERIES)/*.patch))
 
 .PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
 	check-smoke \
-	demo bench bench-clock bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
+	demo bench bench-clock bench-repro bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
 	dkms-uninstall
 
 # Plain `make` installs nothing: depcheck names the missing packages.  The
@@ -232,6 +232,12 @@ bench: $(DEPS_STAMP)
 bench-clock: $(DEPS_STAMP)
 	$(MAKE) all
 	bash $(TOP)/scripts/bench/clock.sh
+
+# The same RDMA incast on a quiet and on a loaded host, per clock: are the
+# numbers the network's or the host's?  (scripts/bench/repro.sh)
+bench-repro: $(DEPS_STAMP)
+	$(MAKE) all
+	bash $(TOP)/scripts/bench/repro.sh
 
 bench-rxe: $(DEPS_STAMP)
 	$(MAKE) all

@@ -16,7 +16,8 @@
 # the length of the incast.  At the end it prints, from the switch's
 # counters over the incast's steady state, each sender's rate and the
 # rate of the port toward r, the PAUSE frames the switch sent and the
-# guest's kernel busy share (the CPU guard's, Documentation/testing.rst); FF_REPORT=FILE also writes them there as
+# guest's kernel busy share (the CPU guard's, Documentation/testing.rst)
+# and, with tools/dcbmon built, the queue's mean; FF_REPORT=FILE also writes them there as
 # key=value lines (scripts/bench/clock.sh reads them).
 #
 # Run it as root where the modules load (or in a guest:
@@ -154,7 +155,15 @@ for i in 1 2 3 4; do
 done
 # The wire rate in the incast's steady state: half its length, from the
 # first megabyte on.
-m=($(measure "$(awk -v s="$SECS" 'BEGIN { print s / 2 }')"))
+# (with tools/dcbmon built: the queue of the port toward r, every 10 ms)
+half=$(awk -v s="$SECS" 'BEGIN { print s / 2 }')
+mon=
+if [ -x "$TOP/tools/dcbmon" ]; then
+	"$TOP/tools/dcbmon" -i 10 -o /var/tmp/ff-queue.csv ff-sw:r 2>/dev/null &
+	mon=$!
+fi
+m=($(measure "$half"))
+[ -z "$mon" ] || { kill "$mon"; wait "$mon" 2>/dev/null; }
 rc=0
 for p in "${pids[@]}"; do wait "$p" || rc=1; done
 
@@ -185,6 +194,12 @@ reported=$(for i in 1 2 3 4; do grep -A1 '#bytes' "/var/tmp/ff-cli-$i.txt" | tai
 	echo "measured_secs=${m[0]}"
 	echo "kernel_busy_pct=$(( (100 * m[1] + m[2] / 2) / (m[2] > 0 ? m[2] : 1) ))"
 	echo "pause_frames=$pause"
+	# the queue's mean over the samples of the steady state's second
+	# half (the first includes the ramp to the first megabyte)
+	[ -z "$mon" ] || awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$4 == "all" { q[n++] = $(c["backlog_bytes"]) }
+		END { for (i = int(n / 2); i < n; i++) { s += q[i]; k++ }
+		      if (k) printf "queue_mean_kb=%.2f\n", s / k / 1024 }' /var/tmp/ff-queue.csv
 	echo "clients_reported=$reported"
 } | tee "${FF_REPORT:-/dev/null}"
 exit $rc

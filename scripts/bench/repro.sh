@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/bench/repro.sh - is a result a property of the emulated network
+# or of the host that ran it?  (make bench-repro)  The same RDMA scenario,
+# scripts/examples/first-fabric.sh (a 4:1 ib_write_bw incast through a
+# lossless switch, DCQCN by default), runs twice per clock: once as the
+# host is, once with every host CPU kept busy by a spinning process, and
+# the key metrics of the two runs are compared: each sender's rate, the
+# rate of the port toward the receiver, Jain's index over the senders,
+# the queue's mean and the PAUSE frames.  Goal: in virtual time every
+# metric within 2 % (PAUSE frames and the queue: within 2 % or 2 units,
+# as they may be near zero); the real-time spread is printed beside it.
+# Runs on the host; each run is one scripts/vm-run guest.
+#
+#   scripts/bench/repro.sh [ALGO]     (default dcqcn)
+#
+# Environment: RATE (default 100mbit), SECS (incast length, default 8),
+# CLOCKS (default "virtual real").  Exit 0 whatever the numbers (the goal
+# line says PASS or FAIL), 1 when a run gave no result.
+
+set -uo pipefail
+
+TOP=$(cd "$(dirname "$0")/../.." && pwd -P)
+ALGO=${1:-dcqcn}
+RATE=${RATE:-100mbit}
+SECS=${SECS:-8}
+CLOCKS=${CLOCKS:-virtual real}
+OUT=$(mktemp -d "${DCBLAB_BUILD:-$TOP/build}/bench-repro.XXXXXX") || exit 1
+SPIN=()
+
+stop_spin() {
+	local p
+	for p in "${SPIN[@]}"; do kill "$p" 2>/dev/null; done
+	SPIN=()
+}
+trap stop_spin EXIT
+
+# run CLOCK LOAD: one incast; its report in $OUT/CLOCK-LOAD
+run() {
+	local f=$OUT/$1-$2 i
+	if [ "$2" = loaded ]; then
+		for ((i = 0; i < $(nproc); i++)); do
+			( while :; do :; done ) &
+			SPIN+=($!)
+		done
+	fi
+	RATE=$RATE SECS=$SECS FF_REPORT=$f VMRUN_ENV="RATE SECS FF_REPORT" \
+		"$TOP/scripts/vm-run" --clock "$1" --timeout 1800 -- \
+		bash "$TOP/scripts/examples/first-fabric.sh" "$ALGO" >"$f.log" 2>&1
+	stop_spin
+	[ -s "$f" ] && grep -q '^sender_mbps=' "$f"
+}
+
+rc=0
+for c in $CLOCKS; do
+	for l in quiet loaded; do
+		run "$c" "$l" || { echo "repro.sh: no result for $c/$l (log: $OUT/$c-$l.log)"; rc=1; }
+	done
+done
+[ $rc = 0 ] || exit 1
+
+/usr/bin/python3 - "$OUT" $CLOCKS <<'PYEOF'
+import sys
+
+out, clocks = sys.argv[1], sys.argv[2:]
+
+
+def load(path):
+    kv = dict(ln.strip().split("=", 1) for ln in open(path) if "=" in ln
+              and not ln.startswith("rate="))
+    rates = [float(x) for x in kv["sender_mbps"].split(",")]
+    m = {"s%d_mbps" % (i + 1): r for i, r in enumerate(rates)}
+    m["wire_mbps"] = float(kv["wire_mbps"])
+    m["jain"] = sum(rates) ** 2 / (len(rates) * sum(r * r for r in rates))
+    m["pause_frames"] = float(kv["pause_frames"])
+    if "queue_mean_kb" in kv:
+        m["queue_mean_kb"] = float(kv["queue_mean_kb"])
+    m["kernel_busy_pct"] = float(kv["kernel_busy_pct"])
+    return m
+
+
+ok = True
+print("%-16s" % "metric" + "".join("%28s" % ("%s quiet/loaded (diff)" % c)
+                                   for c in clocks))
+res = {c: (load("%s/%s-quiet" % (out, c)), load("%s/%s-loaded" % (out, c)))
+       for c in clocks}
+for k in res[clocks[0]][0]:
+    row = "%-16s" % k
+    for c in clocks:
+        a, b = res[c][0].get(k), res[c][1].get(k)
+        if a is None or b is None:
+            row += "%28s" % "-"
+            continue
+        d = abs(b - a) / abs(a) * 100 if a else (0.0 if b == a else float("inf"))
+        row += "%28s" % ("%.2f/%.2f (%.1f%%)" % (a, b, d))
+        small = k in ("pause_frames", "queue_mean_kb") and abs(b - a) <= 2
+        if c == "virtual" and k != "kernel_busy_pct" and d > 2 and not small:
+            ok = False
+    print(row)
+if "virtual" in clocks:
+    print("goal: virtual time, every metric of the loaded run within 2 %% of "
+          "the quiet one: %s" % ("PASS" if ok else "FAIL"))
+PYEOF
+echo "repro.sh: $ALGO at $RATE, incast $SECS s; runs and logs in $OUT"
