@@ -92,7 +92,7 @@ def clock_line(paths):
         return ""
     line = "clock: " + "; ".join(clocks)
     if busy:
-        line += "; guest CPU busy during traffic: at most %d%%" % max(busy)
+        line += "; guest kernel busy during traffic: at most %d%%" % max(busy)
     return line + "\n"
 
 

@@ -1103,6 +1103,35 @@ class Metadata(unittest.TestCase):
             self.assertIn(doc["machine"]["accelerator"],
                           ("tcg", "kvm", "none"))
             self.assertIn("iproute2", doc["tools"])
+            self.assertIn(doc["machine"]["clock"]["kind"],
+                          ("virtual", "real"))
+
+    def test_clock(self):
+        self.assertEqual(
+            metadata.clock({"DCBLAB_CLOCK": "virtual shift=0 vcpus=1"}),
+            {"kind": "virtual", "icount_shift": 0, "vcpus": 1})
+        self.assertEqual(
+            metadata.clock({"DCBLAB_CLOCK": "real tcg vcpus=2"}),
+            {"kind": "real", "accel": "tcg", "vcpus": 2})
+        self.assertEqual(metadata.clock({})["accel"], "native")
+
+    def test_clock_line(self):
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "cpu-guard.tsv"), "w") as f:
+                f.write("ib_write_bw traffic\t41\nbad\nx\t77\n")
+            self.assertEqual(metadata.cpu_guard(os.path.join(t, "cpu-guard.tsv")),
+                             [{"phase": "ib_write_bw traffic", "busy_pct": 41},
+                              {"phase": "x", "busy_pct": 77}])
+            doc = {"machine": {"clock": {"kind": "virtual", "icount_shift": 0,
+                                         "vcpus": 1},
+                               "cpu_guard": [{"phase": "a", "busy_pct": 41},
+                                             {"phase": "b", "busy_pct": 77}]}}
+            with open(os.path.join(t, "metadata.json"), "w") as f:
+                json.dump(doc, f)
+            self.assertEqual(summary.clock_line([t]),
+                             "clock: virtual (qemu icount shift 0, 1 vCPU); "
+                             "guest kernel busy during traffic: at most 77%\n")
+            self.assertEqual(summary.clock_line(["/nonexistent"]), "")
 
 
 if __name__ == "__main__":
