@@ -298,6 +298,11 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 		SLOT_W[best]=$(( SLOT_W[best] + $(guest_weight "$g") ))
 		SLOT_T[best]="${SLOT_T[best]} $g"
 	done
+	# each guest runs its tests in the suite's order, so that the
+	# results reach the report in order, not all at the end
+	for ((k = 0; k < GUEST_JOBS; k++)); do
+		SLOT_T[k]=$(tr ' ' '\n' <<<"${SLOT_T[k]}" | sort | xargs)
+	done
 	echo "# running ${#GUEST[@]} guest test(s) in $GUEST_JOBS guest(s) through scripts/vm-run (clock: $CLOCK)"
 	g0=$(date +%s)
 	declare -a VM_PIDS=() VM_TMO=()
