@@ -28,6 +28,8 @@
 #include <linux/random.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -390,12 +392,25 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 	return dcb_check_np_ecn(cfg, extack);
 }
 
-/* Check @cfg against the pool (headroom, reserves). */
+/*
+ * Check @cfg against the device and the pool (headroom, reserves).  PFC
+ * frames are Ethernet MAC control frames: a port sends them with an
+ * Ethernet header and only an Ethernet device delivers them to
+ * dcb_pause_rcv(), so a device of any other type (tun, ipip, gre, ...)
+ * can neither pause its peer nor be paused.
+ */
 static int dcb_check(struct Qdisc *sch, const struct dcb_cfg *cfg,
 		     s64 buffer, struct netlink_ext_ack *extack)
 {
+	const struct net_device *dev = qdisc_dev(sch);
 	struct dcb_sched *q = qdisc_priv(sch);
 
+	if (cfg->pfc.mask &&
+	    (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN)) {
+		NL_SET_ERR_MSG(extack,
+			       "pfc: the device is not Ethernet (PFC frames are Ethernet MAC control frames)");
+		return -EOPNOTSUPP;
+	}
 	return dcb_pool_check(q->pool, q->port, &cfg->pfc, buffer,
 			      cfg->rate, psched_mtu(qdisc_dev(sch)), extack);
 }
