@@ -762,8 +762,9 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 
 /*
  * The qdisc of @port is going away (its queues already purged and
- * credited).  Resume what the port had paused, stop its timers; the port
- * itself lives on while packets queued elsewhere are charged to it.  Then
+ * credited).  Resume what the port had paused or was about to resume,
+ * stop its timers; the port itself lives on while packets queued
+ * elsewhere are charged to it.  Then
  * the qdisc's references to the port and to the pool go.  The port's goes
  * last: until then a departure elsewhere that credits its last charged
  * packet must not free what this function still uses.
@@ -791,6 +792,15 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
 		tasklet_kill(&port->tx);
+		/* Bands announced but not sent yet (the tasklet had not run,
+		 * or its frame failed and waits for a retry or the link) get
+		 * their RESUME now too.  Read once the tasklet is gone: a
+		 * failed send puts its bands back into port->changed.
+		 */
+		spin_lock_bh(&pool->lock);
+		resume |= port->changed;
+		port->changed = 0;
+		spin_unlock_bh(&pool->lock);
 		if (resume && netif_running(port->dev)) {
 			rcu_read_lock();
 			dcb_send_pfc(port->dev, 0, resume, 0);
