@@ -423,9 +423,15 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		.linklayer = TC_LINKLAYER_ETHERNET,
 		.overhead = cfg->overhead,
 	};
+	bool restart;
 	unsigned int i;
 	u64 burst_ns;
 
+	/* A new rate or overhead restarts the shaper's clock, as tbf does:
+	 * the next departure was timed at the old rate (after a very low
+	 * one, minutes ahead) and would hold the port that long.
+	 */
+	restart = cfg->rate != q->cfg.rate || cfg->overhead != q->cfg.overhead;
 	q->cfg = *cfg;
 	/* read by the PAUSE receive path without the qdisc lock */
 	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
@@ -443,17 +449,26 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 
 	if (!cfg->rate) {
 		q->burst_ns = 0;
-		return;
-	}
-	psched_ratecfg_precompute(&q->rate, &spec, cfg->rate);
-	if (cfg->burst) {
-		burst_ns = psched_l2t_ns(&q->rate, cfg->burst);
 	} else {
-		burst_ns = max_t(u64, DCB_BURST_AUTO_NS,
-				 2 * psched_l2t_ns(&q->rate,
-						   psched_mtu(qdisc_dev(sch))));
+		psched_ratecfg_precompute(&q->rate, &spec, cfg->rate);
+		if (cfg->burst) {
+			burst_ns = psched_l2t_ns(&q->rate, cfg->burst);
+		} else {
+			burst_ns = max_t(u64, DCB_BURST_AUTO_NS,
+					 2 * psched_l2t_ns(&q->rate,
+							   psched_mtu(qdisc_dev(sch))));
+		}
+		q->burst_ns = burst_ns;
 	}
-	q->burst_ns = burst_ns;
+	if (!restart)
+		return;
+	/* no credit for the time at the old rate; queued packets go at
+	 * the new one from now, the watchdog armed for the old departure
+	 * fires now
+	 */
+	q->t_next = ktime_get_ns();
+	if (sch->q.qlen)
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
 }
 
 /* The pool's share of a validated configuration. */
