@@ -145,14 +145,19 @@ static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
 	return (u64)pfc->headroom * hweight8(pfc->mask);
 }
 
-/* XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4). */
+/*
+ * XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4), where s
+ * is the occupancy of the shared part: the bytes in headrooms are inside
+ * the reservation R already.
+ */
 static u64 dcb_xoff(const struct dcb_pool *pool, const struct dcb_port *p)
 {
-	u64 free;
+	u64 free, shared;
 
 	if (!p->pfc.beta)
 		return p->pfc.xoff;
-	free = pool->size - min(pool->size, pool->reserved + pool->used);
+	shared = pool->used - pool->headroom_used;
+	free = pool->size - min(pool->size, pool->reserved + shared);
 	return div_u64(free * p->pfc.beta, 8);
 }
 

@@ -236,9 +236,11 @@ struct tc_dcb_pool_stats {
 	__u32	ports;		/* sch_dcb qdiscs in the pool */
 	__u64	size;		/* bytes, 0 = unlimited */
 	__u64	reserved;	/* headroom reserved by all ports (R) */
-	__u64	used;		/* bytes queued in the pool (s) */
+	__u64	used;		/* bytes queued in the pool */
 	__u64	peak;		/* highest used */
-	__u64	headroom_used;	/* of used, bytes in headrooms */
+	__u64	headroom_used;	/* of used, bytes in headrooms; the
+				 * rest is the shared occupancy (s)
+				 */
 	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
