@@ -102,6 +102,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 void dcb_pause_malformed(struct Qdisc *sch);
 struct Qdisc *dcb_root_qdisc(struct net_device *dev);
 u64 dcb_root_rate(struct net_device *dev);
+u64 dcb_peer_pause_rate(struct net_device *dev);
 
 int dcb_pfc_init(void);
 void dcb_pfc_exit(void);

@@ -13,9 +13,10 @@
  * sends an 802.1Qbb PFC frame out of its device pausing the band; packets
  * arriving while paused go to the (port, band) headroom; below XON the
  * port resumes the band (quanta 0).  PAUSEs are refreshed at half their
- * lifetime while the band stays above XON.  Frames are sent from a
- * tasklet (never from the datapath, which holds another qdisc's lock)
- * straight to the driver, so they never wait behind paused data.
+ * lifetime as the peer times it while the band stays above XON.  Frames
+ * are sent from a tasklet (never from the datapath, which holds another
+ * qdisc's lock) straight to the driver, so they never wait behind paused
+ * data.
  *
  * Frames received on a device whose root qdisc is sch_dcb pause and
  * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
@@ -98,7 +99,6 @@ struct dcb_port {
 	u32			mtu;
 	u64			rate;		/* bytes/s, 0 = not shaped */
 	u64			reserve;	/* counted in pool->reserved */
-	u64			pause_ns;	/* lifetime of our PAUSE */
 	u8			changed;	/* bands to announce */
 	unsigned int		failures;	/* transmissions failed in a row */
 	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
@@ -207,6 +207,25 @@ static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
 }
 
 /*
+ * Half the lifetime of our PAUSE as the peer times it; pool->lock held.
+ * The peer counts the quanta at its own rate, so a peer faster than this
+ * port lets the pause lapse sooner than this port's rate says: time the
+ * refresh with the faster of the two.  dcb_peer_pause_rate() knows the
+ * peer's rate when it is our sch_dcb across a veth, and assumes an
+ * unshaped peer when it cannot know.
+ */
+static u64 dcb_refresh_ns(const struct dcb_port *p)
+{
+	u64 rate = p->rate ?: DCB_UNSHAPED_RATE;
+	u64 lifetime;
+
+	rate = max(rate, dcb_peer_pause_rate(p->dev));
+	/* quanta * 512 bit times = quanta * 64 byte times */
+	lifetime = div64_u64((u64)p->pfc.quanta * 64 * NSEC_PER_SEC, rate);
+	return max_t(u64, lifetime / 2, DCB_REFRESH_MIN_NS);
+}
+
+/*
  * Announce the paused bands (new ones and refreshes) and the bands that
  * have just resumed, in one frame; re-arm the refresh.
  */
@@ -255,7 +274,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	if (p->dead || !(pause || p->changed))
 		goto unlock;
 	if (!err) {
-		delay = max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
+		delay = dcb_refresh_ns(p);
 	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
 		/* nothing can leave: dcb_netdev_event() restarts us when
 		 * the link comes back, or the next state change does
@@ -264,7 +283,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	} else if (p->failures < DCB_RETRY_FAST) {
 		delay = DCB_RETRY_NS;
 	} else {
-		delay = max_t(u64, p->pause_ns / 2, DCB_RETRY_SLOW_NS);
+		delay = max_t(u64, dcb_refresh_ns(p), DCB_RETRY_SLOW_NS);
 	}
 	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
 unlock:
@@ -626,7 +645,6 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		    const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		    unsigned int mtu)
 {
-	u64 pause_rate = rate ? rate : DCB_UNSHAPED_RATE;
 	struct dcb_pfc_cfg pfc = *cfg;
 	unsigned int i;
 
@@ -642,9 +660,6 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		port->pfc = pfc;
 		port->mtu = mtu;
 		port->rate = rate;
-		/* quanta * 512 bit times = quanta * 64 byte times */
-		port->pause_ns = div64_u64((u64)pfc.quanta * 64 * NSEC_PER_SEC,
-					   pause_rate);
 		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 			struct dcb_port_band *pb = &port->band[i];
 

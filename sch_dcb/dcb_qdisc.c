@@ -1274,6 +1274,31 @@ u64 dcb_root_rate(struct net_device *dev)
 EXPORT_SYMBOL_GPL(dcb_root_rate);
 
 /*
+ * The rate (bytes/s) at which the link peer of @dev times the quanta of
+ * our PAUSEs, for the refresh of dcb_pfc.c: the PAUSE rate of the root
+ * sch_dcb of a veth peer, 0 for a veth peer without one (it honours no
+ * PAUSE), and for a device whose peer is unknown the rate of an unshaped
+ * port (DCB_UNSHAPED_RATE), the fastest this module assumes.
+ */
+u64 dcb_peer_pause_rate(struct net_device *dev)
+{
+	const struct net_device_ops *ops = dev->netdev_ops;
+	struct net_device *peer;
+	struct Qdisc *sch;
+	u64 rate = 0;
+
+	if (!ops->ndo_get_peer_dev)
+		return DCB_UNSHAPED_RATE;
+	rcu_read_lock();
+	peer = ops->ndo_get_peer_dev(dev);
+	sch = peer ? dcb_root_qdisc(peer) : NULL;
+	if (sch)
+		rate = READ_ONCE(((struct dcb_sched *)qdisc_priv(sch))->pause_rate);
+	rcu_read_unlock();
+	return rate;
+}
+
+/*
  * Let @sch dequeue again after a RESUME.  @sch was found through
  * dev->qdisc and may be on its way out (replaced or deleted, ->destroy
  * done, memory freed after an RCU grace period): a destroyed qdisc must
@@ -1299,6 +1324,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 	struct dcb_band *b;
 	unsigned int i;
 	u64 until, now;
+	bool lapsed;
 
 	spin_lock(&q->rx_lock);
 	/* read under the lock: frames of one port received on two CPUs
@@ -1310,7 +1336,8 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			continue;
 		b = &q->band[i];
 		until = b->paused_until;
-		if (until && until <= now) {		/* expired meanwhile */
+		lapsed = until && until <= now;
+		if (lapsed) {				/* expired meanwhile */
 			b->paused_ns += until - b->pause_start;
 			until = 0;
 		}
@@ -1321,6 +1348,11 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			until = 0;
 		} else {
 			b->st.pause_rx++;
+			/* the peer refreshes a pause it holds: one that
+			 * expired before its refresh came has lapsed (the
+			 * band sent in between), a RESUME ends one in time
+			 */
+			b->st.pause_lapses += lapsed;
 			if (!until)
 				b->pause_start = now;
 			/* quanta of 512 bit times = 64 byte times */
