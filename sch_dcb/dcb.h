@@ -33,10 +33,16 @@ struct dcb_pfc_cfg {
 	u8	overflow;	/* enum tc_dcb_overflow */
 };
 
-/* What a queued packet was charged to; lives in qdisc_skb_cb()->data. */
+/*
+ * What a queued packet was charged to, and the pause it waited through
+ * (NP-ECN); lives in qdisc_skb_cb()->data.
+ */
 struct dcb_skb_cb {
 	struct dcb_port	*port;		/* ingress port, or NULL */
 	u8		band;
+	u32		pause_seq;	/* band's pause_seq at enqueue, one
+					 * less if the band was paused then
+					 */
 };
 
 static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)

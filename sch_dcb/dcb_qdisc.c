@@ -77,7 +77,11 @@ struct dcb_band {
 	u64			paused_until;
 	u64			pause_start;	/* under rx_lock */
 	u64			paused_ns;	/* closed pauses, rx_lock */
-	u32			np_pn;		/* NP-ECN: let go unmarked */
+	/* pauses the peer started, written under rx_lock; a packet that
+	 * sees another value at its dequeue than at its enqueue (see
+	 * struct dcb_skb_cb) waited through a pause
+	 */
+	u32			pause_seq;
 	bool			held;		/* skipped while paused */
 };
 
@@ -439,9 +443,6 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 		const struct tc_dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
 
-		/* the paused-packet count is NP-ECN's: a new mode drops it */
-		if (q->band[i].ecn.mode != ecn->mode)
-			q->band[i].np_pn = 0;
 		q->band[i].ecn = *ecn;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
@@ -646,6 +647,27 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 }
 
 /*
+ * The pause sequence number a packet queued in @b now carries (see
+ * dcb_np_ecn()): the band's, or one less while the peer pauses the band,
+ * so that the pause in force counts as waited through.  The receive path
+ * writes a new pause's end time before its number, this reads the number
+ * first: a number seen new comes with its pause in force, and a pause
+ * not seen yet changes the number later, either way exempting the packet.
+ */
+static u32 dcb_pause_stamp(const struct dcb_band *b)
+{
+	u32 seq = READ_ONCE(b->pause_seq);
+	u64 until;
+
+	/* pairs with the smp_wmb() of dcb_pause_received() */
+	smp_rmb();
+	until = READ_ONCE(b->paused_until);
+	if (until && until > ktime_get_ns())
+		return seq - 1;
+	return seq;
+}
+
+/*
  * Does band @b drop (WRED) the non-ECT @skb its curve selected?  Unless
  * the band or the port says, a lossless band passes it and a lossy one
  * drops it; lossless: PFC on for the band on the packet's ingress port
@@ -718,6 +740,7 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, false);
 	}
 
+	dcb_cb(skb)->pause_seq = dcb_pause_stamp(b);
 	__qdisc_enqueue_tail(skb, &b->q);
 	__set_bit(b - q->band, &q->backlogged);
 	sch->q.qlen++;
@@ -818,11 +841,8 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			}
 		}
 		if (b->held) {
-			/* NP-ECN: what waited through the pause goes
-			 * unmarked; and a pause earns no shaping credit
-			 */
+			/* a pause earns no shaping credit */
 			b->held = false;
-			b->np_pn = b->q.qlen;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
@@ -849,16 +869,23 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 	return skb;
 }
 
-/* NP-ECN (PCN): after the packets that waited through the last pause,
- * mark what leaves the band with more than K (kmin) bytes behind it.
+/*
+ * NP-ECN (PCN): a packet that waited through a pause leaves unmarked; any
+ * other is marked when it leaves the band with more than K (kmin) bytes
+ * behind it.  Whether it waited is told by the band's pause sequence
+ * number, which the receive path counts up at every pause the peer
+ * starts: the packet carries the value it saw at its enqueue (one less if
+ * the band was paused then), so it is exempted exactly when a pause was
+ * in force at some time while it was queued, whether or not the dequeue
+ * looked at the band during the pause (strict priority does not while a
+ * higher band is backlogged).
  */
 static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
 		       struct sk_buff *skb)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
-	if (b->np_pn) {
-		b->np_pn--;
+	if (dcb_cb(skb)->pause_seq != READ_ONCE(b->pause_seq)) {
 		b->st.np_unmarked++;
 	} else if (b->backlog > b->ecn.kmin && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
@@ -930,7 +957,6 @@ static void dcb_purge(struct Qdisc *sch)
 		while ((skb = dcb_band_pop(sch, &q->band[i])))
 			rtnl_kfree_skbs(skb, skb);
 		q->band[i].held = false;
-		q->band[i].np_pn = 0;
 	}
 	local_bh_enable();
 }
@@ -1324,7 +1350,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 	struct dcb_band *b;
 	unsigned int i;
 	u64 until, now;
-	bool lapsed;
+	bool lapsed, started;
 
 	spin_lock(&q->rx_lock);
 	/* read under the lock: frames of one port received on two CPUs
@@ -1336,6 +1362,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			continue;
 		b = &q->band[i];
 		until = b->paused_until;
+		started = false;
 		lapsed = until && until <= now;
 		if (lapsed) {				/* expired meanwhile */
 			b->paused_ns += until - b->pause_start;
@@ -1353,13 +1380,21 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			 * band sent in between), a RESUME ends one in time
 			 */
 			b->st.pause_lapses += lapsed;
-			if (!until)
+			started = !until;
+			if (started)
 				b->pause_start = now;
 			/* quanta of 512 bit times = 64 byte times */
 			until = now + div64_u64((u64)quanta[i] * 64 *
 						NSEC_PER_SEC, rate);
 		}
 		WRITE_ONCE(b->paused_until, until);
+		if (started) {
+			/* a new pause: its end time first, then its
+			 * number (dcb_pause_stamp() reads the reverse)
+			 */
+			smp_wmb();
+			WRITE_ONCE(b->pause_seq, b->pause_seq + 1);
+		}
 	}
 	spin_unlock(&q->rx_lock);
 	if (resume_mask)
