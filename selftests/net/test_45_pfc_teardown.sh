@@ -175,8 +175,10 @@ unload()
 	[ "$RET" = 0 ] && log "sch_dcb unloaded"
 }
 
-# in_resume_tried: a RESUME of band 3 out of IN is in the trace.
+# in_resume_tried: a RESUME of band 3 out of IN is in the trace;
+# in_resume_last: it is IN's last frame there.
 in_resume_tried() { grep -q "dev=$IN pause=0x00 resume=0x08 " "$TR/trace"; }
+in_resume_last() { grep "dev=$IN " "$TR/trace" | tail -n1 | grep -q "pause=0x00 resume=0x08 "; }
 
 # A RESUME the port has announced but not sent (the port's frame failed
 # as its link has no carrier; it waits for the link) must go out when the
@@ -199,7 +201,10 @@ pending_resume()
 			check_err 1 "switch c never paused s1"
 			return
 		fi
-		# s1 down: IN loses its carrier at once (veth)
+		# s1 down: IN loses its carrier at once (veth); IN's frames
+		# from here on are in the trace, and IN still paused then
+		# has its RESUME to come
+		echo >"$TR/trace"
 		topo_exec s1 ip link set eth0 down
 		in_holding && break
 		# the band resumed just before: try again
@@ -210,11 +215,11 @@ pending_resume()
 		return
 	fi
 	kill "$FLOOD_PID" 2>/dev/null
-	echo >"$TR/trace"
-	# deleting the egress qdisc credits what IN had charged: IN resumes
-	# band 3, and its frame fails for want of a carrier
+	# deleting the egress qdisc credits what IN had charged (unless the
+	# egress drained below XON already): IN resumes band 3, and its
+	# frame fails for want of a carrier
 	topo_tc sw qdisc del dev "$OUT" root
-	if ! wait_for --timeout 10 in_resume_tried; then
+	if ! wait_for --timeout 10 in_resume_last; then
 		check_err 1 "IN never tried its RESUME after the egress drained"
 		return
 	fi
