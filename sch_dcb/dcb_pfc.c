@@ -94,6 +94,7 @@ struct dcb_port {
 	struct net_device	*dev;
 	int			ifindex;
 	bool			dead;		/* qdisc going: announce nothing */
+	bool			replaced;	/* a successor speaks for dev */
 	u32			refs;		/* the qdisc, charged packets */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
 	u32			mtu;
@@ -759,10 +760,19 @@ nomem:
  * @port starts receiving the charges of its device's packets, in place
  * of the port of the qdisc being replaced, whose headroom reservation it
  * takes over.
+ *
+ * That qdisc is normally destroyed by now (dcb_pool_leave() took its port
+ * out), but a reference held elsewhere (an unlocked filter change on it)
+ * defers its destroy.  From here on only @port speaks for the device:
+ * the old port goes dead (no more PAUSEs, refreshes or RESUMEs, which
+ * could cancel the new port's PAUSE), and @port resumes the bands the old
+ * one had paused or was about to announce, unless it pauses them itself.
  */
 int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 {
 	struct dcb_port *old;
+	unsigned int i;
+	u8 handover;
 	int err;
 
 	if (!port)
@@ -774,6 +784,21 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		spin_lock_bh(&pool->lock);
 		pool->reserved -= old->reserve;
 		old->reserve = 0;
+		if (!old->dead) {
+			handover = old->changed;
+			for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+				if (old->band[i].paused)
+					handover |= BIT(i);
+				old->band[i].paused = false;
+			}
+			old->changed = 0;
+			old->dead = true;
+			old->replaced = true;
+			if (handover) {
+				port->changed |= handover;
+				tasklet_schedule(&port->tx);
+			}
+		}
 		spin_unlock_bh(&pool->lock);
 	}
 	mutex_unlock(&pool->dn->mutex);
@@ -820,6 +845,11 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		spin_lock_bh(&pool->lock);
 		resume |= port->changed;
 		port->changed = 0;
+		/* a successor took the bands over (dcb_pool_activate()): a
+		 * frame its tasklet failed to send since is not ours to send
+		 */
+		if (port->replaced)
+			resume = 0;
 		spin_unlock_bh(&pool->lock);
 		if (resume && netif_running(port->dev)) {
 			rcu_read_lock();
