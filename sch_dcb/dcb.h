@@ -51,12 +51,24 @@ static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)
 	return (struct dcb_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-/* Outcome of charging a packet to the pool. */
+/* Outcome of the admission of a packet (dcb_pool_admit()). */
 enum dcb_admit {
-	DCB_ADMIT_OK,
+	DCB_ADMIT_OK,		/* charged to the pool */
+	DCB_ADMIT_WRED,		/* non-ECT, selected, not lossless: drop */
+	DCB_ADMIT_LIMIT,	/* beyond a limit and not lossless: drop */
 	DCB_ADMIT_HEADROOM,	/* ingress (port, band) beyond its headroom */
 	DCB_ADMIT_FULL,		/* shared part of the pool full */
 };
+
+/*
+ * What the egress qdisc asks of the admission, which alone knows whether
+ * the packet is lossless on its ingress port (PFC on for the band there,
+ * the pool of finite size for the limits).
+ */
+#define DCB_ADMIT_F_WRED	BIT(0)	/* drop unless lossless at ingress */
+#define DCB_ADMIT_F_LIMIT	BIT(1)	/* over a limit: drop unless lossless
+					 * at ingress in a sized pool
+					 */
 
 /* Per-port PFC figures for a statistics dump. */
 struct dcb_port_stats {
@@ -90,12 +102,11 @@ u64 dcb_pool_size(const struct dcb_pool *pool);
 void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 
 /* Datapath (under the egress qdisc's lock). */
-enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
-			       unsigned int band, unsigned int len);
+enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
+			      unsigned int band, unsigned int len,
+			      unsigned int flags);
 void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		     unsigned int len);
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band);
 
 /* Statistics. */
 void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);

@@ -310,27 +310,6 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                            */
 
-/*
- * Is @band lossless on the ingress port of @skb?  Under the egress
- * qdisc's lock, as dcb_pool_charge().
- */
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band)
-{
-	struct dcb_port *p;
-	bool lossless;
-
-	if (!skb->skb_iif)
-		return false;
-	p = xa_load(&pool->ports, skb->skb_iif);
-	if (!p)
-		return false;
-	spin_lock(&pool->lock);
-	lossless = !p->dead && (p->pfc.mask & BIT(band));
-	spin_unlock(&pool->lock);
-	return lossless;
-}
-
 /* What an overflow of a (port, band) headroom tells the operator. */
 struct dcb_overflow {
 	u64	headroom;	/* in force */
@@ -388,14 +367,24 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 	return true;
 }
 
-enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
-			       unsigned int band, unsigned int len)
+/*
+ * Admit @skb to @band of the egress qdisc and charge it to the pool and
+ * to its ingress (port, band): one port lookup and one lock for the whole
+ * decision, under the egress qdisc's lock.  @flags (DCB_ADMIT_F_*) are
+ * the egress qdisc's drops, which a packet lossless on its ingress port
+ * escapes: a WRED drop of a selected non-ECT packet, and the limits,
+ * which a sized pool's ingress accounting replaces (XOFF, headroom, the
+ * shared part).
+ */
+enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
+			      unsigned int band, unsigned int len,
+			      unsigned int flags)
 {
 	struct dcb_skb_cb *cb = dcb_cb(skb);
 	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
 	struct dcb_overflow o;
-	bool full, over = false;
+	bool full, lossless, over = false;
 
 	if (skb->skb_iif)
 		p = xa_load(&pool->ports, skb->skb_iif);
@@ -403,13 +392,23 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 	spin_lock(&pool->lock);
 	if (p && p->dead)
 		p = NULL;
+	lossless = p && (p->pfc.mask & BIT(band));
+	if (unlikely(flags) && !lossless) {
+		spin_unlock(&pool->lock);
+		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
+						  DCB_ADMIT_LIMIT;
+	}
+	if (unlikely(flags & DCB_ADMIT_F_LIMIT) && !pool->size) {
+		spin_unlock(&pool->lock);
+		return DCB_ADMIT_LIMIT;
+	}
 	full = pool->size &&
 	       pool->used - pool->headroom_used + len >
 	       pool->size - min(pool->size, pool->reserved);
 	cb->port = p;
 	cb->band = band;
 
-	if (p && (p->pfc.mask & BIT(band))) {
+	if (lossless) {
 		pb = &p->band[band];
 		if (!pb->paused &&
 		    (full || pb->bytes + len > dcb_xoff(pool, p))) {

@@ -668,38 +668,18 @@ static u32 dcb_pause_stamp(const struct dcb_band *b)
 }
 
 /*
- * Does band @b drop (WRED) the non-ECT @skb its curve selected?  Unless
- * the band or the port says, a lossless band passes it and a lossy one
- * drops it; lossless: PFC on for the band on the packet's ingress port
- * (the one that will PAUSE for it) or on this port.
- */
-static bool dcb_nonect_drop(const struct dcb_sched *q,
-			    const struct dcb_band *b, const struct sk_buff *skb)
-{
-	unsigned int band = b - q->band;
-
-	switch (b->nonect) {
-	case TC_DCB_NONECT_PASS:
-		return false;
-	case TC_DCB_NONECT_DROP:
-		return true;
-	default:
-		return !(q->cfg.pfc.mask & BIT(band)) &&
-		       !dcb_pool_lossless(q->pool, skb, band);
-	}
-}
-
-/*
  * Admission of one packet: a non-ECT packet selected by the marking curve
- * is dropped (WRED) whatever the limits, unless its band passes it (see
- * dcb_nonect_drop()); then the limits; then a selected ECT packet is
- * CE-marked.  So ecn_marked and nonect_passed count queued packets only,
+ * is dropped (WRED) whatever the limits, unless its band passes it: as
+ * the band or the port says, else a lossless band passes it and a lossy
+ * one drops it (lossless: PFC on for the band on this port, or on the
+ * packet's ingress port, the one that will PAUSE for it); then the
+ * limits; then a selected ECT packet is CE-marked.  So ecn_marked and nonect_passed count queued packets only,
  * and drops_wred counts every non-ECT packet the curve selected and
  * dropped.
  *
  * The limits do not apply to a packet that is lossless on its ingress
  * port in a pool of finite size: the ingress accounting bounds it (XOFF,
- * headroom, the pool's shared part; dcb_pool_charge()), as a
+ * headroom, the pool's shared part; dcb_pool_admit()), as a
  * shared-buffer switch sets no egress limit on lossless queues.  With the
  * limits, the XOFFs of the ports feeding this one could admit more than
  * the limit holds, and the port would tail-drop where PFC should pause.
@@ -710,22 +690,34 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
+	unsigned int band = b - q->band;
 	bool selected = dcb_ecn_select(&b->ecn, b->backlog);
+	unsigned int flags = 0;
 
-	if (selected && !ect && dcb_nonect_drop(q, b, skb)) {
-		b->st.drops_wred++;
-		return qdisc_drop(skb, sch, to_free);
+	/* the drops only the ingress port's PFC can spare the packet go to
+	 * the pool's admission with its charge: one lookup, one lock
+	 */
+	if (unlikely(selected && !ect)) {
+		if (b->nonect == TC_DCB_NONECT_DROP) {
+			b->st.drops_wred++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		if (b->nonect != TC_DCB_NONECT_PASS &&
+		    !(q->cfg.pfc.mask & BIT(band)))
+			flags |= DCB_ADMIT_F_WRED;
 	}
 	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && (u64)b->backlog + len > b->limit)) &&
-	    !(dcb_pool_size(q->pool) &&
-	      dcb_pool_lossless(q->pool, skb, b - q->band))) {
-		b->st.drops_tail++;
-		return qdisc_drop(skb, sch, to_free);
-	}
-	switch (dcb_pool_charge(q->pool, skb, b - q->band, len)) {
+		     (b->limit && (u64)b->backlog + len > b->limit)))
+		flags |= DCB_ADMIT_F_LIMIT;
+	switch (dcb_pool_admit(q->pool, skb, band, len, flags)) {
 	case DCB_ADMIT_OK:
 		break;
+	case DCB_ADMIT_WRED:
+		b->st.drops_wred++;
+		return qdisc_drop(skb, sch, to_free);
+	case DCB_ADMIT_LIMIT:
+		b->st.drops_tail++;
+		return qdisc_drop(skb, sch, to_free);
 	case DCB_ADMIT_HEADROOM:
 		b->st.drops_headroom++;
 		return qdisc_drop(skb, sch, to_free);
