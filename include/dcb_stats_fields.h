@@ -44,7 +44,8 @@
 	X(pause_inflight_peak)	\
 	X(pause_react_us)	\
 	X(shaper_lag_us)	\
-	X(in_borrowed)
+	X(in_borrowed)		\
+	X(pause_lapses)
 
 /* DCB_STAT_<member>: the member's index in the struct, in __u64 units */
 #define DCB_STATS_ENUM(f)	DCB_STAT_##f,

@@ -33,10 +33,16 @@ struct dcb_pfc_cfg {
 	u8	overflow;	/* enum tc_dcb_overflow */
 };
 
-/* What a queued packet was charged to; lives in qdisc_skb_cb()->data. */
+/*
+ * What a queued packet was charged to, and the pause it waited through
+ * (NP-ECN); lives in qdisc_skb_cb()->data.
+ */
 struct dcb_skb_cb {
 	struct dcb_port	*port;		/* ingress port, or NULL */
 	u8		band;
+	u32		pause_seq;	/* band's pause_seq at enqueue, one
+					 * less if the band was paused then
+					 */
 };
 
 static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)
@@ -45,12 +51,24 @@ static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)
 	return (struct dcb_skb_cb *)qdisc_skb_cb(skb)->data;
 }
 
-/* Outcome of charging a packet to the pool. */
+/* Outcome of the admission of a packet (dcb_pool_admit()). */
 enum dcb_admit {
-	DCB_ADMIT_OK,
+	DCB_ADMIT_OK,		/* charged to the pool */
+	DCB_ADMIT_WRED,		/* non-ECT, selected, not lossless: drop */
+	DCB_ADMIT_LIMIT,	/* beyond a limit and not lossless: drop */
 	DCB_ADMIT_HEADROOM,	/* ingress (port, band) beyond its headroom */
 	DCB_ADMIT_FULL,		/* shared part of the pool full */
 };
+
+/*
+ * What the egress qdisc asks of the admission, which alone knows whether
+ * the packet is lossless on its ingress port (PFC on for the band there,
+ * the pool of finite size for the limits).
+ */
+#define DCB_ADMIT_F_WRED	BIT(0)	/* drop unless lossless at ingress */
+#define DCB_ADMIT_F_LIMIT	BIT(1)	/* over a limit: drop unless lossless
+					 * at ingress in a sized pool
+					 */
 
 /* Per-port PFC figures for a statistics dump. */
 struct dcb_port_stats {
@@ -84,12 +102,11 @@ u64 dcb_pool_size(const struct dcb_pool *pool);
 void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 
 /* Datapath (under the egress qdisc's lock). */
-enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
-			       unsigned int band, unsigned int len);
+enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
+			      unsigned int band, unsigned int len,
+			      unsigned int flags);
 void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
 		     unsigned int len);
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band);
 
 /* Statistics. */
 void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);
@@ -102,6 +119,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 void dcb_pause_malformed(struct Qdisc *sch);
 struct Qdisc *dcb_root_qdisc(struct net_device *dev);
 u64 dcb_root_rate(struct net_device *dev);
+u64 dcb_peer_pause_rate(struct net_device *dev);
 
 int dcb_pfc_init(void);
 void dcb_pfc_exit(void);

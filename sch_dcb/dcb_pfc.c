@@ -13,9 +13,10 @@
  * sends an 802.1Qbb PFC frame out of its device pausing the band; packets
  * arriving while paused go to the (port, band) headroom; below XON the
  * port resumes the band (quanta 0).  PAUSEs are refreshed at half their
- * lifetime while the band stays above XON.  Frames are sent from a
- * tasklet (never from the datapath, which holds another qdisc's lock)
- * straight to the driver, so they never wait behind paused data.
+ * lifetime as the peer times it while the band stays above XON.  Frames
+ * are sent from a tasklet (never from the datapath, which holds another
+ * qdisc's lock) straight to the driver, so they never wait behind paused
+ * data.
  *
  * Frames received on a device whose root qdisc is sch_dcb pause and
  * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
@@ -93,12 +94,12 @@ struct dcb_port {
 	struct net_device	*dev;
 	int			ifindex;
 	bool			dead;		/* qdisc going: announce nothing */
+	bool			replaced;	/* a successor speaks for dev */
 	u32			refs;		/* the qdisc, charged packets */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
 	u32			mtu;
 	u64			rate;		/* bytes/s, 0 = not shaped */
 	u64			reserve;	/* counted in pool->reserved */
-	u64			pause_ns;	/* lifetime of our PAUSE */
 	u8			changed;	/* bands to announce */
 	unsigned int		failures;	/* transmissions failed in a row */
 	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
@@ -145,14 +146,19 @@ static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
 	return (u64)pfc->headroom * hweight8(pfc->mask);
 }
 
-/* XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4). */
+/*
+ * XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4), where s
+ * is the occupancy of the shared part: the bytes in headrooms are inside
+ * the reservation R already.
+ */
 static u64 dcb_xoff(const struct dcb_pool *pool, const struct dcb_port *p)
 {
-	u64 free;
+	u64 free, shared;
 
 	if (!p->pfc.beta)
 		return p->pfc.xoff;
-	free = pool->size - min(pool->size, pool->reserved + pool->used);
+	shared = pool->used - pool->headroom_used;
+	free = pool->size - min(pool->size, pool->reserved + shared);
 	return div_u64(free * p->pfc.beta, 8);
 }
 
@@ -199,6 +205,25 @@ static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
 
 	trace_dcb_pfc_tx(dev, pause, resume, quanta);
 	return dev_direct_xmit(skb, 0) == NETDEV_TX_OK ? 0 : -ENOBUFS;
+}
+
+/*
+ * Half the lifetime of our PAUSE as the peer times it; pool->lock held.
+ * The peer counts the quanta at its own rate, so a peer faster than this
+ * port lets the pause lapse sooner than this port's rate says: time the
+ * refresh with the faster of the two.  dcb_peer_pause_rate() knows the
+ * peer's rate when it is our sch_dcb across a veth, and assumes an
+ * unshaped peer when it cannot know.
+ */
+static u64 dcb_refresh_ns(const struct dcb_port *p)
+{
+	u64 rate = p->rate ?: DCB_UNSHAPED_RATE;
+	u64 lifetime;
+
+	rate = max(rate, dcb_peer_pause_rate(p->dev));
+	/* quanta * 512 bit times = quanta * 64 byte times */
+	lifetime = div64_u64((u64)p->pfc.quanta * 64 * NSEC_PER_SEC, rate);
+	return max_t(u64, lifetime / 2, DCB_REFRESH_MIN_NS);
 }
 
 /*
@@ -250,7 +275,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	if (p->dead || !(pause || p->changed))
 		goto unlock;
 	if (!err) {
-		delay = max_t(u64, p->pause_ns / 2, DCB_REFRESH_MIN_NS);
+		delay = dcb_refresh_ns(p);
 	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
 		/* nothing can leave: dcb_netdev_event() restarts us when
 		 * the link comes back, or the next state change does
@@ -259,7 +284,7 @@ static void dcb_port_tx(struct tasklet_struct *t)
 	} else if (p->failures < DCB_RETRY_FAST) {
 		delay = DCB_RETRY_NS;
 	} else {
-		delay = max_t(u64, p->pause_ns / 2, DCB_RETRY_SLOW_NS);
+		delay = max_t(u64, dcb_refresh_ns(p), DCB_RETRY_SLOW_NS);
 	}
 	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
 unlock:
@@ -284,27 +309,6 @@ static void dcb_port_announce(struct dcb_port *p, unsigned int band)
 
 /* ------------------------------------------------------------------ */
 /* Datapath                                                            */
-
-/*
- * Is @band lossless on the ingress port of @skb?  Under the egress
- * qdisc's lock, as dcb_pool_charge().
- */
-bool dcb_pool_lossless(struct dcb_pool *pool, const struct sk_buff *skb,
-		       unsigned int band)
-{
-	struct dcb_port *p;
-	bool lossless;
-
-	if (!skb->skb_iif)
-		return false;
-	p = xa_load(&pool->ports, skb->skb_iif);
-	if (!p)
-		return false;
-	spin_lock(&pool->lock);
-	lossless = !p->dead && (p->pfc.mask & BIT(band));
-	spin_unlock(&pool->lock);
-	return lossless;
-}
 
 /* What an overflow of a (port, band) headroom tells the operator. */
 struct dcb_overflow {
@@ -363,14 +367,24 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 	return true;
 }
 
-enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
-			       unsigned int band, unsigned int len)
+/*
+ * Admit @skb to @band of the egress qdisc and charge it to the pool and
+ * to its ingress (port, band): one port lookup and one lock for the whole
+ * decision, under the egress qdisc's lock.  @flags (DCB_ADMIT_F_*) are
+ * the egress qdisc's drops, which a packet lossless on its ingress port
+ * escapes: a WRED drop of a selected non-ECT packet, and the limits,
+ * which a sized pool's ingress accounting replaces (XOFF, headroom, the
+ * shared part).
+ */
+enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
+			      unsigned int band, unsigned int len,
+			      unsigned int flags)
 {
 	struct dcb_skb_cb *cb = dcb_cb(skb);
 	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
 	struct dcb_overflow o;
-	bool full, over = false;
+	bool full, lossless, over = false;
 
 	if (skb->skb_iif)
 		p = xa_load(&pool->ports, skb->skb_iif);
@@ -378,13 +392,23 @@ enum dcb_admit dcb_pool_charge(struct dcb_pool *pool, struct sk_buff *skb,
 	spin_lock(&pool->lock);
 	if (p && p->dead)
 		p = NULL;
+	lossless = p && (p->pfc.mask & BIT(band));
+	if (unlikely(flags) && !lossless) {
+		spin_unlock(&pool->lock);
+		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
+						  DCB_ADMIT_LIMIT;
+	}
+	if (unlikely(flags & DCB_ADMIT_F_LIMIT) && !pool->size) {
+		spin_unlock(&pool->lock);
+		return DCB_ADMIT_LIMIT;
+	}
 	full = pool->size &&
 	       pool->used - pool->headroom_used + len >
 	       pool->size - min(pool->size, pool->reserved);
 	cb->port = p;
 	cb->band = band;
 
-	if (p && (p->pfc.mask & BIT(band))) {
+	if (lossless) {
 		pb = &p->band[band];
 		if (!pb->paused &&
 		    (full || pb->bytes + len > dcb_xoff(pool, p))) {
@@ -621,7 +645,6 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		    const struct dcb_pfc_cfg *cfg, s64 buffer, u64 rate,
 		    unsigned int mtu)
 {
-	u64 pause_rate = rate ? rate : DCB_UNSHAPED_RATE;
 	struct dcb_pfc_cfg pfc = *cfg;
 	unsigned int i;
 
@@ -637,9 +660,6 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 		port->pfc = pfc;
 		port->mtu = mtu;
 		port->rate = rate;
-		/* quanta * 512 bit times = quanta * 64 byte times */
-		port->pause_ns = div64_u64((u64)pfc.quanta * 64 * NSEC_PER_SEC,
-					   pause_rate);
 		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 			struct dcb_port_band *pb = &port->band[i];
 
@@ -739,10 +759,19 @@ nomem:
  * @port starts receiving the charges of its device's packets, in place
  * of the port of the qdisc being replaced, whose headroom reservation it
  * takes over.
+ *
+ * That qdisc is normally destroyed by now (dcb_pool_leave() took its port
+ * out), but a reference held elsewhere (an unlocked filter change on it)
+ * defers its destroy.  From here on only @port speaks for the device:
+ * the old port goes dead (no more PAUSEs, refreshes or RESUMEs, which
+ * could cancel the new port's PAUSE), and @port resumes the bands the old
+ * one had paused or was about to announce, unless it pauses them itself.
  */
 int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 {
 	struct dcb_port *old;
+	unsigned int i;
+	u8 handover;
 	int err;
 
 	if (!port)
@@ -754,6 +783,21 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		spin_lock_bh(&pool->lock);
 		pool->reserved -= old->reserve;
 		old->reserve = 0;
+		if (!old->dead) {
+			handover = old->changed;
+			for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+				if (old->band[i].paused)
+					handover |= BIT(i);
+				old->band[i].paused = false;
+			}
+			old->changed = 0;
+			old->dead = true;
+			old->replaced = true;
+			if (handover) {
+				port->changed |= handover;
+				tasklet_schedule(&port->tx);
+			}
+		}
 		spin_unlock_bh(&pool->lock);
 	}
 	mutex_unlock(&pool->dn->mutex);
@@ -762,8 +806,9 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 
 /*
  * The qdisc of @port is going away (its queues already purged and
- * credited).  Resume what the port had paused, stop its timers; the port
- * itself lives on while packets queued elsewhere are charged to it.  Then
+ * credited).  Resume what the port had paused or was about to resume,
+ * stop its timers; the port itself lives on while packets queued
+ * elsewhere are charged to it.  Then
  * the qdisc's references to the port and to the pool go.  The port's goes
  * last: until then a departure elsewhere that credits its last charged
  * packet must not free what this function still uses.
@@ -791,6 +836,20 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
 		tasklet_kill(&port->tx);
+		/* Bands announced but not sent yet (the tasklet had not run,
+		 * or its frame failed and waits for a retry or the link) get
+		 * their RESUME now too.  Read once the tasklet is gone: a
+		 * failed send puts its bands back into port->changed.
+		 */
+		spin_lock_bh(&pool->lock);
+		resume |= port->changed;
+		port->changed = 0;
+		/* a successor took the bands over (dcb_pool_activate()): a
+		 * frame its tasklet failed to send since is not ours to send
+		 */
+		if (port->replaced)
+			resume = 0;
+		spin_unlock_bh(&pool->lock);
 		if (resume && netif_running(port->dev)) {
 			rcu_read_lock();
 			dcb_send_pfc(port->dev, 0, resume, 0);

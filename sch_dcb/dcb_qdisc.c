@@ -28,6 +28,8 @@
 #include <linux/random.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
+#include <linux/if_arp.h>
+#include <linux/if_ether.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -75,7 +77,11 @@ struct dcb_band {
 	u64			paused_until;
 	u64			pause_start;	/* under rx_lock */
 	u64			paused_ns;	/* closed pauses, rx_lock */
-	u32			np_pn;		/* NP-ECN: let go unmarked */
+	/* pauses the peer started, written under rx_lock; a packet that
+	 * sees another value at its dequeue than at its enqueue (see
+	 * struct dcb_skb_cb) waited through a pause
+	 */
+	u32			pause_seq;
 	bool			held;		/* skipped while paused */
 };
 
@@ -390,12 +396,25 @@ static int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 	return dcb_check_np_ecn(cfg, extack);
 }
 
-/* Check @cfg against the pool (headroom, reserves). */
+/*
+ * Check @cfg against the device and the pool (headroom, reserves).  PFC
+ * frames are Ethernet MAC control frames: a port sends them with an
+ * Ethernet header and only an Ethernet device delivers them to
+ * dcb_pause_rcv(), so a device of any other type (tun, ipip, gre, ...)
+ * can neither pause its peer nor be paused.
+ */
 static int dcb_check(struct Qdisc *sch, const struct dcb_cfg *cfg,
 		     s64 buffer, struct netlink_ext_ack *extack)
 {
+	const struct net_device *dev = qdisc_dev(sch);
 	struct dcb_sched *q = qdisc_priv(sch);
 
+	if (cfg->pfc.mask &&
+	    (dev->type != ARPHRD_ETHER || dev->addr_len != ETH_ALEN)) {
+		NL_SET_ERR_MSG(extack,
+			       "pfc: the device is not Ethernet (PFC frames are Ethernet MAC control frames)");
+		return -EOPNOTSUPP;
+	}
 	return dcb_pool_check(q->pool, q->port, &cfg->pfc, buffer,
 			      cfg->rate, psched_mtu(qdisc_dev(sch)), extack);
 }
@@ -408,9 +427,15 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		.linklayer = TC_LINKLAYER_ETHERNET,
 		.overhead = cfg->overhead,
 	};
+	bool restart;
 	unsigned int i;
 	u64 burst_ns;
 
+	/* A new rate or overhead restarts the shaper's clock, as tbf does:
+	 * the next departure was timed at the old rate (after a very low
+	 * one, minutes ahead) and would hold the port that long.
+	 */
+	restart = cfg->rate != q->cfg.rate || cfg->overhead != q->cfg.overhead;
 	q->cfg = *cfg;
 	/* read by the PAUSE receive path without the qdisc lock */
 	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
@@ -418,9 +443,6 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 		const struct tc_dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
 
-		/* the paused-packet count is NP-ECN's: a new mode drops it */
-		if (q->band[i].ecn.mode != ecn->mode)
-			q->band[i].np_pn = 0;
 		q->band[i].ecn = *ecn;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
 		q->band[i].limit = bc->limit;
@@ -428,17 +450,26 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 
 	if (!cfg->rate) {
 		q->burst_ns = 0;
-		return;
-	}
-	psched_ratecfg_precompute(&q->rate, &spec, cfg->rate);
-	if (cfg->burst) {
-		burst_ns = psched_l2t_ns(&q->rate, cfg->burst);
 	} else {
-		burst_ns = max_t(u64, DCB_BURST_AUTO_NS,
-				 2 * psched_l2t_ns(&q->rate,
-						   psched_mtu(qdisc_dev(sch))));
+		psched_ratecfg_precompute(&q->rate, &spec, cfg->rate);
+		if (cfg->burst) {
+			burst_ns = psched_l2t_ns(&q->rate, cfg->burst);
+		} else {
+			burst_ns = max_t(u64, DCB_BURST_AUTO_NS,
+					 2 * psched_l2t_ns(&q->rate,
+							   psched_mtu(qdisc_dev(sch))));
+		}
+		q->burst_ns = burst_ns;
 	}
-	q->burst_ns = burst_ns;
+	if (!restart)
+		return;
+	/* no credit for the time at the old rate; queued packets go at
+	 * the new one from now, the watchdog armed for the old departure
+	 * fires now
+	 */
+	q->t_next = ktime_get_ns();
+	if (sch->q.qlen)
+		qdisc_watchdog_schedule_ns(&q->watchdog, q->t_next);
 }
 
 /* The pool's share of a validated configuration. */
@@ -616,38 +647,39 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 }
 
 /*
- * Does band @b drop (WRED) the non-ECT @skb its curve selected?  Unless
- * the band or the port says, a lossless band passes it and a lossy one
- * drops it; lossless: PFC on for the band on the packet's ingress port
- * (the one that will PAUSE for it) or on this port.
+ * The pause sequence number a packet queued in @b now carries (see
+ * dcb_np_ecn()): the band's, or one less while the peer pauses the band,
+ * so that the pause in force counts as waited through.  The receive path
+ * writes a new pause's end time before its number, this reads the number
+ * first: a number seen new comes with its pause in force, and a pause
+ * not seen yet changes the number later, either way exempting the packet.
  */
-static bool dcb_nonect_drop(const struct dcb_sched *q,
-			    const struct dcb_band *b, const struct sk_buff *skb)
+static u32 dcb_pause_stamp(const struct dcb_band *b)
 {
-	unsigned int band = b - q->band;
+	u32 seq = READ_ONCE(b->pause_seq);
+	u64 until;
 
-	switch (b->nonect) {
-	case TC_DCB_NONECT_PASS:
-		return false;
-	case TC_DCB_NONECT_DROP:
-		return true;
-	default:
-		return !(q->cfg.pfc.mask & BIT(band)) &&
-		       !dcb_pool_lossless(q->pool, skb, band);
-	}
+	/* pairs with the smp_wmb() of dcb_pause_received() */
+	smp_rmb();
+	until = READ_ONCE(b->paused_until);
+	if (until && until > ktime_get_ns())
+		return seq - 1;
+	return seq;
 }
 
 /*
  * Admission of one packet: a non-ECT packet selected by the marking curve
- * is dropped (WRED) whatever the limits, unless its band passes it (see
- * dcb_nonect_drop()); then the limits; then a selected ECT packet is
- * CE-marked.  So ecn_marked and nonect_passed count queued packets only,
+ * is dropped (WRED) whatever the limits, unless its band passes it: as
+ * the band or the port says, else a lossless band passes it and a lossy
+ * one drops it (lossless: PFC on for the band on this port, or on the
+ * packet's ingress port, the one that will PAUSE for it); then the
+ * limits; then a selected ECT packet is CE-marked.  So ecn_marked and nonect_passed count queued packets only,
  * and drops_wred counts every non-ECT packet the curve selected and
  * dropped.
  *
  * The limits do not apply to a packet that is lossless on its ingress
  * port in a pool of finite size: the ingress accounting bounds it (XOFF,
- * headroom, the pool's shared part; dcb_pool_charge()), as a
+ * headroom, the pool's shared part; dcb_pool_admit()), as a
  * shared-buffer switch sets no egress limit on lossless queues.  With the
  * limits, the XOFFs of the ports feeding this one could admit more than
  * the limit holds, and the port would tail-drop where PFC should pause.
@@ -658,22 +690,34 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	unsigned int len = qdisc_pkt_len(skb);
+	unsigned int band = b - q->band;
 	bool selected = dcb_ecn_select(&b->ecn, b->backlog);
+	unsigned int flags = 0;
 
-	if (selected && !ect && dcb_nonect_drop(q, b, skb)) {
-		b->st.drops_wred++;
-		return qdisc_drop(skb, sch, to_free);
+	/* the drops only the ingress port's PFC can spare the packet go to
+	 * the pool's admission with its charge: one lookup, one lock
+	 */
+	if (unlikely(selected && !ect)) {
+		if (b->nonect == TC_DCB_NONECT_DROP) {
+			b->st.drops_wred++;
+			return qdisc_drop(skb, sch, to_free);
+		}
+		if (b->nonect != TC_DCB_NONECT_PASS &&
+		    !(q->cfg.pfc.mask & BIT(band)))
+			flags |= DCB_ADMIT_F_WRED;
 	}
 	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && (u64)b->backlog + len > b->limit)) &&
-	    !(dcb_pool_size(q->pool) &&
-	      dcb_pool_lossless(q->pool, skb, b - q->band))) {
-		b->st.drops_tail++;
-		return qdisc_drop(skb, sch, to_free);
-	}
-	switch (dcb_pool_charge(q->pool, skb, b - q->band, len)) {
+		     (b->limit && (u64)b->backlog + len > b->limit)))
+		flags |= DCB_ADMIT_F_LIMIT;
+	switch (dcb_pool_admit(q->pool, skb, band, len, flags)) {
 	case DCB_ADMIT_OK:
 		break;
+	case DCB_ADMIT_WRED:
+		b->st.drops_wred++;
+		return qdisc_drop(skb, sch, to_free);
+	case DCB_ADMIT_LIMIT:
+		b->st.drops_tail++;
+		return qdisc_drop(skb, sch, to_free);
 	case DCB_ADMIT_HEADROOM:
 		b->st.drops_headroom++;
 		return qdisc_drop(skb, sch, to_free);
@@ -688,6 +732,7 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, false);
 	}
 
+	dcb_cb(skb)->pause_seq = dcb_pause_stamp(b);
 	__qdisc_enqueue_tail(skb, &b->q);
 	__set_bit(b - q->band, &q->backlogged);
 	sch->q.qlen++;
@@ -788,11 +833,8 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			}
 		}
 		if (b->held) {
-			/* NP-ECN: what waited through the pause goes
-			 * unmarked; and a pause earns no shaping credit
-			 */
+			/* a pause earns no shaping credit */
 			b->held = false;
-			b->np_pn = b->q.qlen;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
 		return b;
@@ -819,16 +861,23 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 	return skb;
 }
 
-/* NP-ECN (PCN): after the packets that waited through the last pause,
- * mark what leaves the band with more than K (kmin) bytes behind it.
+/*
+ * NP-ECN (PCN): a packet that waited through a pause leaves unmarked; any
+ * other is marked when it leaves the band with more than K (kmin) bytes
+ * behind it.  Whether it waited is told by the band's pause sequence
+ * number, which the receive path counts up at every pause the peer
+ * starts: the packet carries the value it saw at its enqueue (one less if
+ * the band was paused then), so it is exempted exactly when a pause was
+ * in force at some time while it was queued, whether or not the dequeue
+ * looked at the band during the pause (strict priority does not while a
+ * higher band is backlogged).
  */
 static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
 		       struct sk_buff *skb)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
-	if (b->np_pn) {
-		b->np_pn--;
+	if (dcb_cb(skb)->pause_seq != READ_ONCE(b->pause_seq)) {
 		b->st.np_unmarked++;
 	} else if (b->backlog > b->ecn.kmin && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
@@ -900,7 +949,6 @@ static void dcb_purge(struct Qdisc *sch)
 		while ((skb = dcb_band_pop(sch, &q->band[i])))
 			rtnl_kfree_skbs(skb, skb);
 		q->band[i].held = false;
-		q->band[i].np_pn = 0;
 	}
 	local_bh_enable();
 }
@@ -1244,6 +1292,31 @@ u64 dcb_root_rate(struct net_device *dev)
 EXPORT_SYMBOL_GPL(dcb_root_rate);
 
 /*
+ * The rate (bytes/s) at which the link peer of @dev times the quanta of
+ * our PAUSEs, for the refresh of dcb_pfc.c: the PAUSE rate of the root
+ * sch_dcb of a veth peer, 0 for a veth peer without one (it honours no
+ * PAUSE), and for a device whose peer is unknown the rate of an unshaped
+ * port (DCB_UNSHAPED_RATE), the fastest this module assumes.
+ */
+u64 dcb_peer_pause_rate(struct net_device *dev)
+{
+	const struct net_device_ops *ops = dev->netdev_ops;
+	struct net_device *peer;
+	struct Qdisc *sch;
+	u64 rate = 0;
+
+	if (!ops->ndo_get_peer_dev)
+		return DCB_UNSHAPED_RATE;
+	rcu_read_lock();
+	peer = ops->ndo_get_peer_dev(dev);
+	sch = peer ? dcb_root_qdisc(peer) : NULL;
+	if (sch)
+		rate = READ_ONCE(((struct dcb_sched *)qdisc_priv(sch))->pause_rate);
+	rcu_read_unlock();
+	return rate;
+}
+
+/*
  * Let @sch dequeue again after a RESUME.  @sch was found through
  * dev->qdisc and may be on its way out (replaced or deleted, ->destroy
  * done, memory freed after an RCU grace period): a destroyed qdisc must
@@ -1269,6 +1342,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 	struct dcb_band *b;
 	unsigned int i;
 	u64 until, now;
+	bool lapsed, started;
 
 	spin_lock(&q->rx_lock);
 	/* read under the lock: frames of one port received on two CPUs
@@ -1280,7 +1354,9 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			continue;
 		b = &q->band[i];
 		until = b->paused_until;
-		if (until && until <= now) {		/* expired meanwhile */
+		started = false;
+		lapsed = until && until <= now;
+		if (lapsed) {				/* expired meanwhile */
 			b->paused_ns += until - b->pause_start;
 			until = 0;
 		}
@@ -1291,13 +1367,26 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 			until = 0;
 		} else {
 			b->st.pause_rx++;
-			if (!until)
+			/* the peer refreshes a pause it holds: one that
+			 * expired before its refresh came has lapsed (the
+			 * band sent in between), a RESUME ends one in time
+			 */
+			b->st.pause_lapses += lapsed;
+			started = !until;
+			if (started)
 				b->pause_start = now;
 			/* quanta of 512 bit times = 64 byte times */
 			until = now + div64_u64((u64)quanta[i] * 64 *
 						NSEC_PER_SEC, rate);
 		}
 		WRITE_ONCE(b->paused_until, until);
+		if (started) {
+			/* a new pause: its end time first, then its
+			 * number (dcb_pause_stamp() reads the reverse)
+			 */
+			smp_wmb();
+			WRITE_ONCE(b->pause_seq, b->pause_seq + 1);
+		}
 	}
 	spin_unlock(&q->rx_lock);
 	if (resume_mask)

@@ -228,6 +228,11 @@ struct tc_dcb_stats {
 	__u64	in_borrowed;	/* packets from here beyond the headroom,
 				 * queued in the shared part of the pool
 				 */
+	/* version 7 */
+	__u64	pause_lapses;	/* PAUSEs received for this band after the
+				 * peer's previous one had expired: the
+				 * refresh came too late
+				 */
 };
 
 /* The shared buffer pool this port belongs to. */
@@ -236,9 +241,11 @@ struct tc_dcb_pool_stats {
 	__u32	ports;		/* sch_dcb qdiscs in the pool */
 	__u64	size;		/* bytes, 0 = unlimited */
 	__u64	reserved;	/* headroom reserved by all ports (R) */
-	__u64	used;		/* bytes queued in the pool (s) */
+	__u64	used;		/* bytes queued in the pool */
 	__u64	peak;		/* highest used */
-	__u64	headroom_used;	/* of used, bytes in headrooms */
+	__u64	headroom_used;	/* of used, bytes in headrooms; the
+				 * rest is the shared occupancy (s)
+				 */
 	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
@@ -261,6 +268,6 @@ struct tc_dcb_xstats {
 	struct tc_dcb_pool_stats pool;
 	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
 };
-#define TC_DCB_XSTATS_VERSION	6
+#define TC_DCB_XSTATS_VERSION	7
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

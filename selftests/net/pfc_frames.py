@@ -14,7 +14,8 @@ starts too slowly under TCG).
   pfc_frames.py storm IFACE    frames alternating PAUSE band 3 (0x100
                                quanta) and RESUME band 3, back to back,
                                until killed
-  pfc_frames.py one IFACE pause|resume  one PFC frame for band 3
+  pfc_frames.py one IFACE pause|resume [QUANTA]  one PFC frame for
+                               band 3 (a PAUSE of QUANTA, default 0x100)
   pfc_frames.py hold IFACE MS N  N long pauses of band 3: PAUSE (0xffff
                                quanta, sent again every 0.5 s), MS ms
                                later RESUME, MS ms later the next;
@@ -123,9 +124,9 @@ def storm(iface):
         send(s, r)
 
 
-def one(iface, what):
+def one(iface, what, quanta=0x100):
     s, src = sock(iface), mac(iface)
-    q = 0x100 if what == "pause" else 0
+    q = quanta if what == "pause" else 0
     s.send(pfc(src, 0x0101, 0x08, [0, 0, 0, q, 0, 0, 0, 0]))
 
 
@@ -169,7 +170,7 @@ def main():
     elif cmd == "storm":
         storm(iface)
     elif cmd == "one":
-        one(iface, sys.argv[3])
+        one(iface, sys.argv[3], *(int(a, 0) for a in sys.argv[4:5]))
     elif cmd == "hold":
         hold(iface, int(sys.argv[3]), int(sys.argv[4]))
     elif cmd == "listen":

@@ -167,7 +167,7 @@ np_ecn()
 BETA=4
 dynamic_xoff()
 {
-	local B R S x_empty x_static0 x_min sw1_used_max k x exp xs us d
+	local B R S H x_empty x_static0 x_min sw1_used_max k x exp xs us d
 	# shellcheck disable=SC2086
 	if ! topo_dcb_node sw2 rate $RATE dscp-map 0:7 buffer 400kb ecn off pfc prio-pfc 3 beta $BETA delay $DELAY; then
 		check_err 1 "tc: dynamic threshold"
@@ -200,10 +200,12 @@ dynamic_xoff()
 		pfc_snap J sw1 sw2
 		S=$(sv J sw2 "$FROM2" pool.used); x=$(sv J sw2 "$FROM2" xoff)
 		B=$(sv J sw2 "$FROM2" pool.size); R=$(sv J sw2 "$FROM2" pool.reserved)
-		exp=$((BETA * (B - R - S) / 8))
+		# s: the shared part's occupancy (headroom bytes are in R)
+		H=$(sv J sw2 "$FROM2" pool.headroom_used)
+		exp=$((BETA * (B - R - (S - H)) / 8))
 		[ "$exp" -ge 0 ] || exp=0
 		xs=$(sv J sw1 "$(topo_port sw1 s1)" xoff); us=$(sv J sw1 "$(topo_port sw1 s1)" pool.used)
-		log "  sample $k: sw2 pool used $S, xoff $x (formula $exp); sw1 pool used $us, static xoff $xs"
+		log "  sample $k: sw2 pool used $S (headroom $H), xoff $x (formula $exp); sw1 pool used $us, static xoff $xs"
 		# one MTU of slack: the pool moves between the two reads in the kernel
 		d=$((x - exp)); [ $d -ge 0 ] || d=$((-d))
 		check_assert assert_le "$d" 1514 "dynamic xoff vs beta*(B-R-s)/8 (sample $k)"

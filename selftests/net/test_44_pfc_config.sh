@@ -19,7 +19,12 @@
 #                    counted in pfc_malformed and pause nothing;
 #   valid pause      a valid PAUSE then a RESUME (positive control) are
 #                    counted in pause_rx / resume_rx of band 3, hold the
-#                    band for a while, and pause no other band.
+#                    band for a while, and pause no other band;
+#   non-ethernet     pfc on a device that is not Ethernet (a tun device,
+#                    an ipip tunnel) is refused with a message naming
+#                    Ethernet; the same qdisc without pfc is accepted there,
+#                    and a change adding pfc to it is refused and changes
+#                    nothing.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -219,6 +224,31 @@ valid_pause()
 	check_assert assert_le "$(sv J2 sw "$P1" pause_rx 2)" 0 "band 2 not paused by a band 3 PAUSE"
 }
 
+# non_ethernet: PFC frames are Ethernet MAC control frames, which a tun
+# device (ARPHRD_NONE) or an ipip tunnel (ARPHRD_TUNNEL) can neither send
+# nor receive.
+non_ethernet()
+{
+	local dev out
+	modprobe -q tun 2>/dev/null
+	modprobe -q ipip 2>/dev/null
+	topo_exec sw ip tuntap add dev tun44 mode tun ||
+		{ check_err 1 "ip tuntap add dev tun44 mode tun"; return; }
+	topo_exec sw ip link add ipip44 type ipip local 192.0.2.1 remote 192.0.2.2 ||
+		{ check_err 1 "ip link add ipip44 type ipip"; return; }
+	for dev in tun44 ipip44; do
+		refused "$dev" rate 10mbit pfc prio-pfc 3 xoff 16kb delay 1ms
+		out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb \
+			rate 10mbit pfc prio-pfc 3 xoff 16kb delay 1ms 2>&1)
+		grep -q Ethernet <<<"$out" ||
+			check_err 1 "$dev: pfc refused without naming Ethernet: $out"
+		accepted "$dev" rate 10mbit || continue
+		# refused checks that the configuration stayed as it was
+		refused "$dev" rate 10mbit pfc prio-pfc 3 xoff 16kb delay 1ms
+		topo_tc sw qdisc del dev "$dev" root
+	done
+}
+
 refusals
 log_test refused
 acceptances
@@ -229,5 +259,7 @@ malformed_pause
 log_test "malformed pause"
 valid_pause
 log_test "valid pause"
+non_ethernet
+log_test "non-ethernet"
 
 tests_exit

@@ -16,7 +16,12 @@
 #                          paused and packets are queued and charged
 #                          across ports;
 #   unload                 sch_dcb unloaded right after its last qdisc is
-#                          deleted under traffic (a second topology).
+#                          deleted under traffic (a second topology);
+#   pending resume         a RESUME the port announced but could not send
+#                          yet (its link lost its carrier) is sent when its
+#                          qdisc is deleted (a third topology; the attempt
+#                          read from the tracepoint dcb_pfc_tx, as the
+#                          frame cannot reach s1 with the link down).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -170,6 +175,61 @@ unload()
 	[ "$RET" = 0 ] && log "sch_dcb unloaded"
 }
 
+# in_resume_tried: a RESUME of band 3 out of IN is in the trace;
+# in_resume_last: it is IN's last frame there.
+in_resume_tried() { grep -q "dev=$IN pause=0x00 resume=0x08 " "$TR/trace"; }
+in_resume_last() { grep "dev=$IN " "$TR/trace" | tail -n1 | grep -q "pause=0x00 resume=0x08 "; }
+
+# A RESUME the port has announced but not sent (the port's frame failed
+# as its link has no carrier; it waits for the link) must go out when the
+# qdisc is deleted: in the real case the link is up and the frame was
+# about to leave, which no test can time.  The frame sent with the
+# carrier off is dropped by the core, so the step reads the attempts
+# from the tracepoint.
+pending_resume()
+{
+	local try
+	topo_cleanup
+	build c
+	if ! pfc_trace_on; then
+		check_err 1 "no tracefs for the sch_dcb tracepoints"
+		return
+	fi
+	flood "$(scaled_time 600)"
+	for try in 1 2 3; do
+		if ! wait_for --timeout 30 in_holding; then
+			check_err 1 "switch c never paused s1"
+			return
+		fi
+		# s1 down: IN loses its carrier at once (veth); IN's frames
+		# from here on are in the trace, and IN still paused then
+		# has its RESUME to come
+		echo >"$TR/trace"
+		topo_exec s1 ip link set eth0 down
+		in_holding && break
+		# the band resumed just before: try again
+		topo_exec s1 ip link set eth0 up
+	done
+	if ! in_holding; then
+		check_err 1 "IN not paused when its carrier went"
+		return
+	fi
+	kill "$FLOOD_PID" 2>/dev/null
+	# deleting the egress qdisc credits what IN had charged (unless the
+	# egress drained below XON already): IN resumes band 3, and its
+	# frame fails for want of a carrier
+	topo_tc sw qdisc del dev "$OUT" root
+	if ! wait_for --timeout 10 in_resume_last; then
+		check_err 1 "IN never tried its RESUME after the egress drained"
+		return
+	fi
+	echo >"$TR/trace"
+	topo_tc sw qdisc del dev "$IN" root
+	in_resume_tried
+	check_err $? "the pending RESUME of band 3 was not sent when IN's qdisc went"
+	[ "$RET" = 0 ] && log "pending RESUME sent by the deleted qdisc: $(grep -m1 "dev=$IN " "$TR/trace")"
+}
+
 replace_under_traffic
 log_test "replace under traffic"
 pfc_off
@@ -184,5 +244,9 @@ kill "$FLOOD_PID" 2>/dev/null
 wait "$FLOOD_PID" 2>/dev/null
 load_dcb
 log_test "unload"
+pending_resume
+kill "$FLOOD_PID" 2>/dev/null
+wait "$FLOOD_PID" 2>/dev/null
+log_test "pending resume"
 
 tests_exit

@@ -25,10 +25,10 @@ def ecn(mode, kmin, kmax, pmax): return struct.pack("=IIII", mode, kmin, kmax, p
 
 
 def stats(base, pfc):
-    """27 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
-    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 17
+    """28 counters: base*1000 + i for the first ten, PFC ones 5 (xoff 61440)"""
+    v = [base * 1000 + i for i in range(10)] + [5 if pfc else 0] * 18
     v[20] = 61440 if pfc else 0
-    return struct.pack("=27Q", *v)
+    return struct.pack("=28Q", *v)
 
 
 def msg(kind, handle, info, body):
@@ -39,7 +39,7 @@ def msg(kind, handle, info, body):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
-    ap.add_argument("--xstats-version", type=int, default=6)
+    ap.add_argument("--xstats-version", type=int, default=7)
     a = ap.parse_args()
     dmap = bytearray(d >> 3 for d in range(64))
     dmap[0], dmap[46] = 7, 6

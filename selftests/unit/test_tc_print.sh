@@ -27,7 +27,7 @@ tc -s monitor file "$tmp/d.nl" >"$tmp/out" 2>"$tmp/err" || fail "tc monitor file
 want() { grep -qxF -- "$1" "$tmp/out" || fail "no line '$1' in: $(cat "$tmp/out")"; }
 
 want "qdisc dcb 1: dev lo root rate 20Mbit overhead 24 burst 0b limit 300Kb classify dscp dscp-map 0:7,46:6 ecn red kmin 30Kb kmax 100Kb pmax 0.1 pool 2 buffer 4Mb pfc prio-pfc 3,6 xoff 60Kb headroom 20Kb quanta 65535 delay 1.5ms overflow drop band 3 limit 50Kb ecn step k 20Kb band 5 limit 0b nonect drop "
-PFC="drops_headroom 5 pause_tx 5 resume_tx 5 pause_rx 5 resume_rx 5 paused_us 5 in_bytes 5 in_peak 5 in_headroom 5 in_drops 5 xoff 61440 np_unmarked 5 nonect_passed 5 pause_inflight_peak 5 pause_react_us 5 shaper_lag_us 5 in_borrowed 5"
+PFC="drops_headroom 5 pause_tx 5 resume_tx 5 pause_rx 5 resume_rx 5 paused_us 5 in_bytes 5 in_peak 5 in_headroom 5 in_drops 5 xoff 61440 np_unmarked 5 nonect_passed 5 pause_inflight_peak 5 pause_react_us 5 shaper_lag_us 5 in_borrowed 5 pause_lapses 5"
 want " total: rate 20Mbit enq 6000p 6001b deq 6002p 6003b backlog 6005p 6004b peak 6006b ecn_marked 6007 drops_tail 6008 drops_wred 6009 $PFC"
 want " pool 2 used 90000/4194304 peak 180000 headroom 1500 drops_full 3 ports 2 pfc_malformed 4"
 grep -q '^  band ' "$tmp/out" && fail "band lines in the qdisc's statistics (they are its classes'): $(cat "$tmp/out")"
@@ -49,16 +49,16 @@ grep -qE '^(dcb:|Error: argument|Error: duplicate|Usage|Command line)' <<<"$out"
 	fail "printed class options do not parse: $out"
 log "ok: printed options parse back"
 
-for v in 5 7; do
+for v in 6 8; do
 	python3 "$TOP/selftests/unit/tc_dump.py" --xstats-version $v "$tmp/v.nl" || fail "tc_dump.py"
 	tc -s monitor file "$tmp/v.nl" >"$tmp/out" 2>"$tmp/err"
-	grep -q "^dcb: xstats version $v, this q_dcb.so knows 6: rebuild it with the module$" "$tmp/err" ||
+	grep -q "^dcb: xstats version $v, this q_dcb.so knows 7: rebuild it with the module$" "$tmp/err" ||
 		fail "xstats version $v: $(cat "$tmp/err")"
 	grep -q '^qdisc dcb 1: dev lo root rate 20Mbit ' "$tmp/out" ||
 		fail "xstats version $v: options not printed"
 	grep -q '^ total:' "$tmp/out" && fail "xstats version $v printed"
 done
-log "ok: statistics of xstats versions 5 and 7 refused with a message"
+log "ok: statistics of xstats versions 6 and 8 refused with a message"
 
 # Running from the tree (TC_LIB_DIR=tc) hides none of the distribution's
 # tc files: netem finds its distribution tables through tc/'s links
