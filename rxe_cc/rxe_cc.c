@@ -773,6 +773,8 @@ RXE_CC_DEV_KNOB(ecn, 1);
 RXE_CC_DEV_KNOB(paced_ack, 1);
 RXE_CC_DEV_KNOB(np_cnp_window_end, 1);
 
+static void rxe_cc_dev_retime(struct rxe_dev *rxe);
+
 /*
  * Device knobs the defaults derive from: a write derives them again.
  * A knob that is itself derived until written (@set not NULL: N, the
@@ -805,6 +807,9 @@ static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field, bool *set,
 	if (!is_auto)
 		WRITE_ONCE(*field, v);
 	rxe_cc_rederive(rxe);
+	/* a QP's pacer may wait out a gap of the old ceiling */
+	if (field == &rxe->cc.max_rate_mbps)
+		rxe_cc_dev_retime(rxe);
 	ib_device_put(&rxe->ib_dev);
 	return 0;
 }
@@ -1251,6 +1256,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	qp->cc.np_ce_pending = false;
 	qp->cc.cnp_pending = false;
 	qp->cc.next_send_ns = 0;
+	qp->cc.pace_kbps = 0;
 	qp->cc.behind = false;
 	clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait);
 	qp->cc.noack_ns = 0;
@@ -1274,12 +1280,74 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	}
 }
 
+static u32 rxe_cc_qp_rate(struct rxe_qp *qp);
+
+/*
+ * The QP's pacing rate went up or its last limit went away (under the cc
+ * lock).  The pacer's gap was timed at the rate the last packet was
+ * charged at: shorten what is left of it in the ratio of the two rates,
+ * or end it when no rate is left, and move an armed pacer to the new
+ * time.  Otherwise a QP that waits out the gap of a low limit (a 4 KB
+ * packet at 1 kb/s: 32 s) keeps waiting after the limit is raised or
+ * gone.  A lower rate changes nothing here: it applies from the next
+ * packet on.
+ */
+static void rxe_cc_pace_retime(struct rxe_qp *qp)
+{
+	u32 kbps = rxe_cc_qp_rate(qp), old = qp->cc.pace_kbps;
+	u64 next = qp->cc.next_send_ns, now;
+
+	lockdep_assert_held(&qp->cc.lock);
+	if (!next || !old || (kbps && kbps <= old))
+		return;
+	now = ktime_get_ns();
+	if ((s64)(next - now) <= 0)
+		return;
+	qp->cc.pace_kbps = kbps;
+	if (kbps) {
+		next = now + mul_u64_u32_div(next - now, old, kbps);
+		qp->cc.next_send_ns = next;
+	} else {
+		next = now;
+		qp->cc.next_send_ns = 0;
+		qp->cc.behind = false;
+	}
+	/* queued: the requester or the responder waits for it */
+	if (!qp->cc.stopped && hrtimer_is_queued(&qp->cc.pacer))
+		hrtimer_start(&qp->cc.pacer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS);
+}
+
+/* Every QP of the device: the ceiling max_rate_mbps changed. */
+static void rxe_cc_dev_retime(struct rxe_dev *rxe)
+{
+	unsigned long index = 0;
+	struct rxe_qp *qp;
+
+	while (xa_find(&rxe->qp_pool.xa, &index, U32_MAX, XA_PRESENT)) {
+		/* a reference: the QP is not destroyed meanwhile */
+		qp = rxe_pool_get_index(&rxe->qp_pool, index);
+		if (qp) {
+			if (qp->cc.initialized) {
+				rxe_cc_lock(qp);
+				rxe_cc_pace_retime(qp);
+				rxe_cc_unlock(qp);
+			}
+			rxe_put(qp);
+		}
+		if (index >= U32_MAX)
+			break;
+		index++;
+	}
+}
+
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps)
 {
 	if (READ_ONCE(qp->cc.rate_kbps) == kbps)
 		return;
 	WRITE_ONCE(qp->cc.rate_kbps, kbps);
 	trace_rxe_cc_rate(qp_num(qp), kbps);
+	rxe_cc_pace_retime(qp);
 }
 EXPORT_SYMBOL_GPL(rxe_cc_set_rate);
 
@@ -1342,6 +1410,9 @@ void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 		return;
 	WRITE_ONCE(qp->cc.limit_kbps, kbps);
 	trace_rxe_cc_rate(qp_num(qp), kbps);
+	rxe_cc_lock(qp);
+	rxe_cc_pace_retime(qp);
+	rxe_cc_unlock(qp);
 }
 
 /* query_qp: report the rate limit. */
@@ -1503,6 +1574,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
+	qp->cc.pace_kbps = kbps;
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
 		qp->cc.behind = false;

@@ -16,7 +16,11 @@
  * RESET (reset_kbps: the wire rate of a second transfer after they are
  * connected again without a limit) and once the sender, limited again,
  * went to ERR, as an mlx5 send queue's does when it leaves the ready
- * state.
+ * state.  With @release, the sender instead posts one WRITE and, once
+ * its pacer holds the WRITE's second packet (the device's
+ * cc_pacer_delays counter moved), its limit is changed to @release_kbps
+ * (0 removes it): release_us is the time from that change to the
+ * WRITE's completion, which must not wait out the gap the old limit set.
  * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
  */
 
@@ -58,6 +62,15 @@ MODULE_PARM_DESC(reset, "check that RESET and ERR clear the limit");
 static ulong reset_kbps;
 module_param(reset_kbps, ulong, 0444);
 MODULE_PARM_DESC(reset_kbps, "result: wire rate after RESET, kb/s");
+static bool release;
+module_param(release, bool, 0444);
+MODULE_PARM_DESC(release, "change the limit while the pacer holds a WRITE");
+static uint release_kbps;
+module_param(release_kbps, uint, 0444);
+MODULE_PARM_DESC(release_kbps, "the limit it is changed to, kb/s (0: none)");
+static ulong release_us;
+module_param(release_us, ulong, 0444);
+MODULE_PARM_DESC(release_us, "result: from the change to the completion, us");
 
 struct rlt {
 	struct ib_device	*ibdev;
@@ -212,6 +225,81 @@ static int rlt_run(struct rlt *t)
 	       ((RLT_MSG / RLT_MTU) * (RLT_MTU + RLT_PKT_HDRS) + RLT_RETH);
 	elapsed_us = div_u64(ns, NSEC_PER_USEC);
 	wire_kbps = div64_u64(wire * 8 * USEC_PER_SEC, max_t(u64, ns, 1));
+	return 0;
+}
+
+/* The device's hardware counter @name (port 1), or 0 if it has none. */
+static u64 rlt_counter(struct ib_device *ibdev, const char *name)
+{
+	struct rdma_hw_stats *st;
+	u64 v = 0;
+	int i;
+
+	if (!ibdev->ops.alloc_hw_port_stats || !ibdev->ops.get_hw_stats)
+		return 0;
+	st = ibdev->ops.alloc_hw_port_stats(ibdev, 1);
+	if (!st)
+		return 0;
+	mutex_lock(&st->lock);
+	if (ibdev->ops.get_hw_stats(ibdev, st, 1, st->num_counters) >= 0)
+		for (i = 0; i < st->num_counters; i++)
+			if (!strcmp(st->descs[i].name, name))
+				v = st->value[i];
+	mutex_unlock(&st->lock);
+	rdma_free_hw_stats_struct(st);
+	return v;
+}
+
+/*
+ * One signaled WRITE under the limit; once the pacer holds its second
+ * packet, the limit becomes release_kbps; time the rest.
+ */
+static int rlt_release(struct rlt *t)
+{
+	struct ib_sge sge = {
+		.addr = t->dma[0],
+		.length = RLT_MSG,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.remote_addr = t->dma[1],
+		.rkey = t->pd->unsafe_global_rkey,
+	};
+	struct ib_qp_attr attr = { .rate_limit = release_kbps };
+	const struct ib_send_wr *bad;
+	unsigned long deadline;
+	struct ib_wc wc;
+	u64 delays, start;
+	int err;
+
+	delays = rlt_counter(t->ibdev, "cc_pacer_delays");
+	err = ib_post_send(t->qp[0], &wr.wr, &bad);
+	if (err)
+		return err;
+	deadline = jiffies + 10 * HZ;
+	while (rlt_counter(t->ibdev, "cc_pacer_delays") == delays) {
+		if (ib_poll_cq(t->cq, 1, &wc) || time_after(jiffies, deadline)) {
+			pr_err("rxe_cc_rltest: the pacer did not hold the WRITE\n");
+			return -EINVAL;
+		}
+		usleep_range(100, 200);
+	}
+	start = ktime_get_ns();
+	err = ib_modify_qp(t->qp[0], &attr, IB_QP_RATE_LIMIT);
+	if (err) {
+		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT %u: %d\n",
+		       release_kbps, err);
+		return err;
+	}
+	/* the old limit's gap (8.8 s at 1 kb/s) and more */
+	err = rlt_wait(t, jiffies + 30 * HZ);
+	if (err)
+		return err;
+	release_us = div_u64(ktime_get_ns() - start, NSEC_PER_USEC);
 	return 0;
 }
 
@@ -398,6 +486,13 @@ static int __init rlt_init(void)
 		pr_err("rxe_cc_rltest: query_qp reports rate_limit %ld, want %u\n",
 		       rlt_query_limit(t.qp[0]), rate_kbps);
 		err = -EINVAL;
+		goto out;
+	}
+	if (release) {
+		err = rlt_release(&t);
+		if (!err)
+			pr_info("rxe_cc_rltest: %s: rate_limit %u -> %u kb/s while paced: completion after %lu us\n",
+				dev, rate_kbps, release_kbps, release_us);
 		goto out;
 	}
 	err = rlt_run(&t);
