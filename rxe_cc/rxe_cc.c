@@ -1505,17 +1505,20 @@ bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
 }
 
 /*
- * The requester (a window) or rxe's skb limit stops the requester
- * although the pacer would let it send: the QP is held, not idle, so its
- * pacer may catch up afterwards like after a late timer.  @why is the
- * counter of the reason.
+ * A window (the algorithm's, or rxe's unacknowledged PSNs) or rxe's skb
+ * limit stops the requester, whatever the pacer says.  The time it is
+ * held is not the pacer's to make up: what holds it is congestion (ACKs
+ * that do not come back, a qdisc paused or slow to send), and a QP that
+ * caught up afterwards would send up to pacer_catchup_us of its rate
+ * back to back just when its path is slowest.  So a late pacer's
+ * catch-up ends here, and the packet after the hold earns at most
+ * pacer_slack_us, as after idle time.  @why is the counter of the reason.
  */
 void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
 {
 	if (READ_ONCE(qp->cc.next_send_ns)) {
 		rxe_cc_lock(qp);
-		if (qp->cc.next_send_ns)
-			qp->cc.behind = true;
+		qp->cc.behind = false;
 		rxe_cc_unlock(qp);
 	}
 	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
@@ -1583,7 +1586,8 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
 	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
-	 * is an average.  Otherwise time the QP spent idle earns at most
+	 * is an average.  Otherwise time the QP spent idle, or held by a
+	 * window or the skb limit (rxe_cc_held()), earns at most
 	 * pacer_slack_us of credit (the burst after idle).
 	 */
 	now = ktime_get_ns();
