@@ -241,21 +241,14 @@ static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
 }
 
 /*
- * The device's port speed, read once under RTNL by the first RC QP and
- * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
- * so creating a QP does not take RTNL.
+ * The device's port speed: read under RTNL when the device is added
+ * (rxe_cc_dev_add()) and kept up to date by the netdev notifier
+ * (rxe_cc_netdev_event()), so that no verb takes RTNL: a kernel consumer
+ * may create a QP with RTNL held.
  */
 static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
 {
-	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
-
-	if (kbps)
-		return kbps;
-	rtnl_lock();
-	kbps = rxe_cc_read_port_kbps(rxe);
-	WRITE_ONCE(rxe->cc.port_kbps, kbps);
-	rtnl_unlock();
-	return kbps;
+	return READ_ONCE(rxe->cc.port_kbps);
 }
 
 /* Exported by sch_dcb (sch_dcb/dcb.h), found with symbol_get(). */
@@ -291,7 +284,6 @@ static u32 rxe_cc_dcb_kbps(struct rxe_dev *rxe)
  * from: the lowest of the root sch_dcb's rate, the link speed and
  * max_rate_mbps, each a ceiling on what the device sends.  Sets *@port
  * to the first two (what a QP created now keeps as its port rate).
- * May take RTNL (the first read of the link speed): not under cc.lock.
  */
 static u32 rxe_cc_dev_line(struct rxe_dev *rxe, u32 *port, u8 *src)
 {
@@ -898,7 +890,6 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
-	rxe->cc.port_kbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
 	INIT_LIST_HEAD(&rxe->cc.algo_params);
@@ -914,6 +905,14 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ecn = 1;
 	rxe->cc.paced_ack = 1;
 	rxe->cc.np_cnp_window_end = 1;
+
+	/*
+	 * ib_core calls enable_driver without RTNL, holding its devices
+	 * lock, the order its own RoCE GID code takes the two in.
+	 */
+	rtnl_lock();
+	WRITE_ONCE(rxe->cc.port_kbps, rxe_cc_read_port_kbps(rxe));
+	rtnl_unlock();
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)

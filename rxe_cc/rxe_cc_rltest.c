@@ -21,6 +21,9 @@
  * cc_pacer_delays counter moved), its limit is changed to @release_kbps
  * (0 removes it): release_us is the time from that change to the
  * WRITE's completion, which must not wait out the gap the old limit set.
+ * With @rtnl_held, the QPs are created while this module holds RTNL, as
+ * a kernel consumer may (in a worker, so that a create_qp that takes
+ * RTNL fails the load after 10 s instead of deadlocking).
  * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
  */
 
@@ -29,8 +32,10 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -71,6 +76,9 @@ MODULE_PARM_DESC(release_kbps, "the limit it is changed to, kb/s (0: none)");
 static ulong release_us;
 module_param(release_us, ulong, 0444);
 MODULE_PARM_DESC(release_us, "result: from the change to the completion, us");
+static bool rtnl_held;
+module_param(rtnl_held, bool, 0444);
+MODULE_PARM_DESC(rtnl_held, "create the QPs while holding RTNL");
 
 struct rlt {
 	struct ib_device	*ibdev;
@@ -226,6 +234,49 @@ static int rlt_run(struct rlt *t)
 	elapsed_us = div_u64(ns, NSEC_PER_USEC);
 	wire_kbps = div64_u64(wire * 8 * USEC_PER_SEC, max_t(u64, ns, 1));
 	return 0;
+}
+
+struct rlt_create {
+	struct work_struct	work;
+	struct completion	done;
+	struct ib_pd		*pd;
+	struct ib_qp_init_attr	*qia;
+	struct ib_qp		*qp;
+};
+
+static void rlt_create_fn(struct work_struct *work)
+{
+	struct rlt_create *c = container_of(work, struct rlt_create, work);
+
+	c->qp = ib_create_qp(c->pd, c->qia);
+	complete(&c->done);
+}
+
+/*
+ * ib_create_qp() while this thread holds RTNL.  The create runs in a
+ * worker: if it needs RTNL it waits until this thread gives up after
+ * 10 s, and the load fails instead of hanging.
+ */
+static struct ib_qp *rlt_create_qp_rtnl(struct ib_pd *pd,
+					struct ib_qp_init_attr *qia)
+{
+	struct rlt_create c = { .pd = pd, .qia = qia };
+	unsigned long left;
+
+	INIT_WORK_ONSTACK(&c.work, rlt_create_fn);
+	init_completion(&c.done);
+	rtnl_lock();
+	queue_work(system_unbound_wq, &c.work);
+	left = wait_for_completion_timeout(&c.done, 10 * HZ);
+	rtnl_unlock();
+	flush_work(&c.work);
+	destroy_work_on_stack(&c.work);
+	if (left)
+		return c.qp;
+	pr_err("rxe_cc_rltest: create_qp waited for RTNL\n");
+	if (!IS_ERR(c.qp))
+		ib_destroy_qp(c.qp);
+	return ERR_PTR(-EDEADLK);
 }
 
 /* The device's hardware counter @name (port 1), or 0 if it has none. */
@@ -454,7 +505,8 @@ static int __init rlt_init(void)
 			err = -ENOMEM;
 			goto out;
 		}
-		t.qp[i] = ib_create_qp(t.pd, &qia);
+		t.qp[i] = rtnl_held ? rlt_create_qp_rtnl(t.pd, &qia) :
+				      ib_create_qp(t.pd, &qia);
 		if (IS_ERR(t.qp[i])) {
 			err = PTR_ERR(t.qp[i]);
 			goto out;

@@ -87,7 +87,7 @@ struct rxe_cc_dev {
 	bool			dead;		/* being deleted: no new algo */
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
-	u32			port_kbps;	/* netdev speed, 0: not read yet */
+	u32			port_kbps;	/* netdev speed (RTNL to write) */
 	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			pacer_catchup_us; /* debt a late QP makes up */
 	u32			min_time_between_cnps;	/* us */

@@ -13,7 +13,9 @@
 # it is connected again runs unlimited), and so does one that goes to ERR;
 # a limit of 1 kb/s removed, or raised to 100 Mb/s, while the pacer holds
 # the QP's next packet (an 8.8 s gap at 1 kb/s) lets the QP go on at once:
-# its 64 KB WRITE completes within 2 s of the change.
+# its 64 KB WRITE completes within 2 s of the change.  First of all, the
+# device's first RC QPs are created while the consumer holds RTNL, as a
+# kernel consumer may: create_qp must not take RTNL.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -43,6 +45,13 @@ rlt()
 	echo "$r"
 }
 
+# before anything else creates a QP on the device
+if insmod "$RLT_KO" dev="$D" msgs=2 rtnl_held=1; then
+	rmmod rxe_cc_rltest
+else
+	check_err 1 "QPs created under RTNL: $(dmesg | grep rxe_cc_rltest | tail -n1)"
+fi
+log_test "QPs created under RTNL"
 r=$(rlt 5000 17 reset=1)
 check_perf_assert assert_within_pct "$r" 5000 3 "wire rate at IB_QP_RATE_LIMIT 5000 kb/s"
 log_test "QP rate limit"
