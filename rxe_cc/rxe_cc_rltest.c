@@ -21,6 +21,9 @@
  * cc_pacer_delays counter moved), its limit is changed to @release_kbps
  * (0 removes it): release_us is the time from that change to the
  * WRITE's completion, which must not wait out the gap the old limit set.
+ * With @comm_est, the receiver is moved to RTR only and the sender posts
+ * two WRITEs: the receiver's QP event handler must see
+ * IB_EVENT_COMM_EST exactly once (comm_est_events), the sender's never.
  * With @rtnl_held, the QPs are created while this module holds RTNL, as
  * a kernel consumer may (in a worker, so that a create_qp that takes
  * RTNL fails the load after 10 s instead of deadlocking).
@@ -76,6 +79,12 @@ MODULE_PARM_DESC(release_kbps, "the limit it is changed to, kb/s (0: none)");
 static ulong release_us;
 module_param(release_us, ulong, 0444);
 MODULE_PARM_DESC(release_us, "result: from the change to the completion, us");
+static bool comm_est;
+module_param(comm_est, bool, 0444);
+MODULE_PARM_DESC(comm_est, "check IB_EVENT_COMM_EST of a receiver in RTR");
+static ulong comm_est_events;
+module_param(comm_est_events, ulong, 0444);
+MODULE_PARM_DESC(comm_est_events, "result: the receiver's COMM_EST events");
 static bool rtnl_held;
 module_param(rtnl_held, bool, 0444);
 MODULE_PARM_DESC(rtnl_held, "create the QPs while holding RTNL");
@@ -120,8 +129,29 @@ static int rlt_find_gid(struct rlt *t)
 	return -ENOENT;
 }
 
+/* COMM_EST events of each QP (its qp_context is its index) */
+static atomic_t rlt_comm_est[2];
+
+static void rlt_qp_event(struct ib_event *ev, void *ctx)
+{
+	long i = (long)ctx;
+
+	if (ev->event == IB_EVENT_COMM_EST && i >= 0 && i < 2)
+		atomic_inc(&rlt_comm_est[i]);
+}
+
+static int rlt_connect_to(struct rlt *t, struct ib_qp *qp,
+			  struct ib_qp *peer, enum ib_qp_state last);
+
 /* RESET -> INIT -> RTR -> RTS, connected to @peer on the same port. */
 static int rlt_connect(struct rlt *t, struct ib_qp *qp, struct ib_qp *peer)
+{
+	return rlt_connect_to(t, qp, peer, IB_QPS_RTS);
+}
+
+/* ... up to @last (RTR or RTS) */
+static int rlt_connect_to(struct rlt *t, struct ib_qp *qp,
+			  struct ib_qp *peer, enum ib_qp_state last)
 {
 	struct ib_qp_attr attr = {};
 	int err;
@@ -149,7 +179,7 @@ static int rlt_connect(struct rlt *t, struct ib_qp *qp, struct ib_qp *peer)
 	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
 			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (err)
+	if (err || last == IB_QPS_RTR)
 		return err;
 
 	memset(&attr, 0, sizeof(attr));
@@ -354,6 +384,50 @@ static int rlt_release(struct rlt *t)
 	return 0;
 }
 
+/*
+ * The receiver in RTR, the sender in RTS: two signaled WRITEs complete
+ * (the receiver answers them in RTR), and the receiver raised
+ * IB_EVENT_COMM_EST once, the sender not at all.
+ */
+static int rlt_comm_est_check(struct rlt *t)
+{
+	struct ib_sge sge = {
+		.addr = t->dma[0],
+		.length = RLT_MTU,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.remote_addr = t->dma[1],
+		.rkey = t->pd->unsafe_global_rkey,
+	};
+	const struct ib_send_wr *bad;
+	int i, err;
+
+	err = rlt_connect(t, t->qp[0], t->qp[1]);
+	if (!err)
+		err = rlt_connect_to(t, t->qp[1], t->qp[0], IB_QPS_RTR);
+	if (err)
+		return err;
+	for (i = 0; i < 2; i++) {
+		err = ib_post_send(t->qp[0], &wr.wr, &bad);
+		if (!err)
+			err = rlt_wait(t, jiffies + 10 * HZ);
+		if (err)
+			return err;
+	}
+	comm_est_events = atomic_read(&rlt_comm_est[1]);
+	if (comm_est_events != 1 || atomic_read(&rlt_comm_est[0])) {
+		pr_err("rxe_cc_rltest: COMM_EST events: receiver in RTR %lu (want 1), sender %d (want 0)\n",
+		       comm_est_events, atomic_read(&rlt_comm_est[0]));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void rlt_free(struct rlt *t)
 {
 	int i;
@@ -467,6 +541,7 @@ static int __init rlt_init(void)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
+		.event_handler = rlt_qp_event,
 	};
 	struct ib_qp_attr attr = {};
 	struct rlt t = {};
@@ -505,12 +580,20 @@ static int __init rlt_init(void)
 			err = -ENOMEM;
 			goto out;
 		}
+		qia.qp_context = (void *)(long)i;
 		t.qp[i] = rtnl_held ? rlt_create_qp_rtnl(t.pd, &qia) :
 				      ib_create_qp(t.pd, &qia);
 		if (IS_ERR(t.qp[i])) {
 			err = PTR_ERR(t.qp[i]);
 			goto out;
 		}
+	}
+	if (comm_est) {
+		err = rlt_comm_est_check(&t);
+		if (!err)
+			pr_info("rxe_cc_rltest: %s: receiver in RTR: %lu COMM_EST event\n",
+				dev, comm_est_events);
+		goto out;
 	}
 	/* only on the way into RTS (RTR, RTS, SQD -> RTS), as mlx5 */
 	err = rlt_refused(t.qp[0], 0, IB_QPS_RESET, "in RESET");
