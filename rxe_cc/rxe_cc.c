@@ -241,21 +241,14 @@ static u32 rxe_cc_read_port_kbps(struct rxe_dev *rxe)
 }
 
 /*
- * The device's port speed, read once under RTNL by the first RC QP and
- * then kept up to date by the netdev notifier (rxe_cc_netdev_event()),
- * so creating a QP does not take RTNL.
+ * The device's port speed: read under RTNL when the device is added
+ * (rxe_cc_dev_add()) and kept up to date by the netdev notifier
+ * (rxe_cc_netdev_event()), so that no verb takes RTNL: a kernel consumer
+ * may create a QP with RTNL held.
  */
 static u32 rxe_cc_port_kbps(struct rxe_dev *rxe)
 {
-	u32 kbps = READ_ONCE(rxe->cc.port_kbps);
-
-	if (kbps)
-		return kbps;
-	rtnl_lock();
-	kbps = rxe_cc_read_port_kbps(rxe);
-	WRITE_ONCE(rxe->cc.port_kbps, kbps);
-	rtnl_unlock();
-	return kbps;
+	return READ_ONCE(rxe->cc.port_kbps);
 }
 
 /* Exported by sch_dcb (sch_dcb/dcb.h), found with symbol_get(). */
@@ -291,7 +284,6 @@ static u32 rxe_cc_dcb_kbps(struct rxe_dev *rxe)
  * from: the lowest of the root sch_dcb's rate, the link speed and
  * max_rate_mbps, each a ceiling on what the device sends.  Sets *@port
  * to the first two (what a QP created now keeps as its port rate).
- * May take RTNL (the first read of the link speed): not under cc.lock.
  */
 static u32 rxe_cc_dev_line(struct rxe_dev *rxe, u32 *port, u8 *src)
 {
@@ -773,6 +765,8 @@ RXE_CC_DEV_KNOB(ecn, 1);
 RXE_CC_DEV_KNOB(paced_ack, 1);
 RXE_CC_DEV_KNOB(np_cnp_window_end, 1);
 
+static void rxe_cc_dev_retime(struct rxe_dev *rxe);
+
 /*
  * Device knobs the defaults derive from: a write derives them again.
  * A knob that is itself derived until written (@set not NULL: N, the
@@ -805,6 +799,9 @@ static ssize_t rxe_cc_input_store(struct rxe_dev *rxe, u32 *field, bool *set,
 	if (!is_auto)
 		WRITE_ONCE(*field, v);
 	rxe_cc_rederive(rxe);
+	/* a QP's pacer may wait out a gap of the old ceiling */
+	if (field == &rxe->cc.max_rate_mbps)
+		rxe_cc_dev_retime(rxe);
 	ib_device_put(&rxe->ib_dev);
 	return 0;
 }
@@ -893,7 +890,6 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ops = NULL;
 	rxe->cc.params = NULL;
 	rxe->cc.max_rate_mbps = 0;
-	rxe->cc.port_kbps = 0;
 	rxe->cc.pacer_slack_us = 1000;
 	rxe->cc.pacer_catchup_us = 100000;
 	INIT_LIST_HEAD(&rxe->cc.algo_params);
@@ -909,6 +905,14 @@ int rxe_cc_dev_add(struct rxe_dev *rxe)
 	rxe->cc.ecn = 1;
 	rxe->cc.paced_ack = 1;
 	rxe->cc.np_cnp_window_end = 1;
+
+	/*
+	 * ib_core calls enable_driver without RTNL, holding its devices
+	 * lock, the order its own RoCE GID code takes the two in.
+	 */
+	rtnl_lock();
+	WRITE_ONCE(rxe->cc.port_kbps, rxe_cc_read_port_kbps(rxe));
+	rtnl_unlock();
 
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
@@ -1251,6 +1255,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	qp->cc.np_ce_pending = false;
 	qp->cc.cnp_pending = false;
 	qp->cc.next_send_ns = 0;
+	qp->cc.pace_kbps = 0;
 	qp->cc.behind = false;
 	clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait);
 	qp->cc.noack_ns = 0;
@@ -1274,12 +1279,74 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	}
 }
 
+static u32 rxe_cc_qp_rate(struct rxe_qp *qp);
+
+/*
+ * The QP's pacing rate went up or its last limit went away (under the cc
+ * lock).  The pacer's gap was timed at the rate the last packet was
+ * charged at: shorten what is left of it in the ratio of the two rates,
+ * or end it when no rate is left, and move an armed pacer to the new
+ * time.  Otherwise a QP that waits out the gap of a low limit (a 4 KB
+ * packet at 1 kb/s: 32 s) keeps waiting after the limit is raised or
+ * gone.  A lower rate changes nothing here: it applies from the next
+ * packet on.
+ */
+static void rxe_cc_pace_retime(struct rxe_qp *qp)
+{
+	u32 kbps = rxe_cc_qp_rate(qp), old = qp->cc.pace_kbps;
+	u64 next = qp->cc.next_send_ns, now;
+
+	lockdep_assert_held(&qp->cc.lock);
+	if (!next || !old || (kbps && kbps <= old))
+		return;
+	now = ktime_get_ns();
+	if ((s64)(next - now) <= 0)
+		return;
+	qp->cc.pace_kbps = kbps;
+	if (kbps) {
+		next = now + mul_u64_u32_div(next - now, old, kbps);
+		qp->cc.next_send_ns = next;
+	} else {
+		next = now;
+		qp->cc.next_send_ns = 0;
+		qp->cc.behind = false;
+	}
+	/* queued: the requester or the responder waits for it */
+	if (!qp->cc.stopped && hrtimer_is_queued(&qp->cc.pacer))
+		hrtimer_start(&qp->cc.pacer, ns_to_ktime(next),
+			      HRTIMER_MODE_ABS);
+}
+
+/* Every QP of the device: the ceiling max_rate_mbps changed. */
+static void rxe_cc_dev_retime(struct rxe_dev *rxe)
+{
+	unsigned long index = 0;
+	struct rxe_qp *qp;
+
+	while (xa_find(&rxe->qp_pool.xa, &index, U32_MAX, XA_PRESENT)) {
+		/* a reference: the QP is not destroyed meanwhile */
+		qp = rxe_pool_get_index(&rxe->qp_pool, index);
+		if (qp) {
+			if (qp->cc.initialized) {
+				rxe_cc_lock(qp);
+				rxe_cc_pace_retime(qp);
+				rxe_cc_unlock(qp);
+			}
+			rxe_put(qp);
+		}
+		if (index >= U32_MAX)
+			break;
+		index++;
+	}
+}
+
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps)
 {
 	if (READ_ONCE(qp->cc.rate_kbps) == kbps)
 		return;
 	WRITE_ONCE(qp->cc.rate_kbps, kbps);
 	trace_rxe_cc_rate(qp_num(qp), kbps);
+	rxe_cc_pace_retime(qp);
 }
 EXPORT_SYMBOL_GPL(rxe_cc_set_rate);
 
@@ -1342,6 +1409,9 @@ void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 		return;
 	WRITE_ONCE(qp->cc.limit_kbps, kbps);
 	trace_rxe_cc_rate(qp_num(qp), kbps);
+	rxe_cc_lock(qp);
+	rxe_cc_pace_retime(qp);
+	rxe_cc_unlock(qp);
 }
 
 /* query_qp: report the rate limit. */
@@ -1434,17 +1504,20 @@ bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
 }
 
 /*
- * The requester (a window) or rxe's skb limit stops the requester
- * although the pacer would let it send: the QP is held, not idle, so its
- * pacer may catch up afterwards like after a late timer.  @why is the
- * counter of the reason.
+ * A window (the algorithm's, or rxe's unacknowledged PSNs) or rxe's skb
+ * limit stops the requester, whatever the pacer says.  The time it is
+ * held is not the pacer's to make up: what holds it is congestion (ACKs
+ * that do not come back, a qdisc paused or slow to send), and a QP that
+ * caught up afterwards would send up to pacer_catchup_us of its rate
+ * back to back just when its path is slowest.  So a late pacer's
+ * catch-up ends here, and the packet after the hold earns at most
+ * pacer_slack_us, as after idle time.  @why is the counter of the reason.
  */
 void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
 {
 	if (READ_ONCE(qp->cc.next_send_ns)) {
 		rxe_cc_lock(qp);
-		if (qp->cc.next_send_ns)
-			qp->cc.behind = true;
+		qp->cc.behind = false;
 		rxe_cc_unlock(qp);
 	}
 	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
@@ -1503,6 +1576,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
+	qp->cc.pace_kbps = kbps;
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
 		qp->cc.behind = false;
@@ -1511,7 +1585,8 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
 	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
-	 * is an average.  Otherwise time the QP spent idle earns at most
+	 * is an average.  Otherwise time the QP spent idle, or held by a
+	 * window or the skb limit (rxe_cc_held()), earns at most
 	 * pacer_slack_us of credit (the burst after idle).
 	 */
 	now = ktime_get_ns();

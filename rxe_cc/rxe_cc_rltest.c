@@ -16,7 +16,17 @@
  * RESET (reset_kbps: the wire rate of a second transfer after they are
  * connected again without a limit) and once the sender, limited again,
  * went to ERR, as an mlx5 send queue's does when it leaves the ready
- * state.
+ * state.  With @release, the sender instead posts one WRITE and, once
+ * its pacer holds the WRITE's second packet (the device's
+ * cc_pacer_delays counter moved), its limit is changed to @release_kbps
+ * (0 removes it): release_us is the time from that change to the
+ * WRITE's completion, which must not wait out the gap the old limit set.
+ * With @comm_est, the receiver is moved to RTR only and the sender posts
+ * two WRITEs: the receiver's QP event handler must see
+ * IB_EVENT_COMM_EST exactly once (comm_est_events), the sender's never.
+ * With @rtnl_held, the QPs are created while this module holds RTNL, as
+ * a kernel consumer may (in a worker, so that a create_qp that takes
+ * RTNL fails the load after 10 s instead of deadlocking).
  * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
  */
 
@@ -25,8 +35,10 @@
 #include <linux/if_ether.h>
 #include <linux/ip.h>
 #include <linux/module.h>
+#include <linux/rtnetlink.h>
 #include <linux/slab.h>
 #include <linux/udp.h>
+#include <linux/workqueue.h>
 #include <rdma/ib_cache.h>
 #include <rdma/ib_verbs.h>
 
@@ -58,6 +70,24 @@ MODULE_PARM_DESC(reset, "check that RESET and ERR clear the limit");
 static ulong reset_kbps;
 module_param(reset_kbps, ulong, 0444);
 MODULE_PARM_DESC(reset_kbps, "result: wire rate after RESET, kb/s");
+static bool release;
+module_param(release, bool, 0444);
+MODULE_PARM_DESC(release, "change the limit while the pacer holds a WRITE");
+static uint release_kbps;
+module_param(release_kbps, uint, 0444);
+MODULE_PARM_DESC(release_kbps, "the limit it is changed to, kb/s (0: none)");
+static ulong release_us;
+module_param(release_us, ulong, 0444);
+MODULE_PARM_DESC(release_us, "result: from the change to the completion, us");
+static bool comm_est;
+module_param(comm_est, bool, 0444);
+MODULE_PARM_DESC(comm_est, "check IB_EVENT_COMM_EST of a receiver in RTR");
+static ulong comm_est_events;
+module_param(comm_est_events, ulong, 0444);
+MODULE_PARM_DESC(comm_est_events, "result: the receiver's COMM_EST events");
+static bool rtnl_held;
+module_param(rtnl_held, bool, 0444);
+MODULE_PARM_DESC(rtnl_held, "create the QPs while holding RTNL");
 
 struct rlt {
 	struct ib_device	*ibdev;
@@ -99,8 +129,29 @@ static int rlt_find_gid(struct rlt *t)
 	return -ENOENT;
 }
 
+/* COMM_EST events of each QP (its qp_context is its index) */
+static atomic_t rlt_comm_est[2];
+
+static void rlt_qp_event(struct ib_event *ev, void *ctx)
+{
+	long i = (long)ctx;
+
+	if (ev->event == IB_EVENT_COMM_EST && i >= 0 && i < 2)
+		atomic_inc(&rlt_comm_est[i]);
+}
+
+static int rlt_connect_to(struct rlt *t, struct ib_qp *qp,
+			  struct ib_qp *peer, enum ib_qp_state last);
+
 /* RESET -> INIT -> RTR -> RTS, connected to @peer on the same port. */
 static int rlt_connect(struct rlt *t, struct ib_qp *qp, struct ib_qp *peer)
+{
+	return rlt_connect_to(t, qp, peer, IB_QPS_RTS);
+}
+
+/* ... up to @last (RTR or RTS) */
+static int rlt_connect_to(struct rlt *t, struct ib_qp *qp,
+			  struct ib_qp *peer, enum ib_qp_state last)
 {
 	struct ib_qp_attr attr = {};
 	int err;
@@ -128,7 +179,7 @@ static int rlt_connect(struct rlt *t, struct ib_qp *qp, struct ib_qp *peer)
 	err = ib_modify_qp(qp, &attr, IB_QP_STATE | IB_QP_AV | IB_QP_PATH_MTU |
 			   IB_QP_DEST_QPN | IB_QP_RQ_PSN |
 			   IB_QP_MAX_DEST_RD_ATOMIC | IB_QP_MIN_RNR_TIMER);
-	if (err)
+	if (err || last == IB_QPS_RTR)
 		return err;
 
 	memset(&attr, 0, sizeof(attr));
@@ -212,6 +263,168 @@ static int rlt_run(struct rlt *t)
 	       ((RLT_MSG / RLT_MTU) * (RLT_MTU + RLT_PKT_HDRS) + RLT_RETH);
 	elapsed_us = div_u64(ns, NSEC_PER_USEC);
 	wire_kbps = div64_u64(wire * 8 * USEC_PER_SEC, max_t(u64, ns, 1));
+	return 0;
+}
+
+struct rlt_create {
+	struct work_struct	work;
+	struct completion	done;
+	struct ib_pd		*pd;
+	struct ib_qp_init_attr	*qia;
+	struct ib_qp		*qp;
+};
+
+static void rlt_create_fn(struct work_struct *work)
+{
+	struct rlt_create *c = container_of(work, struct rlt_create, work);
+
+	c->qp = ib_create_qp(c->pd, c->qia);
+	complete(&c->done);
+}
+
+/*
+ * ib_create_qp() while this thread holds RTNL.  The create runs in a
+ * worker: if it needs RTNL it waits until this thread gives up after
+ * 10 s, and the load fails instead of hanging.
+ */
+static struct ib_qp *rlt_create_qp_rtnl(struct ib_pd *pd,
+					struct ib_qp_init_attr *qia)
+{
+	struct rlt_create c = { .pd = pd, .qia = qia };
+	unsigned long left;
+
+	INIT_WORK_ONSTACK(&c.work, rlt_create_fn);
+	init_completion(&c.done);
+	rtnl_lock();
+	queue_work(system_unbound_wq, &c.work);
+	left = wait_for_completion_timeout(&c.done, 10 * HZ);
+	rtnl_unlock();
+	flush_work(&c.work);
+	destroy_work_on_stack(&c.work);
+	if (left)
+		return c.qp;
+	pr_err("rxe_cc_rltest: create_qp waited for RTNL\n");
+	if (!IS_ERR(c.qp))
+		ib_destroy_qp(c.qp);
+	return ERR_PTR(-EDEADLK);
+}
+
+/* The device's hardware counter @name (port 1), or 0 if it has none. */
+static u64 rlt_counter(struct ib_device *ibdev, const char *name)
+{
+	struct rdma_hw_stats *st;
+	u64 v = 0;
+	int i;
+
+	if (!ibdev->ops.alloc_hw_port_stats || !ibdev->ops.get_hw_stats)
+		return 0;
+	st = ibdev->ops.alloc_hw_port_stats(ibdev, 1);
+	if (!st)
+		return 0;
+	mutex_lock(&st->lock);
+	if (ibdev->ops.get_hw_stats(ibdev, st, 1, st->num_counters) >= 0)
+		for (i = 0; i < st->num_counters; i++)
+			if (!strcmp(st->descs[i].name, name))
+				v = st->value[i];
+	mutex_unlock(&st->lock);
+	rdma_free_hw_stats_struct(st);
+	return v;
+}
+
+/*
+ * One signaled WRITE under the limit; once the pacer holds its second
+ * packet, the limit becomes release_kbps; time the rest.
+ */
+static int rlt_release(struct rlt *t)
+{
+	struct ib_sge sge = {
+		.addr = t->dma[0],
+		.length = RLT_MSG,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.remote_addr = t->dma[1],
+		.rkey = t->pd->unsafe_global_rkey,
+	};
+	struct ib_qp_attr attr = { .rate_limit = release_kbps };
+	const struct ib_send_wr *bad;
+	unsigned long deadline;
+	struct ib_wc wc;
+	u64 delays, start;
+	int err;
+
+	delays = rlt_counter(t->ibdev, "cc_pacer_delays");
+	err = ib_post_send(t->qp[0], &wr.wr, &bad);
+	if (err)
+		return err;
+	deadline = jiffies + 10 * HZ;
+	while (rlt_counter(t->ibdev, "cc_pacer_delays") == delays) {
+		if (ib_poll_cq(t->cq, 1, &wc) || time_after(jiffies, deadline)) {
+			pr_err("rxe_cc_rltest: the pacer did not hold the WRITE\n");
+			return -EINVAL;
+		}
+		usleep_range(100, 200);
+	}
+	start = ktime_get_ns();
+	err = ib_modify_qp(t->qp[0], &attr, IB_QP_RATE_LIMIT);
+	if (err) {
+		pr_err("rxe_cc_rltest: IB_QP_RATE_LIMIT %u: %d\n",
+		       release_kbps, err);
+		return err;
+	}
+	/* the old limit's gap (8.8 s at 1 kb/s) and more */
+	err = rlt_wait(t, jiffies + 30 * HZ);
+	if (err)
+		return err;
+	release_us = div_u64(ktime_get_ns() - start, NSEC_PER_USEC);
+	return 0;
+}
+
+/*
+ * The receiver in RTR, the sender in RTS: two signaled WRITEs complete
+ * (the receiver answers them in RTR), and the receiver raised
+ * IB_EVENT_COMM_EST once, the sender not at all.
+ */
+static int rlt_comm_est_check(struct rlt *t)
+{
+	struct ib_sge sge = {
+		.addr = t->dma[0],
+		.length = RLT_MTU,
+		.lkey = t->pd->local_dma_lkey,
+	};
+	struct ib_rdma_wr wr = {
+		.wr.sg_list = &sge,
+		.wr.num_sge = 1,
+		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = IB_SEND_SIGNALED,
+		.remote_addr = t->dma[1],
+		.rkey = t->pd->unsafe_global_rkey,
+	};
+	const struct ib_send_wr *bad;
+	int i, err;
+
+	err = rlt_connect(t, t->qp[0], t->qp[1]);
+	if (!err)
+		err = rlt_connect_to(t, t->qp[1], t->qp[0], IB_QPS_RTR);
+	if (err)
+		return err;
+	for (i = 0; i < 2; i++) {
+		err = ib_post_send(t->qp[0], &wr.wr, &bad);
+		if (!err)
+			err = rlt_wait(t, jiffies + 10 * HZ);
+		if (err)
+			return err;
+	}
+	comm_est_events = atomic_read(&rlt_comm_est[1]);
+	if (comm_est_events != 1 || atomic_read(&rlt_comm_est[0])) {
+		pr_err("rxe_cc_rltest: COMM_EST events: receiver in RTR %lu (want 1), sender %d (want 0)\n",
+		       comm_est_events, atomic_read(&rlt_comm_est[0]));
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -328,6 +541,7 @@ static int __init rlt_init(void)
 			 .max_send_sge = 1, .max_recv_sge = 1 },
 		.sq_sig_type = IB_SIGNAL_REQ_WR,
 		.qp_type = IB_QPT_RC,
+		.event_handler = rlt_qp_event,
 	};
 	struct ib_qp_attr attr = {};
 	struct rlt t = {};
@@ -366,11 +580,20 @@ static int __init rlt_init(void)
 			err = -ENOMEM;
 			goto out;
 		}
-		t.qp[i] = ib_create_qp(t.pd, &qia);
+		qia.qp_context = (void *)(long)i;
+		t.qp[i] = rtnl_held ? rlt_create_qp_rtnl(t.pd, &qia) :
+				      ib_create_qp(t.pd, &qia);
 		if (IS_ERR(t.qp[i])) {
 			err = PTR_ERR(t.qp[i]);
 			goto out;
 		}
+	}
+	if (comm_est) {
+		err = rlt_comm_est_check(&t);
+		if (!err)
+			pr_info("rxe_cc_rltest: %s: receiver in RTR: %lu COMM_EST event\n",
+				dev, comm_est_events);
+		goto out;
 	}
 	/* only on the way into RTS (RTR, RTS, SQD -> RTS), as mlx5 */
 	err = rlt_refused(t.qp[0], 0, IB_QPS_RESET, "in RESET");
@@ -398,6 +621,13 @@ static int __init rlt_init(void)
 		pr_err("rxe_cc_rltest: query_qp reports rate_limit %ld, want %u\n",
 		       rlt_query_limit(t.qp[0]), rate_kbps);
 		err = -EINVAL;
+		goto out;
+	}
+	if (release) {
+		err = rlt_release(&t);
+		if (!err)
+			pr_info("rxe_cc_rltest: %s: rate_limit %u -> %u kb/s while paced: completion after %lu us\n",
+				dev, rate_kbps, release_kbps, release_us);
 		goto out;
 	}
 	err = rlt_run(&t);

@@ -47,6 +47,7 @@ struct rxe_cc_qp {
 	u64			timer_ns;	/* (L) its expiry, 0: none */
 	u64			next_send_ns;	/* (L) pacer: earliest next packet */
 	bool			behind;		/* (L) pacer: catching up a late timer */
+	u32			pace_kbps;	/* (L) pacer: next_send_ns's rate */
 	unsigned long		pace_wait;	/* RXE_CC_PACE_*: tasks to re-run */
 	bool			resp_unpaced;	/* (L) destroy began: responder unpaced */
 	u32			rate_kbps;	/* algorithm's rate, 0: none */
@@ -86,7 +87,7 @@ struct rxe_cc_dev {
 	bool			dead;		/* being deleted: no new algo */
 	atomic_t		nqps;		/* QPs using ops */
 	u32			max_rate_mbps;	/* 0: unlimited (port speed) */
-	u32			port_kbps;	/* netdev speed, 0: not read yet */
+	u32			port_kbps;	/* netdev speed (RTNL to write) */
 	u32			pacer_slack_us;	/* credit kept across idle time */
 	u32			pacer_catchup_us; /* debt a late QP makes up */
 	u32			min_time_between_cnps;	/* us */
