@@ -70,6 +70,7 @@ faster_peer()
 	lapses=$(( $(sv B s1 eth0 pause_lapses 3) - $(sv A s1 eth0 pause_lapses 3) ))
 	log "pause_lapses at s1: $(sv B s1 eth0 pause_lapses 3) in all, +$lapses"
 	check_assert assert_le "$lapses" 0 "PAUSEs of the switch port that came after s1's pause had lapsed"
+	kill "$FLOOD_PID" 2>/dev/null
 }
 
 faster_peer
