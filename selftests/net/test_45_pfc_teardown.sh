@@ -188,7 +188,6 @@ in_resume_last() { grep "dev=$IN " "$TR/trace" | tail -n1 | grep -q "pause=0x00 
 # from the tracepoint.
 pending_resume()
 {
-	local try
 	topo_cleanup
 	build c
 	if ! pfc_trace_on; then
@@ -196,7 +195,7 @@ pending_resume()
 		return
 	fi
 	flood "$(scaled_time 600)"
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		if ! wait_for --timeout 30 in_holding; then
 			check_err 1 "switch c never paused s1"
 			return

@@ -4,9 +4,9 @@
 #
 # A port refreshes its PAUSE before the peer lets it lapse, when the peer
 # times the quanta at a higher rate than the port's own.  Step:
-#   faster peer      s1 at 50 Mbit/s (a PAUSE of 0xffff quanta lasts
-#                    671 ms there) feeds a switch port at 10 Mbit/s
-#                    (3.36 s at its own rate); the egress port at 8 bit/s
+#   faster peer      s1 at 20 Mbit/s (a PAUSE of 0xffff quanta lasts
+#                    1.68 s there) feeds a switch port at 5 Mbit/s (6.7 s
+#                    at its own rate); the egress port at 8 bit/s
 #                    keeps what s1 sent, so once 40 datagrams passed the
 #                    switch port holds s1 paused for good.  100 more
 #                    datagrams queue at s1; over the next three PAUSE
@@ -32,9 +32,9 @@ s1_holds() { [ "$(pfc_stat s1 eth0 backlog_packets 3)" -ge "$1" ]; }
 faster_peer()
 {
 	local p0 deq paused lapses t0 t1
-	topo_qdisc s1 eth0 dcb rate 50mbit dscp-map 0:7 limit 2mb ||
+	topo_qdisc s1 eth0 dcb rate 20mbit dscp-map 0:7 limit 2mb ||
 		{ check_err 1 "tc: s1"; return; }
-	topo_qdisc sw "$IN" dcb rate 10mbit dscp-map 0:7 buffer 1mb \
+	topo_qdisc sw "$IN" dcb rate 5mbit dscp-map 0:7 buffer 1mb \
 		pfc prio-pfc 3 xoff 20kb delay 1ms || { check_err 1 "tc: ingress port"; return; }
 	topo_qdisc sw "$PORT" dcb rate 8bit dscp-map 0:7 || { check_err 1 "tc: egress port"; return; }
 	# past XOFF (20 KB) at the switch port: it pauses s1
@@ -70,7 +70,7 @@ faster_peer()
 	lapses=$(( $(sv B s1 eth0 pause_lapses 3) - $(sv A s1 eth0 pause_lapses 3) ))
 	log "pause_lapses at s1: $(sv B s1 eth0 pause_lapses 3) in all, +$lapses"
 	check_assert assert_le "$lapses" 0 "PAUSEs of the switch port that came after s1's pause had lapsed"
-	check_assert assert_le "$(sv B s1 eth0 pause_lapses 3)" 0 "lapses at s1 since the first PAUSE"
+	kill "$FLOOD_PID" 2>/dev/null
 }
 
 faster_peer
