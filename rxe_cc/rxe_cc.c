@@ -1257,6 +1257,7 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 	qp->cc.next_send_ns = 0;
 	qp->cc.pace_kbps = 0;
 	qp->cc.behind = false;
+	qp->cc.held = false;
 	clear_bit(RXE_CC_PACE_RESP, &qp->cc.pace_wait);
 	qp->cc.noack_ns = 0;
 	qp->cc.undo.valid = false;
@@ -1509,15 +1510,26 @@ bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
  * held is not the pacer's to make up: what holds it is congestion (ACKs
  * that do not come back, a qdisc paused or slow to send), and a QP that
  * caught up afterwards would send up to pacer_catchup_us of its rate
- * back to back just when its path is slowest.  So a late pacer's
- * catch-up ends here, and the packet after the hold earns at most
- * pacer_slack_us, as after idle time.  @why is the counter of the reason.
+ * back to back just when its path is slowest.  So the packet after the
+ * hold may make up only what the QP was late when the hold began (a late
+ * pacer timer's debt, which a QP catching up often runs into its skb
+ * limit with), at least pacer_slack_us as after idle time
+ * (rxe_cc_pace_charge()).  @why is the counter of the reason.
  */
 void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
 {
+	u64 now;
+
 	if (READ_ONCE(qp->cc.next_send_ns)) {
 		rxe_cc_lock(qp);
-		qp->cc.behind = false;
+		if (qp->cc.next_send_ns && !qp->cc.held) {
+			now = ktime_get_ns();
+			qp->cc.held = true;
+			qp->cc.held_lag_ns = qp->cc.behind &&
+				(s64)(now - qp->cc.next_send_ns) > 0 ?
+				now - qp->cc.next_send_ns : 0;
+			qp->cc.behind = false;
+		}
 		rxe_cc_unlock(qp);
 	}
 	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
@@ -1572,7 +1584,7 @@ static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
  */
 static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 {
-	u64 now, debt, wire_ns;
+	u64 now, debt, catchup, wire_ns;
 
 	if (qp->cc.ops && qp->cc.ops->on_sent)
 		qp->cc.ops->on_sent(qp, bytes);
@@ -1580,20 +1592,27 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 	if (!kbps) {
 		qp->cc.next_send_ns = 0;
 		qp->cc.behind = false;
+		qp->cc.held = false;
 		return 0;
 	}
 	/*
 	 * A QP that was waiting for its pacer and got the CPU late (timer
 	 * latency, a stalled vCPU) catches up to pacer_catchup_us: the rate
-	 * is an average.  Otherwise time the QP spent idle, or held by a
-	 * window or the skb limit (rxe_cc_held()), earns at most
-	 * pacer_slack_us of credit (the burst after idle).
+	 * is an average.  Otherwise time the QP spent idle earns at most
+	 * pacer_slack_us of credit (the burst after idle), and time it
+	 * spent held by a window or the skb limit nothing beyond what it
+	 * was late when the hold began (rxe_cc_held()).
 	 */
 	now = ktime_get_ns();
-	debt = (u64)(qp->cc.behind ?
-		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_catchup_us) :
-		     READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us)) *
+	catchup = (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_catchup_us) *
+		  NSEC_PER_USEC;
+	debt = qp->cc.behind ? catchup :
+	       (u64)READ_ONCE(rxe_cc_qp_dev(qp)->cc.pacer_slack_us) *
 	       NSEC_PER_USEC;
+	if (qp->cc.held) {
+		qp->cc.held = false;
+		debt = max(debt, min(qp->cc.held_lag_ns, catchup));
+	}
 	if (qp->cc.next_send_ns + debt < now) {
 		/* a waiting QP got the CPU later than it can catch up */
 		if (qp->cc.behind)

@@ -32,11 +32,18 @@ D=${RXE_DEV[s1]}
 # rlt RATE_KBPS MSGS [ARGS]: run the consumer, print its wire rate in kb/s.
 rlt()
 {
-	local p=/sys/module/rxe_cc_rltest/parameters r
+	local p=/sys/module/rxe_cc_rltest/parameters r c h0=() h=
+	for c in cc_skb_stalls cc_window_stalls cc_pacer_lost_us; do
+		h0+=("$(rxe_cnt s1 "$c")")
+	done
 	insmod "$RLT_KO" dev="$D" rate_kbps="$1" msgs="$2" ${3:+"$3"} ||
 		{ dmesg | tail -n 5 >&2; fail "rxe_cc_rltest rate_kbps=$1 failed"; }
 	r=$(cat "$p/wire_kbps")
-	log "rate_limit $1 kb/s, $2 x 64 KB: $(cat "$p/elapsed_us") us, $r kb/s on the wire" >&2
+	for c in cc_skb_stalls cc_window_stalls cc_pacer_lost_us; do
+		h+=" $c +$(( $(rxe_cnt s1 "$c") - h0[0] ))"
+		h0=("${h0[@]:1}")
+	done
+	log "rate_limit $1 kb/s, $2 x 64 KB: $(cat "$p/elapsed_us") us, $r kb/s on the wire;$h" >&2
 	if [ -n "${3:-}" ]; then
 		cat "$p/reset_kbps" >"$TMPD/reset_kbps"
 		log "after RESET, connected again: $(cat "$TMPD/reset_kbps") kb/s on the wire" >&2
