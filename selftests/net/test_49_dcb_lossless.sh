@@ -21,11 +21,11 @@
 #                 no drop anywhere, everything received;
 #  limit_unsized: the same with an unlimited pool (buffer 0): the limit
 #                 still bounds OUT (tail drops, peak within the limit);
-#  headroom_tiny: headroom 500 B (half a packet) at s1's ingress port,
-#                 `overflow drop`: it overflows (in_drops), the kernel
-#                 log names the port, the band and the headroom that
-#                 would have sufficed, and the exported in-flight peak
-#                 exceeds the headroom;
+#  headroom_tiny: headroom 2 KB at s1's ingress port, s1 sending at
+#                 1 Gbit/s, `overflow drop`: it overflows (in_drops), the
+#                 kernel log names the port, the band and the headroom
+#                 that would have sufficed, and the exported in-flight
+#                 peak exceeds the headroom;
 #  headroom_shared: the same headroom with the default `overflow shared`
 #                 and a 256 KB pool: the overflow is queued in the shared
 #                 part of the pool (in_borrowed), logged as such, and
@@ -263,19 +263,22 @@ expect "$peak" "<=" "$LIMIT" "OUT band 3 within its limit"
 log_test limit_unsized
 
 # ---------------------------------------------------------------------
-# headroom_tiny: 500 B of headroom, less than one packet, cannot absorb a
-# PAUSE's reaction time (in virtual time one packet is in flight, in a
-# real-time guest several KB); with `overflow drop` what does not fit is
-# dropped.
+# headroom_tiny: 2 KB of headroom cannot absorb what a sender at 1 Gbit/s
+# has in flight when its PAUSE arrives; with `overflow drop` what does not
+# fit is dropped.  (The in-flight is the sender's rate times its reaction
+# time: at 40 Mbit/s one 1042 B packet in virtual time, where the guest
+# reacts without vCPU stalls, which 2 KB held; a 1 Gbit/s NIC dequeues
+# several before the PAUSE is seen.  The headroom cannot go below one MTU
+# plus the in-flight over `delay`: sch_dcb refuses it.)
 # tiny OVERFLOW_OPTS: the tiny-headroom incast; sets ind, borrowed, infl,
 # hr and msg (the first overflow warning the kernel logged meanwhile).
 tiny()
 {
 	local mark="dcb-test49-$$-$RANDOM"
 	# shellcheck disable=SC2086
-	topo_dcb_all host rate $R40 $HOSTOPTS || fail "host qdiscs"
+	topo_dcb_all host rate "$(scaled_rate 1gbit)" $HOSTOPTS || fail "host qdiscs"
 	sw_fresh "rate $R10 dscp-map 0:7 ecn off $1" \
-		"rate $R40 dscp-map 0:7 $1 pfc prio-pfc 3 xoff 16kb headroom 500 delay 1us $2"
+		"rate $R40 dscp-map 0:7 $1 pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1us $2"
 	echo "$mark" >/dev/kmsg
 	D0=$(pfc_drop_report "${ALL[@]}")
 	c0=$(tc_sink_pkts r 7001)
