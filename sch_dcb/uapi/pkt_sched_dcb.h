@@ -180,14 +180,15 @@ enum tc_dcb_overflow {
 	__TC_DCB_OVERFLOW_MAX,
 };
 /*
- * Default PFC delay: 50 ms.  In a TCG guest the time from a PAUSE to the
- * last packet of the upstream is milliseconds: measured over two sch_dcb
- * hops at 40 Mb/s, up to 64 KB (13 ms of line rate) arrived after a PAUSE;
- * a 9-port tree at 20 Mb/s needed 51 KB (20 ms).  The auto headroom
- * 2 MTU + rate * delay must hold that with margin.  Real NICs need far
- * less: set delay to the cable and NIC response time.
+ * Default PFC delay: 2 ms, the lab's base RTT (rxe_cc's base_rtt_us): a
+ * PAUSE takes effect within one round trip of the emulated network.  In
+ * a virtual-time guest, a 4:1 RDMA incast at 100 Mbit/s had at most
+ * 13 000 B arrive after a PAUSE, the last 630 us after it; the auto
+ * headroom 2 MTU + rate * delay (28 KB there) holds that twice.  Real
+ * NICs need less: set delay to the cable and NIC response time; a guest
+ * in real time, whose vCPUs stall, needs more.
  */
-#define TC_DCB_PFC_DELAY_DEFAULT	50000	/* us */
+#define TC_DCB_PFC_DELAY_DEFAULT	2000	/* us */
 
 /*
  * Statistics of one band (tc -s class show) and of the port (totals).
