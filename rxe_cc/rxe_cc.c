@@ -81,9 +81,11 @@ again:
 #define RXE_CC_FLAGS		(RXE_CC_F_ECT | RXE_CC_F_NP | RXE_CC_F_BECN)
 
 /*
- * cc/base_rtt_us by default: the RDMA round trip of the TCG guests this
- * project runs in, 1.6 ms idle to 3.8 ms (minimum) on a loaded host
- * (Documentation/rxe_cc.rst, "Default parameters").
+ * cc/base_rtt_us by default: the feedback round trip of the lab's
+ * default network (100 Mbit/s ports, RED from 5 to 20 KB) in a
+ * virtual-time guest: about 100 us idle, 2 x 82 us to serialise a 1 KB
+ * packet over two shaped hops, and 1.6 ms of queue at the marking
+ * threshold (Documentation/rxe_cc.rst, "Default parameters").
  */
 #define RXE_CC_BASE_RTT_US	2000
 
