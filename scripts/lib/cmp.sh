@@ -10,7 +10,7 @@
 #
 #   cmp_load ALGO...            rdma_rxe.ko and the algorithms' modules
 #   cmp_rxe_add HOST...         an rxe device on eth0 of each HOST
-#   cmp_algo HOST ALGO          rxe_algo at CMP_LINE_MBPS + guest knobs
+#   cmp_algo HOST ALGO          rxe_algo at CMP_LINE_MBPS + PCN_KNOBS/LDCP_KNOBS
 #   cmp_sw_opts ALGO            sch_dcb options of a switch port for ALGO
 #   cmp_burst_topo / cmp_burst_run ALGO / cmp_burst_row ALGO
 #   cmp_conv_topo N / cmp_conv_run ALGO / cmp_conv_row ALGO
@@ -20,25 +20,24 @@
 # Results of a run go to $CMP_OUT (files named after the algorithm).
 
 CMP_OUT=${CMP_OUT:-$TMPD}
-CMP_RATE_MBPS=${CMP_RATE_MBPS:-20}	# every link and host NIC
+CMP_RATE_MBPS=${CMP_RATE_MBPS:-100}	# every link and host NIC
 CMP_LINE_MBPS=${CMP_LINE_MBPS:-$CMP_RATE_MBPS}	# rxe cc/max_rate_mbps
-CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb delay 50ms"}
+# PFC on RoCE's band, the headroom sized by sch_dcb's default delay (one
+# base RTT, 2 ms; sch_dcb.rst, "Sizing headroom")
+CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb"}
 # size of the switch's shared buffer pool (sch_dcb's buffer)
 CMP_BUFFER=${CMP_BUFFER:-1mb}
 CMP_RED=${CMP_RED:-"ecn red kmin 5kb kmax 20kb pmax 0.01"}
 CMP_STEP=${CMP_STEP:-"ecn step k 8kb"}
-CMP_DCQCN_T_US=${CMP_DCQCN_T_US:-55000}	# DCQCN T = K (cmp_algo)
-# and its CNP interval N, 50 ms as measured (K = 55 ms > N)
-DCQCN_CNP_US=${CMP_DCQCN_CNP_US:-50000}
 CMP_IV=${CMP_IV:-0.25}		# sent_pkts sampling interval (s)
 CMP_MON_MS=${CMP_MON_MS:-50}	# dcbmon interval (ms)
 CMP_KO_DIR=${DCBLAB_BUILD:-$TOP/build}/rxe_cc
 CMP_DCBMON=${CMP_DCBMON:-$TOP/tools/dcbmon}
 
-# PCN at guest speed (Documentation/pcn.rst): a period must hold tens of
-# packets per flow; 20 ms at 20 Mb/s is 49 packets of 1 KB at line rate.
-declare -gA PCN_KNOBS=([period_us]=${CMP_PCN_PERIOD_US:-20000})
-# LDCP: the module's defaults (init window 16 packets, alpha 1, beta 1/8).
+# Every algorithm runs at its defaults, derived from the line rate and
+# the base RTT (rxe_cc.rst, "The rule"); a scenario that studies a knob
+# puts it here (DCQCN's go to rxe.sh's DCQCN_KNOBS).
+declare -gA PCN_KNOBS=()
 declare -gA LDCP_KNOBS=()
 
 cmp_load()
@@ -88,7 +87,7 @@ cmp_gid_known()
 }
 
 # cmp_algo HOST ALGO: select ALGO (waits while old QPs still hold the
-# previous algorithm), line rate CMP_LINE_MBPS, scaled knobs.
+# previous algorithm), line rate CMP_LINE_MBPS, the overrides if any.
 cmp_algo()
 {
 	local h=$1 a=$2 k f=/sys/class/infiniband/${RXE_DEV[$1]}/cc/algo
@@ -96,9 +95,6 @@ cmp_algo()
 		fail "cannot select $a on ${RXE_DEV[$h]} (QPs left?)"
 	rxe_algo "$h" "$a" "$CMP_LINE_MBPS"
 	case $a in
-	# T = K = 55 ms, as results.rst measured the comparison (rxe.sh's
-	# default is 30 ms since; re-measure before moving this)
-	dcqcn) for k in rpg_time_reset dce_tcp_rtt; do rxe_cc "$h" "dcqcn/$k" "$CMP_DCQCN_T_US"; done ;;
 	pcn) for k in "${!PCN_KNOBS[@]}"; do rxe_cc "$h" "pcn/$k" "${PCN_KNOBS[$k]}"; done ;;
 	ldcp) for k in "${!LDCP_KNOBS[@]}"; do rxe_cc "$h" "ldcp/$k" "${LDCP_KNOBS[$k]}"; done ;;
 	esac
@@ -496,7 +492,7 @@ cmp_trace_off()
 cmp_rate_converge()
 {
 	local devs='' h lead=0 per=0
-	[ "$1" = pcn ] && { per=${PCN_KNOBS[period_us]}; lead=$per; }
+	[ "$1" = pcn ] && { per=$(rxe_cc "${CMP_S[0]}" pcn/period_us); lead=$per; }
 	for h in "${CMP_S[@]}"; do devs+="${devs:+ }${RXE_DEV[$h]}"; done
 	lab_metrics converge "$2" --devs "$devs" --line-kbps "$((CMP_LINE_MBPS * 1000))" \
 		--event "${CMP_TR_EVENT[$1]#*/}" --field "${CMP_TR_FIELD[$1]}" \

@@ -211,8 +211,8 @@ rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -
 #
 #   load_algo NAME             rdma_rxe.ko and rxe_cc_NAME.ko (load_dcqcn: dcqcn)
 #   rxe_algo HOST ALGO MBPS    cc/algo, cc/max_rate_mbps (the line rate);
-#                              for dcqcn also DCQCN_KNOBS and the NP's
-#                              min_time_between_cnps (DCQCN_CNP_US)
+#                              for dcqcn also the overrides in DCQCN_KNOBS
+#                              and DCQCN_CNP_US (none by default)
 #   rxe_qpn_skip HOST:K...     use up K QP numbers of HOST's device, so the
 #                              QPNs of different hosts differ in traces
 #   rxe_bw_start HOST PORT SECS  ib_write_bw server on r (or $RXE_BW_DST)
@@ -234,22 +234,13 @@ load_algo()
 
 load_dcqcn() { load_algo dcqcn; }
 
-# DCQCN at a 10-20 Mb/s line rate (Documentation/dcqcn.rst, "Guest-speed
-# settings"): the paper's N = 50 us, K = T = 55 us scaled by 545: N = 27
-# ms, T = K = 30 ms, so K > N as the paper requires (with K <= N alpha
-# decays between the CNPs of a flow that is still marked) and T = K as in
-# the paper.  30 ms exceeds the loop delay of a TCG guest plus the
-# queueing delay (16 ms at Kmax 20 KB and 10 Mb/s) and gives enough
-# recovery steps per CNP for the shares to even out within a test's run
-# ("Fig. 8 at guest scale", where the history of the setting is).
-# R_AI 50 kb/s
-declare -gA DCQCN_KNOBS=(
-	[rpg_time_reset]=30000 [dce_tcp_rtt]=30000
-	[rpg_ai_rate]=50 [rpg_hai_rate]=100 [rpg_min_rate]=500
-	[rpg_byte_reset]=10485760 [rpg_threshold]=5 [dce_tcp_g]=1020
-	[initial_alpha_value]=1024 [clamp_tgt_rate]=1
-)
-DCQCN_CNP_US=${DCQCN_CNP_US:-27000}
+# Knobs a caller overrides on top of the algorithms' defaults: empty, so
+# that every test and scenario runs DCQCN as a user gets it, its knobs
+# derived from the line rate and the base RTT (rxe_cc.rst, "The rule").
+# A test that studies a knob sets DCQCN_KNOBS[knob] (and DCQCN_CNP_US,
+# the NP's min_time_between_cnps) and says why.
+declare -gA DCQCN_KNOBS=()
+DCQCN_CNP_US=${DCQCN_CNP_US:-}
 
 rxe_algo()
 {
@@ -261,7 +252,7 @@ rxe_algo()
 	for k in "${!DCQCN_KNOBS[@]}"; do
 		rxe_cc "$h" "dcqcn/$k" "${DCQCN_KNOBS[$k]}"
 	done
-	rxe_cc "$h" min_time_between_cnps "$DCQCN_CNP_US"
+	[ -z "$DCQCN_CNP_US" ] || rxe_cc "$h" min_time_between_cnps "$DCQCN_CNP_US"
 }
 
 # rxe_nqp HOST: QPs of HOST's device.

@@ -22,14 +22,13 @@ params()
 {
 	cat <<'EOF2'
 algos           none,dcqcn,pcn,ldcp  algorithms, run one after the other
-rate            20             line rate of every port, host NIC and rxe device (Mb/s)
+rate            100            line rate of every port, host NIC and rxe device (Mb/s)
 bursters        3              burst senders on s1
 burst_msgs      64             RDMA WRITEs per burst sender
 burst_size      16384          bytes per WRITE
-pre             4              seconds of both long flows before the burst
-post            12             seconds of the long flows after the burst (then they are stopped)
-duration        60             long flows' longest duration (s, ib_write_bw -D; stopped earlier)
-pcn_period_us   20000          PCN's period T
+pre             2              seconds of both long flows before the burst
+post            4              seconds of the long flows after the burst (then they are stopped)
+duration        30             long flows' longest duration (s, ib_write_bw -D; stopped earlier)
 interval        0.25           sent_pkts sampling interval (s)
 interval_ms     50             dcbmon interval (ms)
 EOF2
@@ -60,7 +59,6 @@ cmp_setup_common()
 {
 	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}
 	CMP_SECS=${P[duration]}; CMP_IV=${P[interval]}; CMP_MON_MS=${P[interval_ms]}
-	PCN_KNOBS[period_us]=${P[pcn_period_us]}
 	CMP_OUT=$OUT
 	CMP_ALGOS=$(tr ',' ' ' <<<"${P[algos]}")
 }

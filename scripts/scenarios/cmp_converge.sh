@@ -20,11 +20,10 @@ params()
 {
 	cat <<'EOF2'
 algos           none,dcqcn,pcn,ldcp  algorithms, run one after the other
-rate            20             line rate of every port, host NIC and rxe device (Mb/s)
+rate            100            line rate of every port, host NIC and rxe device (Mb/s)
 flows           3              long flows (senders)
-duration        12             flows' duration (s, ib_write_bw -D)
+duration        5              flows' duration (s, ib_write_bw -D)
 drain_kb        4              the queue is drained when its mean over 1 s is below this (KB)
-pcn_period_us   20000          PCN's period T
 interval        0.25           sent_pkts sampling interval (s)
 interval_ms     50             dcbmon interval (ms)
 EOF2

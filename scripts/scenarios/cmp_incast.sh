@@ -8,8 +8,8 @@
 # the line rate, the switch port toward r is the bottleneck.  Per setting:
 #
 #   none   PFC on (RoCE's band 3), no ECN: lossless by PAUSE alone
-#   dcqcn  PFC on, RED (dcqcn.rst guest-speed Kmin/Kmax/Pmax), DCQCN RP/NP
-#   pcn    PFC on, NP-ECN, PCN RP/NP (cc/pcn/period_us scaled)
+#   dcqcn  PFC on, RED 5 / 20 KB / 1 %, DCQCN RP/NP at its defaults
+#   pcn    PFC on, NP-ECN, PCN RP/NP at its defaults
 #   ldcp   PFC OFF, DCTCP step marking at K (WRED drops non-ECT above K),
 #          LDCP windows; losses recovered by rxe's go-back-N
 #
@@ -40,15 +40,14 @@ params()
 	cat <<'EOF'
 algos           none,dcqcn,pcn,ldcp  settings to run, in this order
 senders         4         number of RDMA senders
-rate            20mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
-iters           30        ib_write_bw -n: writes per sender
+rate            100mbit   line rate of every port and host NIC (cc/max_rate_mbps too)
+iters           150       ib_write_bw -n: writes per sender
 size            65536     bytes per write
 buffer          1mb       switch buffer pool
 xoff            16kb      PFC static XOFF per (ingress port, RoCE's band 3) (none, dcqcn, pcn)
-delay           50ms      PAUSE response time the headroom is sized for
-red             5kb:50kb:0.01  dcqcn: RED kmin:kmax:pmax (dcqcn.rst guest settings)
+delay           default   PAUSE response time the headroom is sized for (default: sch_dcb's, one base RTT)
+red             5kb:20kb:0.01  dcqcn: RED kmin:kmax:pmax (the paper's Kmax 200 KB scaled by line rate x base RTT)
 ldcp_k          8kb       ldcp: DCTCP step K (WRED drops non-ECT above it)
-pcn_period_us   20000     pcn: NP period T (pcn.rst: tens of packets per flow)
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
 interval_ms     20        dcbmon sampling interval
 sample_s        0.1       sent_pkts sampling interval (FCT resolution)
@@ -103,7 +102,8 @@ cmpi_qdiscs()
 	if [ "$algo" = ldcp ]; then
 		sw="$sw pfc off"
 	else
-		sw="$sw pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay ${P[delay]}"
+		sw="$sw pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
+		[ "${P[delay]}" = default ] || sw="$sw delay ${P[delay]}"
 	fi
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	case $algo in
@@ -124,13 +124,12 @@ cmpi_qdiscs()
 }
 
 # cmpi_rxe ALGO: cc/algo and line rate on every host (the receiver's NP
-# and responder matter too), per-algorithm guest-speed knobs.
+# and responder matter too); every knob at its default.
 cmpi_rxe()
 {
 	local h
 	for h in "${CMPI_HOSTS[@]}" r; do
 		rxe_algo "$h" "$1" "$CMPI_MBPS"
-		[ "$1" = pcn ] && rxe_cc "$h" pcn/period_us "${P[pcn_period_us]}"
 	done
 	return 0
 }

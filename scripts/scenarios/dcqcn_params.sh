@@ -14,8 +14,8 @@
 # the bottleneck toward r.  One run per (incast, setting), named N-SETTING
 # in the algo column of summary.tsv:
 #
-#   paper     the guest settings of dcqcn.rst (scripts/lib/rxe.sh
-#             DCQCN_KNOBS: T = K = 30 ms, g = 1/256, R_AI 50 kb/s)
+#   paper     DCQCN's defaults, derived from the line rate and the base
+#             RTT (rxe_cc.rst, "The rule"; g = 1/256)
 #   g16       the same with g = 1/16 (dce_tcp_g 960)
 #   ai4       the same with R_AI and R_HAI four times larger
 #   strawman  QCN's and DCTCP's recommendations the paper starts from,
@@ -58,24 +58,14 @@ duration        300       time budget (s): only sizes dcblab's guest timeout (10
 EOF
 }
 
-# dcqp_knobs SETTING: DCQCN_KNOBS for SETTING, from the guest settings
-# saved at the first call.
+# dcqp_knobs SETTING: DCQCN_KNOBS (overrides of the derived defaults)
+# for SETTING; ai4 is applied per host by cmpi_rxe, from the defaults.
 dcqp_knobs()
 {
-	local k
-	if [ -z "${DCQP_BASE_SAVED:-}" ]; then
-		declare -gA DCQP_BASE=()
-		for k in "${!DCQCN_KNOBS[@]}"; do DCQP_BASE[$k]=${DCQCN_KNOBS[$k]}; done
-		DCQP_BASE_SAVED=1
-	fi
-	for k in "${!DCQP_BASE[@]}"; do DCQCN_KNOBS[$k]=${DCQP_BASE[$k]}; done
+	DCQCN_KNOBS=()
 	case $1 in
-	paper|pfc-only) ;;
+	paper|pfc-only|ai4) ;;
 	g16) DCQCN_KNOBS[dce_tcp_g]=960;;
-	ai4)
-		DCQCN_KNOBS[rpg_ai_rate]=$((4 * DCQP_BASE[rpg_ai_rate]))
-		DCQCN_KNOBS[rpg_hai_rate]=$((4 * DCQP_BASE[rpg_hai_rate]))
-		;;
 	strawman)
 		# T: 1.5 ms x 545; B: line rate x T / 50 (bytes)
 		DCQCN_KNOBS[rpg_time_reset]=818000
@@ -87,14 +77,18 @@ dcqp_knobs()
 }
 
 # cmpi_rxe N-SETTING: DCQCN with SETTING's knobs on the senders and r
-# (pfc-only: none)
+# (pfc-only: none; ai4: four times the derived R_AI and R_HAI)
 cmpi_rxe()
 {
-	local h algo=dcqcn
+	local h algo=dcqcn k
 	dcqp_knobs "${1#*-}"
 	[ "${1#*-}" = pfc-only ] && algo=none
 	for h in "${CMPI_HOSTS[@]}" r; do
 		rxe_algo "$h" "$algo" "$CMPI_MBPS"
+		[ "${1#*-}" = ai4 ] || continue
+		for k in rpg_ai_rate rpg_hai_rate; do
+			rxe_cc "$h" "dcqcn/$k" $((4 * $(rxe_cc "$h" "dcqcn/$k")))
+		done
 	done
 	return 0
 }
@@ -121,6 +115,7 @@ cmpi_qdiscs()
 	for k in $(printf '%s\n' "${!DCQCN_KNOBS[@]}" | sort); do
 		echo "dcqcn/$k ${DCQCN_KNOBS[$k]}"
 	done
+	[ "${1#*-}" != ai4 ] || echo "dcqcn/rpg_ai_rate, rpg_hai_rate: 4 x the derived defaults"
 }
 
 # dcqp_setup: cmp_incast's topology with as many senders as the largest

@@ -33,9 +33,8 @@ params()
 {
 	cat <<'EOF2'
 algos           none,dcqcn,pcn  algorithms, run one after the other (PFC on, as cmp_converge)
-rate            20             line rate of every port, host NIC and rxe device (Mb/s)
-duration        24             flows' duration (s, ib_write_bw -D)
-pcn_period_us   20000          PCN's period T
+rate            100            line rate of every port, host NIC and rxe device (Mb/s)
+duration        8              flows' duration (s, ib_write_bw -D)
 interval        0.25           sent_pkts sampling interval (s)
 interval_ms     50             dcbmon interval (ms)
 EOF2

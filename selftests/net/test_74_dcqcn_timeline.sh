@@ -38,7 +38,7 @@ RXE_BW_U=17	# 537 ms (see test_70_dcqcn_incast.sh)
 load_dcqcn
 rxe_topo 2
 SECS=${DCQCN74_SECS:-20}
-# (T = K: rxe.sh's 30 ms unless DCQCN74_T_US is set)
+# (T = K: the derived default unless DCQCN74_T_US is set)
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN74_T_US
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN74_T_US
 LINE=10
@@ -90,8 +90,8 @@ else
 fi
 log_test "2:1 dcqcn: no drop, Jain's index"
 
-g=$(awk -v d="${DCQCN_KNOBS[dce_tcp_g]}" 'BEGIN { printf "%.8f", (1024 - d) / 1024 }')
-minr=$(awk -v m="${DCQCN_KNOBS[rpg_min_rate]}" 'BEGIN { print m / 1000 }')
+g=$(awk -v d="$(rxe_cc s1 dcqcn/dce_tcp_g)" 'BEGIN { printf "%.8f", (1024 - d) / 1024 }')
+minr=$(awk -v m="$(rxe_cc s1 dcqcn/rpg_min_rate)" 'BEGIN { print m / 1000 }')
 qpns=()
 for h in s1 s2; do
 	step="$h: every cut as eq. (1), rates and alpha in range"
