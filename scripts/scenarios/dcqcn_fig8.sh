@@ -4,11 +4,11 @@
 # dcqcn_fig8: PFC's unfairness and the victim flow, then DCQCN (issue 5;
 # DCQCN paper Fig. 3 -> Fig. 8 and Fig. 4 -> Fig. 9).
 #
-#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, 10 Mb/s)
+#   h1 ----------- sw1 ---- r     (congested: sw1 -> r, 100 Mb/s)
 #                  / |
-#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 40 Mb/s)
+#   h2 h3 h4 v - sw2  vr          (trunk sw2 <-> sw1: 400 Mb/s)
 #
-# Host links 10 Mb/s, PFC on RoCE's band 3 everywhere, RED ECN on sw1 -> r
+# Host links 100 Mb/s, PFC on RoCE's band 3 everywhere, RED ECN on sw1 -> r
 # in the dcqcn run.  h1..h4 send to r (ib_write_bw); v sends to vr over
 # the trunk and never crosses the congested port.  Runs: v alone; the
 # incast with v under algo none (PFC only: sw1 pauses the trunk, h1 gets
@@ -31,11 +31,11 @@ describe()
 params()
 {
 	cat <<'EOF2'
-duration        48        ib_write_bw -D seconds of the dcqcn incast run
-none            12        ib_write_bw -D seconds of the PFC-only incast run
-alone           6         ib_write_bw -D seconds of v alone
-t_us            30000     DCQCN T (rpg_time_reset), us
-k_us            30000     DCQCN K (dce_tcp_rtt), us; above the CNP interval N (27 ms)
+duration        16        ib_write_bw -D seconds of the dcqcn incast run
+none            6         ib_write_bw -D seconds of the PFC-only incast run
+alone           3         ib_write_bw -D seconds of v alone
+t_us            auto      DCQCN T (rpg_time_reset), us; auto: derived (2.2 ms at 100 Mb/s)
+k_us            auto      DCQCN K (dce_tcp_rtt), us; auto: derived, above the CNP interval N
 xoff            96kb      PFC XOFF of every switch port (above RED's kmax 20 KB)
 timeout_exp     19        ib_write_bw -u (transport timeout 4.096 us * 2^N)
 EOF2
@@ -44,8 +44,8 @@ EOF2
 # dcq8_setup XOFF OUTDIR: DCQCN loaded, the topology above with PFC XOFF
 # XOFF on every switch port; results go to OUTDIR.
 #
-# delay 100ms: with 50ms the PFC-only run overflowed headrooms (170
-# drops).  XOFF 96kb: ECN must act before PFC (DCQCN paper section 3: the
+# sch_dcb's default PFC delay (2 ms); in real time at 10 Mb/s the
+# PFC-only run needed 100 ms (170 drops with 50 ms).  XOFF 96kb: ECN must act before PFC (DCQCN paper section 3: the
 # PFC threshold above RED's Kmax).  Here it counts per ingress port, and
 # sw1's port from the trunk carries three of the four senders: with
 # xoff 16kb, under RED's kmax of 20 KB, the dcqcn run still sent 2366
@@ -66,10 +66,10 @@ dcq8_setup()
 {
 	local h xoff=$1
 	DCQ8_OUT=$2
-	DCQ8_LINE=10
+	DCQ8_LINE=${DCQ8_LINE:-100}
 	RXE_BW_U=${RXE_BW_U:-19}
-	DCQ8_SW="rate ${DCQ8_LINE}mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff delay 100ms"
-	DCQ8_TRUNK="rate 40mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff delay 100ms"
+	DCQ8_SW="rate ${DCQ8_LINE}mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff"
+	DCQ8_TRUNK="rate $((4 * DCQ8_LINE))mbit $CTRL_MAP buffer 2mb pfc prio-pfc $ROCE_BAND xoff $xoff"
 	DCQ8_RED="ecn red kmin 5kb kmax 20kb pmax 0.01"
 	DCQ8_HOSTS="h1 h2 h3 h4 v r vr"
 	mkdir -p "$DCQ8_OUT" || fail "mkdir $DCQ8_OUT"
@@ -178,14 +178,14 @@ run()
 {
 	dl_test_libs
 	RXE_BW_U=${P[timeout_exp]}
-	DCQCN_KNOBS[rpg_time_reset]=${P[t_us]}
-	DCQCN_KNOBS[dce_tcp_rtt]=${P[k_us]}
+	[ "${P[t_us]}" = auto ] || DCQCN_KNOBS[rpg_time_reset]=${P[t_us]}
+	[ "${P[k_us]}" = auto ] || DCQCN_KNOBS[dce_tcp_rtt]=${P[k_us]}
 	dcq8_setup "${P[xoff]}" "$OUT"
 	dcq8_run alone dcqcn "${P[alone]}" v
 	dcq8_run none none "${P[none]}" h1 h2 h3 h4 v
 	dcq8_run dcqcn dcqcn "${P[duration]}" h1 h2 h3 h4 v
 	{
-		echo "dcqcn_fig8: 10 Mb/s bottleneck sw1 -> r, 40 Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = ${P[t_us]} us)"
+		echo "dcqcn_fig8: $DCQ8_LINE Mb/s bottleneck sw1 -> r, $((4 * DCQ8_LINE)) Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = ${P[t_us]} us)"
 		echo "(Mb/s of RDMA payload per flow over the second half; paper: Fig. 3 h1 about 3x, Fig. 8 fair, Fig. 9 victim kept)"
 		echo
 		column -t -s "$(printf '\t')" "$OUT/summary.tsv"
