@@ -23,6 +23,11 @@ def main(argv=None):
     p = sub.add_parser("metadata", help="write OUT/metadata.json")
     p.add_argument("out", metavar="OUT")
     p.add_argument("raw", metavar="RAW", help="dcblab's raw facts")
+    p = sub.add_parser("metadata-merge",
+                       help="OUT/metadata.json of runs shared by guests")
+    p.add_argument("out", metavar="OUT")
+    p.add_argument("repeat", type=int, metavar="REPEAT")
+    p.add_argument("guests", type=int, metavar="GUESTS")
     p = sub.add_parser("timeline",
                        help="DCQCN's R_C, R_T and alpha per QP to a PNG")
     p.add_argument("trace", metavar="TRACE", help="the trace CSV")
@@ -50,6 +55,8 @@ def main(argv=None):
             repo = os.path.dirname(os.path.dirname(
                 os.path.dirname(os.path.abspath(__file__))))
             print(metadata.write(a.out, a.raw, repo))
+        elif a.cmd == "metadata-merge":
+            print(metadata.merge(a.out, a.repeat, a.guests))
         elif a.cmd == "timeline":
             qps = timeline.read_qps(a.qps)
             if not timeline.plot(a.trace, qps, a.png, a.title, a.share):

@@ -211,11 +211,29 @@ def build(out_dir, raw_dir, repo):
     return doc
 
 
-def write(out_dir, raw_dir, repo):
-    doc = build(out_dir, raw_dir, repo)
-    path = os.path.join(out_dir, "metadata.json")
+def _dump(doc, path):
     with open(path + ".tmp", "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
     os.replace(path + ".tmp", path)
     return path
+
+
+def write(out_dir, raw_dir, repo):
+    return _dump(build(out_dir, raw_dir, repo),
+                 os.path.join(out_dir, "metadata.json"))
+
+
+def merge(out_dir, repeat, guests):
+    """OUT_DIR/metadata.json, written by the first of GUESTS guests that
+    shared REPEAT runs (dcblab's run_guests), made the whole run's: the
+    total repeat count, the number of guests and the CPU guard of every
+    part (OUT_DIR/cpu-guard.tsv, which dcblab has added up)."""
+    path = os.path.join(out_dir, "metadata.json")
+    with open(path) as f:
+        doc = json.load(f)
+    doc.setdefault("dcblab", {})["repeat"] = repeat
+    doc["dcblab"]["guests"] = guests
+    doc.setdefault("machine", {})["cpu_guard"] = cpu_guard(
+        os.path.join(out_dir, "cpu-guard.tsv"))
+    return _dump(doc, path)

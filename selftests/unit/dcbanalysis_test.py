@@ -1133,6 +1133,25 @@ class Metadata(unittest.TestCase):
                              "guest kernel busy during traffic: at most 77%\n")
             self.assertEqual(summary.clock_line(["/nonexistent"]), "")
 
+    def test_merge(self):
+        # the first part's metadata.json, made the whole run's by dcblab's
+        # run_guests: repeat and guests, every part's CPU guard
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "metadata.json"), "w") as f:
+                json.dump({"dcblab": {"repeat": 2, "scenario": "incast"},
+                           "machine": {"cpu_guard": [
+                               {"phase": "a", "busy_pct": 41}]}}, f)
+            with open(os.path.join(t, "cpu-guard.tsv"), "w") as f:
+                f.write("a\t41\nb\t52\n")
+            metadata.merge(t, 3, 2)
+            with open(os.path.join(t, "metadata.json")) as f:
+                doc = json.load(f)
+            self.assertEqual(doc["dcblab"], {"repeat": 3, "guests": 2,
+                                             "scenario": "incast"})
+            self.assertEqual([r["busy_pct"] for r in doc["machine"]["cpu_guard"]],
+                             [41, 52])
+            self.assertRaises(OSError, metadata.merge, "/nonexistent", 1, 1)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
