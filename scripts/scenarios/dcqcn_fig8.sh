@@ -45,8 +45,9 @@ EOF2
 # XOFF on every switch port; results go to OUTDIR.
 #
 # sch_dcb's default PFC delay (2 ms); in real time at 10 Mb/s the
-# PFC-only run needed 100 ms (170 drops with 50 ms).  XOFF 96kb: ECN must act before PFC (DCQCN paper section 3: the
-# PFC threshold above RED's Kmax).  Here it counts per ingress port, and
+# PFC-only run needed 100 ms (170 drops with 50 ms).  XOFF 96kb: ECN
+# must act before PFC (DCQCN paper section 3: the PFC threshold above
+# RED's Kmax).  Here it counts per ingress port, and
 # sw1's port from the trunk carries three of the four senders: with
 # xoff 16kb, under RED's kmax of 20 KB, the dcqcn run still sent 2366
 # PAUSE frames and the shares were 1.6-3.1 Mb/s.  With 48kb, DCQCN's
@@ -185,7 +186,7 @@ run()
 	dcq8_run none none "${P[none]}" h1 h2 h3 h4 v
 	dcq8_run dcqcn dcqcn "${P[duration]}" h1 h2 h3 h4 v
 	{
-		echo "dcqcn_fig8: $DCQ8_LINE Mb/s bottleneck sw1 -> r, $((4 * DCQ8_LINE)) Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = ${P[t_us]} us)"
+		echo "dcqcn_fig8: $DCQ8_LINE Mb/s bottleneck sw1 -> r, $((4 * DCQ8_LINE)) Mb/s trunk, runs of ${P[none]} s (none) and ${P[duration]} s (dcqcn, T = $(rxe_cc h1 dcqcn/rpg_time_reset) us)"
 		echo "(Mb/s of RDMA payload per flow over the second half; paper: Fig. 3 h1 about 3x, Fig. 8 fair, Fig. 9 victim kept)"
 		echo
 		column -t -s "$(printf '\t')" "$OUT/summary.tsv"
