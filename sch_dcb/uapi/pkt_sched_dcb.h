@@ -180,15 +180,16 @@ enum tc_dcb_overflow {
 	__TC_DCB_OVERFLOW_MAX,
 };
 /*
- * Default PFC delay: 2 ms, the lab's base RTT (rxe_cc's base_rtt_us): a
- * PAUSE takes effect within one round trip of the emulated network.  In
- * a virtual-time guest, a 4:1 RDMA incast at 100 Mbit/s had at most
- * 13 000 B arrive after a PAUSE, the last 630 us after it; the auto
- * headroom 2 MTU + rate * delay (28 KB there) holds that twice.  Real
- * NICs need less: set delay to the cable and NIC response time; a guest
- * in real time, whose vCPUs stall, needs more.
+ * Default PFC delay: 5 ms.  In a guest whose namespaces share one vCPU,
+ * packets a peer has already sent can wait in the receive backlog until
+ * that CPU gets to them, up to about a scheduler tick (4 ms at HZ=250);
+ * they arrive after the PAUSE.  Measured in virtual time, the delay whose
+ * auto headroom 2 MTU + rate * delay would have held every arrival after
+ * a PAUSE was 0.8 ms (4:1 RDMA incast, 100 Mbit/s) to 3.8 ms (two UDP
+ * hosts at 40 Mbit/s).  Real NICs need far less: set delay to the cable
+ * and NIC response time; a guest in real time, whose vCPUs stall, more.
  */
-#define TC_DCB_PFC_DELAY_DEFAULT	2000	/* us */
+#define TC_DCB_PFC_DELAY_DEFAULT	5000	/* us */
 
 /*
  * Statistics of one band (tc -s class show) and of the port (totals).

@@ -22,8 +22,8 @@
 CMP_OUT=${CMP_OUT:-$TMPD}
 CMP_RATE_MBPS=${CMP_RATE_MBPS:-100}	# every link and host NIC
 CMP_LINE_MBPS=${CMP_LINE_MBPS:-$CMP_RATE_MBPS}	# rxe cc/max_rate_mbps
-# PFC on RoCE's band, the headroom sized by sch_dcb's default delay (one
-# base RTT, 2 ms; sch_dcb.rst, "Sizing headroom")
+# PFC on RoCE's band, the headroom sized by sch_dcb's default delay
+# (5 ms; sch_dcb.rst, "Sizing headroom")
 CMP_PFC=${CMP_PFC:-"pfc prio-pfc $ROCE_BAND xoff 16kb"}
 # size of the switch's shared buffer pool (sch_dcb's buffer)
 CMP_BUFFER=${CMP_BUFFER:-1mb}

@@ -45,7 +45,7 @@ iters           150       ib_write_bw -n: writes per sender
 size            65536     bytes per write
 buffer          1mb       switch buffer pool
 xoff            16kb      PFC static XOFF per (ingress port, RoCE's band 3) (none, dcqcn, pcn)
-delay           default   PAUSE response time the headroom is sized for (default: sch_dcb's, one base RTT)
+delay           default   PAUSE response time the headroom is sized for (default: sch_dcb's, 5 ms)
 red             5kb:20kb:0.01  dcqcn: RED kmin:kmax:pmax (the paper's Kmax 200 KB scaled by line rate x base RTT)
 ldcp_k          8kb       ldcp: DCTCP step K (WRED drops non-ECT above it)
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)

@@ -44,7 +44,7 @@ EOF2
 # dcq8_setup XOFF OUTDIR: DCQCN loaded, the topology above with PFC XOFF
 # XOFF on every switch port; results go to OUTDIR.
 #
-# sch_dcb's default PFC delay (2 ms); in real time at 10 Mb/s the
+# sch_dcb's default PFC delay (5 ms); in real time at 10 Mb/s the
 # PFC-only run needed 100 ms (170 drops with 50 ms).  XOFF 96kb: ECN
 # must act before PFC (DCQCN paper section 3: the PFC threshold above
 # RED's Kmax).  Here it counts per ingress port, and

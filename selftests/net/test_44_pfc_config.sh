@@ -81,11 +81,11 @@ refusals()
 	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 10kb xon 12kb delay 1ms
 	# 10 Mb/s * 1 ms = 1250 B in flight, plus one MTU: 2750 B at least
 	refused "$P1" rate 10mbit buffer 64kb pfc prio-pfc 3 xoff 16kb headroom 2000 delay 1ms
-	# the default delay (2 ms) counts too: 1514 + 25000 B at least
-	refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 26000
-	# the default headroom (2 x 1514 + 100 Mb/s x 2 ms = 28028 B) does
-	# not fit a 24 KB pool: refused, not silently too small
-	refused "$P1" rate 100mbit buffer 24kb pfc prio-pfc 3 xoff 16kb
+	# the default delay (5 ms) counts too: 1514 + 62500 B at least
+	refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 60000
+	# the default headroom (2 x 1514 + 100 Mb/s x 5 ms = 65528 B) does
+	# not fit a 48 KB pool: refused, not silently too small
+	refused "$P1" rate 100mbit buffer 48kb pfc prio-pfc 3 xoff 16kb
 	# 100 Mb/s * 1 ms = 12500 B, plus one MTU
 	refused "$P1" rate 100mbit buffer 256kb pfc prio-pfc 3 xoff 16kb headroom 10000 delay 1ms
 	# 2 bands x 8 KB of headroom > a 10 KB pool

@@ -324,10 +324,10 @@ log_test headroom_shared
 # at the lab's rate: hosts and ingress ports at 100 Mbit/s, the port
 # toward r at 50.  The auto headroom assumes the upstream sends at most
 # at the port's rate, so the hosts leave headroom_tiny's 1 Gbit/s (there
-# 93 780 B arrived in the 471 us after a PAUSE).  At 40 Mbit/s the
-# default (13 028 B) did not hold either: 21 882 B arrived within 248 us,
-# packets that waited in the receive backlog of the guest's one CPU
-# (sch_dcb.rst, "Sizing headroom").
+# 93 780 B arrived in the 471 us after a PAUSE).  Up to 45 848 B arrived
+# after a PAUSE here, packets that waited in the receive backlog of the
+# guest's one CPU (sch_dcb.rst, "Sizing headroom"): the 2 ms default
+# tried before (28 028 B) did not hold them, 5 ms (65 528 B) does.
 R50=$(scaled_rate 50mbit)
 R100=$(scaled_rate 100mbit)
 # shellcheck disable=SC2086

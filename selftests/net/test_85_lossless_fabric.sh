@@ -52,11 +52,11 @@ ALGOS=${LOSSLESS_ALGOS:-"none dcqcn pcn ldcp"}
 NPECN_K=${LOSSLESS_NPECN_K:-}
 # the walkthrough's switch port (cmp.sh, walk_sw_opts)
 SW_PFC=$WALK_PFC
-# The PFC delay is sch_dcb's default, the lab's base RTT (2 ms): in
-# virtual time at 100 Mbit/s at most 13 000 B arrived after a PAUSE, the
-# last of them 630 us after it (pause_inflight_peak, pause_react_us of
-# this test's none run), and the headroom 2 MTU + 25 000 B holds that
-# twice.  A slow kernel runs in real time and holds a vCPU, and the
+# The PFC delay is sch_dcb's default (5 ms): in virtual time at 100
+# Mbit/s at most 13 000 B arrived after a PAUSE, the last of them 630 us
+# after it (pause_inflight_peak, pause_react_us of this test's none
+# run), within the headroom 2 MTU + 62 500 B.  A slow kernel runs in
+# real time and holds a vCPU, and the
 # packets queued behind it, for milliseconds while the line rate is
 # SLOW times smaller: there the delay is 50 ms times SLOW, as in test_49.
 [ "$SLOW" = 1 ] || SW_PFC+=" delay $(scaled_time 50ms)"
