@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 480
-# suite: long
 #
 # PCN's convergence (PCN Fig. 11, scaled; the dcblab scenario cmp_converge
 # with algos=pcn): three ib_write_bw flows s1..s3 -> sw -> r start at the
-# 20 Mb/s line rate into the 20 Mb/s port sw -> r (PFC on RoCE's band 3, NP-ECN,
-# rxe_cc_pcn with period_us 20000 everywhere).  From the rxe_cc_pcn_rate
-# tracepoint (each flow at line rate until its first CNP; a flow starts one
-# period before its first CNP): the sum of the three rates comes down to
-# at most 1.1 x the line rate within CMP77_PERIODS periods of the last
-# flow's start.  From dcbmon samples of the port (every 50 ms): after the
+# 100 Mb/s line rate into the 100 Mb/s port sw -> r (PFC on RoCE's band
+# 3, NP-ECN, rxe_cc_pcn at its defaults everywhere: period 2 ms).  From
+# the rxe_cc_pcn_rate tracepoint (each flow at line rate until its first
+# CNP; a flow starts one period before its first CNP): the sum of the
+# three rates comes down to at most 1.1 x the line rate within
+# CMP77_PERIODS (5: "a few", PCN Appendix A) periods of the last flow's
+# start.  From dcbmon samples of the port (every 50 ms): after the
 # initial peak (the largest backlog in the 2 s after it first passed
-# 4 KB) the queue falls to 4 KB or less within CMP77_DRAIN_S of passing
-# 4 KB.  Every transfer completes.
+# CMP77_DRAIN_KB) the queue falls to CMP77_DRAIN_KB or less within
+# CMP77_DRAIN_S (0.5 s) of passing it.  CMP77_DRAIN_KB is np-ecn's K,
+# 10 KB: PCN holds the queue there (a mean of 10.6 KB at 100 Mb/s), so
+# the 4 KB of the scenario's drain_s is reached only when it dips.
+# Every transfer completes.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
@@ -23,12 +26,13 @@
 . "$TOP/scripts/lib/cmp.sh"
 
 need_cmd rdma ib_write_bw jq
-PERIODS=${CMP77_PERIODS:-15}
-DRAIN_S=${CMP77_DRAIN_S:-5}
+PERIODS=${CMP77_PERIODS:-5}
+DRAIN_S=${CMP77_DRAIN_S:-0.5}
+CMP_DRAIN_KB=${CMP77_DRAIN_KB:-10}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
 rm -rf "$OUTD"; mkdir -p "$OUTD"
 CMP_OUT=$OUTD
-CMP_SECS=${CMP77_SECS:-10}
+CMP_SECS=${CMP77_SECS:-5}
 
 cmp_load pcn
 load_dcb
@@ -44,7 +48,7 @@ cmp_conv_run pcn
 	[ "$failed" = 0 ] || check_err 1 "$failed ib_write_bw transfer(s) failed"
 	log_test "every transfer completes"
 	log "converge ${converge_s} s (${converge_periods} periods, aggregate $agg_at_converge_mbps Mb/s);" \
-		"drain ${drain_s} s from a peak of $peak0_kb KB (1 s mean below 4 KB after $settle_s s); second half: $f1_mbps $f2_mbps $f3_mbps Mb/s, Jain $jain;" \
+		"drain ${drain_s} s from a peak of $peak0_kb KB (1 s mean below $CMP_DRAIN_KB KB after $settle_s s); second half: $f1_mbps $f2_mbps $f3_mbps Mb/s, Jain $jain;" \
 		"PAUSE $pause_tx; queue mean $queue_mean_kb KB p99 $queue_p99_kb KB"
 	if _lib_num "$converge_s"; then
 		check_perf_assert assert_le "$converge_periods" "$PERIODS" "periods until the aggregate is at most 1.1 C"
@@ -57,6 +61,6 @@ cmp_conv_run pcn
 	else
 		check_err 1 "the queue never drained"
 	fi
-	log_test "queue drains within $DRAIN_S s"
+	log_test "queue down to $CMP_DRAIN_KB KB within $DRAIN_S s"
 }
 tests_exit

@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 600
-# suite: long
 #
 # LDCP incast without PFC (issue 6), the ldcp run of the dcblab scenario
 # cmp_incast (scripts/scenarios/cmp_incast.sh, sourced: same topology,
-# qdiscs, traffic and analysis).  Four senders each RDMA-write 30 x 64 KB
+# qdiscs, traffic and analysis).  Four senders each RDMA-write 150 x 64 KB
 # (ib_write_bw -n) into r through the switch port toward r: sch_dcb at
-# 20 Mb/s, DCTCP step marking at K = 8 KB, WRED drops of non-ECT packets
+# 100 Mb/s, DCTCP step marking at K = 8 KB, WRED drops of non-ECT packets
 # above K (LDCP's fast start), PFC off on every port.  Asserted:
 #  - every sender completes all its writes (perftest's result line), so
 #    whatever was dropped was recovered (drops and go-back-N are printed);
