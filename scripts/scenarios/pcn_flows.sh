@@ -70,10 +70,12 @@ rate            10             line rate of every port, host NIC and rxe device 
 run_s           60             ib_write_bw -D per run (s)
 size            16384          bytes per write
 window_s        2              window of the windowed Jain's index (s)
-pcn_period_us   50000          PCN's period T (about one packet per flow and period at 64 flows)
-pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above)
+pcn_period_us   50000          PCN's period T (about one packet per flow and period at 64 flows; default: derived)
+pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above; default: derived)
+pcn_w_min       default        PCN's w_min (1/65536): default (1/128), paper (0.1/N of each run, PCN section 5), or a number
 pcn_ecn_pct     95             PCN's ecn_threshold_pct: a period is congested when more than this % of its packets are CE
 xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
+delay           50ms           PFC delay the headroom is sized for (default: sch_dcb's, 5 ms)
 buffer          1mb            the switch's shared buffer pool (sch_dcb buffer; 4 x xoff and the headroom must fit)
 interval_ms     50             dcbmon interval (ms)
 duration        1200           time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
@@ -86,10 +88,17 @@ pcnf_setup()
 	local h
 	CMP_RATE_MBPS=${P[rate]}; CMP_LINE_MBPS=${P[rate]}
 	CMP_MON_MS=${P[interval_ms]}
-	PCN_KNOBS[period_us]=${P[pcn_period_us]}
-	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]}
+	# "default" leaves a knob to its derivation ("auto" gives it back)
+	PCN_KNOBS[period_us]=${P[pcn_period_us]/#default/auto}
+	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]/#default/auto}
 	PCN_KNOBS[ecn_threshold_pct]=${P[pcn_ecn_pct]}
-	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay 50ms"
+	case ${P[pcn_w_min]} in
+	default|paper) ;;
+	*) [[ ${P[pcn_w_min]} =~ ^[1-9][0-9]*$ ]] ||
+		fail "pcn_w_min: '${P[pcn_w_min]}' is not default, paper or a number" ;;
+	esac
+	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
+	[ "${P[delay]}" = default ] || CMP_PFC+=" delay ${P[delay]}"
 	CMP_BUFFER=${P[buffer]}
 	PCNF_OUT=${PCNF_OUT:-$OUT}
 	[[ ${P[hosts]} =~ ^[1-9][0-9]*$ ]] || fail "hosts: '${P[hosts]}' is not a number"
@@ -117,6 +126,12 @@ pcnf_run()
 	q=$((n / P[hosts]))
 	d=$PCNF_OUT/$a-$n
 	mkdir -p "$d"
+	# w_min: the paper's guideline 0.1/N for this run's N (1/65536)
+	case ${P[pcn_w_min]} in
+	default) PCN_KNOBS[w_min]=auto ;;
+	paper) PCN_KNOBS[w_min]=$((65536 / (10 * n))) ;;
+	*) PCN_KNOBS[w_min]=${P[pcn_w_min]} ;;
+	esac
 	for h in "${CMP_S[@]}" r; do cmp_algo "$h" "$a"; done
 	cmp_switch "$a"
 	pfc_snap CMP_S0 sw
