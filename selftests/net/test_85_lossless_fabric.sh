@@ -56,9 +56,9 @@ SW_PFC=$WALK_PFC
 # Mbit/s at most 13 000 B arrived after a PAUSE, the last of them 630 us
 # after it (pause_inflight_peak, pause_react_us of this test's none
 # run), within the headroom 2 MTU + 62 500 B.  A slow kernel runs in
-# real time and holds a vCPU, and the
-# packets queued behind it, for milliseconds while the line rate is
-# SLOW times smaller: there the delay is 50 ms times SLOW, as in test_49.
+# real time and holds a vCPU, and the packets queued behind it, for
+# milliseconds while the line rate is SLOW times smaller: there the
+# delay is 50 ms times SLOW, as in test_49.
 [ "$SLOW" = 1 ] || SW_PFC+=" delay $(scaled_time 50ms)"
 # perftest's default transport timeout exponent (4.096 us * 2^14 = 67 ms)
 RXE_BW_U=14
