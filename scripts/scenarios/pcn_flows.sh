@@ -82,6 +82,20 @@ duration        1200           time budget (s): only sizes dcblab's guest timeou
 EOF2
 }
 
+# pcnf_w_min N: PCN's w_min knob for a run of N flows from pcn_w_min:
+# auto (the default, 1/128), 0.1/N in 1/65536 (paper: PCN section 5's
+# guideline), or the number given; fails on anything else.
+pcnf_w_min()
+{
+	case ${P[pcn_w_min]} in
+	default) echo auto ;;
+	paper) echo $((65536 / (10 * $1))) ;;
+	*) [[ ${P[pcn_w_min]} =~ ^[1-9][0-9]*$ ]] ||
+		fail "pcn_w_min: '${P[pcn_w_min]}' is not default, paper or a number"
+	   echo "${P[pcn_w_min]}" ;;
+	esac
+}
+
 # pcnf_setup: knobs from P[] (cmp.sh's variables), modules, topology.
 pcnf_setup()
 {
@@ -92,11 +106,7 @@ pcnf_setup()
 	PCN_KNOBS[period_us]=${P[pcn_period_us]/#default/auto}
 	PCN_KNOBS[min_rate_kbps]=${P[pcn_min_rate_kbps]/#default/auto}
 	PCN_KNOBS[ecn_threshold_pct]=${P[pcn_ecn_pct]}
-	case ${P[pcn_w_min]} in
-	default|paper) ;;
-	*) [[ ${P[pcn_w_min]} =~ ^[1-9][0-9]*$ ]] ||
-		fail "pcn_w_min: '${P[pcn_w_min]}' is not default, paper or a number" ;;
-	esac
+	pcnf_w_min 1 >/dev/null		# refuse a bad pcn_w_min before the runs
 	CMP_PFC="pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
 	[ "${P[delay]}" = default ] || CMP_PFC+=" delay ${P[delay]}"
 	CMP_BUFFER=${P[buffer]}
@@ -126,12 +136,7 @@ pcnf_run()
 	q=$((n / P[hosts]))
 	d=$PCNF_OUT/$a-$n
 	mkdir -p "$d"
-	# w_min: the paper's guideline 0.1/N for this run's N (1/65536)
-	case ${P[pcn_w_min]} in
-	default) PCN_KNOBS[w_min]=auto ;;
-	paper) PCN_KNOBS[w_min]=$((65536 / (10 * n))) ;;
-	*) PCN_KNOBS[w_min]=${P[pcn_w_min]} ;;
-	esac
+	PCN_KNOBS[w_min]=$(pcnf_w_min "$n")
 	for h in "${CMP_S[@]}" r; do cmp_algo "$h" "$a"; done
 	cmp_switch "$a"
 	pfc_snap CMP_S0 sw
