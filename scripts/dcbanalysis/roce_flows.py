@@ -16,7 +16,8 @@ library only: the guest tests run it too.
 
 prints ``key value`` lines: flows (seen in the capture), jain (second half of the capture),
 jain_w_min and jain_w_median (over windows of S seconds in the second
-half), total_mbps and the per-flow rates (Mbit/s of IPv4 bytes);
+half), total_mbps, low_share (the slowest flow's rate over the fair
+share, total / N) and the per-flow rates (Mbit/s of IPv4 bytes);
 with --spans, a table of each flow's first and last packet and bytes;
 with --incast, incast()'s metrics; with --chunks, chunks()'s table.
 """
@@ -217,7 +218,9 @@ def chunks(pkts, n):
 
 def summary(pkts, window=2.0, nflows=None):
     """The metrics over the second half of the capture: flows, jain,
-    jain_w_min, jain_w_median, total_mbps, and rates ({flow: Mbit/s}).
+    jain_w_min, jain_w_median, total_mbps, low_share (the slowest flow
+    over the fair share: a starved flow shows here, where Jain's index
+    over many flows hardly moves), and rates ({flow: Mbit/s}).
     With @nflows, flows that sent nothing in that half count as 0."""
     if not pkts:
         return {"flows": 0, "rates": {}}
@@ -236,6 +239,8 @@ def summary(pkts, window=2.0, nflows=None):
         "jain_w_min": min(wj) if wj else None,
         "jain_w_median": statistics.median(wj) if wj else None,
         "total_mbps": sum(vals),
+        "low_share": (min(vals) * len(vals) / sum(vals)
+                      if sum(vals) > 0 else None),
         "span_s": t_last - t0,
         "rates": rates,
     }
@@ -295,7 +300,8 @@ def main(argv=None):
         return 0
     s = summary(pkts, a.window, a.flows)
     print("flows %d" % s["flows"])
-    for k in ("jain", "jain_w_min", "jain_w_median", "total_mbps", "span_s"):
+    for k in ("jain", "jain_w_min", "jain_w_median", "total_mbps",
+              "low_share", "span_s"):
         print("%s %s" % (k, fmt(s.get(k))))
     print("rates_mbps %s" % "/".join("%.3f" % v for _, v in
                                      sorted(s["rates"].items())))

@@ -960,6 +960,14 @@ class RoceFlows(unittest.TestCase):
                                delta=0.01)
         self.assertAlmostEqual(s["jain_w_min"], s["jain"], delta=0.02)
         self.assertAlmostEqual(s["total_mbps"], 1.2, delta=0.02)
+        # the silent third flow: 0 of the fair share
+        self.assertEqual(s["low_share"], 0)
+        s2 = roce_flows.summary(got, window=1.0)
+        self.assertEqual(s2["low_share"], 0)
+        two = [p for p in got if p[1][0] != "10.0.0.3"]
+        # A 0.8, B 0.4: B at 0.4 / (1.2 / 2)
+        self.assertAlmostEqual(roce_flows.summary(two)["low_share"],
+                               0.4 / 0.6, delta=0.02)
 
     def test_chunks(self):
         # A: every 10 ms over 10 s, every other packet CE (ECN 3); B:
