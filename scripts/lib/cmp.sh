@@ -341,6 +341,9 @@ cmp_burst_run()
 	done
 	cmp_wait "${bpids[@]}" "${bsrv[@]}"
 	local bfail=$CMP_FAILED
+	# the CPU guard over the long flows and the burst (rxe_bw_clients
+	# marked their start)
+	cpu_guard "$a: long flows and burst"
 	log "$a: burst done ($bfail failed); ${CMP_POST} s after it"
 	# the post-burst window, then the long flows end (they would run up
 	# to CMP_SECS: process start-up under a loaded TCG guest delays the
@@ -534,6 +537,7 @@ cmp_conv_run()
 	log "$a: ${CMP_N} flows started"
 	cmp_wait "${pids[@]}"
 	local fl=$CMP_FAILED
+	cpu_guard "$a: ${CMP_N} flows"
 	cmp_keep_bw "$o"
 	rxe_sampler_stop
 	cmp_mon_stop

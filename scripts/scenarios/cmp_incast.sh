@@ -196,6 +196,7 @@ cmpi_run()
 	[ ${#rows[@]} -ge 2 ] || fail "$algo: dcbmon wrote no sample ($(cat "$d/dcbmon.err"))"
 	t0=$(awk -v n="$t0" -v ms="${rows[-1]%%,*}" 'BEGIN { printf "%.6f", n - ms / 1000 }')
 	rxe_sampler_start "${P[sample_s]}" "$d/samples.txt" "${CMPI_HOSTS[@]}"
+	cpu_mark
 	i=0
 	for h in "${CMPI_HOSTS[@]}"; do
 		i=$((i + 1))
@@ -206,6 +207,7 @@ cmpi_run()
 	done
 	log "$algo: ${#CMPI_HOSTS[@]} x ${P[iters]} x ${P[size]} B writes -> r"
 	for i in "${pids[@]}"; do wait "$i" || rc=1; done
+	cpu_guard "$algo: incast"
 	sleep 0.5
 	rxe_sampler_stop
 	kill -TERM "$mon" 2>/dev/null; wait "$mon" 2>/dev/null

@@ -143,6 +143,7 @@ ldfs_run()
 	done
 	cmp_wait "${pids[@]}" "${RXE_BW_PIDS[@]}"
 	RXE_BW_PIDS=()
+	cpu_guard "$s: long flow and small flows"
 	mv "$TMPD"/bw-* "$d/"
 	cmp_mon_stop
 	cmp_cap_stop

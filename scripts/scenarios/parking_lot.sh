@@ -74,6 +74,7 @@ pl_run()
 	log "$a: f1 h1 -> r1, f2 h2 -> r2, f3 h3 -> r2 for $CMP_SECS s"
 	cmp_wait "${pids[@]}"
 	local fl=$CMP_FAILED
+	cpu_guard "$a: three flows"
 	cmp_keep_bw "$o"
 	rxe_sampler_stop
 	cmp_mon_stop

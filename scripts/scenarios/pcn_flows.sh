@@ -161,6 +161,7 @@ pcnf_run()
 	log "$a-$n: ${#CMP_S[@]} senders x $q QPs for ${P[run_s]} s"
 	cmp_wait "${RXE_BW_PIDS[@]}"
 	RXE_BW_PIDS=()
+	cpu_guard "$a-$n: ${#CMP_S[@]} x $q QPs"
 	mv "$TMPD"/bw-* "$d/"
 	cmp_mon_stop
 	cmp_cap_stop
