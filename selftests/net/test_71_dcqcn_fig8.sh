@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 500
-# suite: long
 #
 # DCQCN paper Fig. 3 -> Fig. 8 (PFC unfairness) and Fig. 4 -> Fig. 9
 # (victim flow) with soft-RoCE, in one topology:
