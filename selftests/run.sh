@@ -250,11 +250,15 @@ fi
 [ "$GUEST_JOBS" -le ${#GUEST[@]} ] || GUEST_JOBS=${#GUEST[@]}
 
 # guest_weight NAME: the test's expected time, to balance the guests: its
-# time in the previous run's times.tsv, else its timeout
+# time in the previous run's times.tsv (whole seconds, at least 1: with a
+# weight of 0 every test would go to the first guest and a guest with an
+# empty list would run the whole suite), else its timeout
 declare -A PREV_SECS=()
 if [ -s "$RESULTS/times.prev.tsv" ]; then
 	while IFS=$'\t' read -r name _ secs _; do
-		[[ $secs =~ ^[0-9]+(\.[0-9]+)?$ ]] && PREV_SECS[$name]=${secs%.*}
+		[[ $secs =~ ^[0-9]+(\.[0-9]+)?$ ]] || continue
+		PREV_SECS[$name]=${secs%.*}
+		[ "${PREV_SECS[$name]}" -ge 1 ] || PREV_SECS[$name]=1
 	done <"$RESULTS/times.prev.tsv"
 fi
 guest_weight() {
