@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Tables of a results folder: median and min-max over the runs."""
 
+import glob
 import json
 import os
 
@@ -66,13 +67,24 @@ def render(summary):
     return "\n".join(lines)
 
 
+def _metadata_files(path):
+    """@path/metadata.json and those of the scenarios a run of compare
+    made below it (@path/NAME/, @path/run-K/NAME/)."""
+    found = [os.path.join(path, "metadata.json")]
+    found += sorted(glob.glob(os.path.join(path, "*", "metadata.json")))
+    found += sorted(glob.glob(os.path.join(path, "run-*", "*",
+                                           "metadata.json")))
+    return found
+
+
 def clock_line(paths):
     """One line naming the clock and the CPU guard's largest busy share
-    of the results folders @paths (their metadata.json), or ""."""
+    of the results folders @paths (their metadata.json, and those of
+    the scenarios below them), or ""."""
     clocks, busy = [], []
-    for p in paths:
+    for mf in [f for p in paths for f in _metadata_files(p)]:
         try:
-            with open(os.path.join(p, "metadata.json")) as f:
+            with open(mf) as f:
                 m = json.load(f).get("machine", {})
         except (OSError, ValueError):
             continue

@@ -1140,6 +1140,19 @@ class Metadata(unittest.TestCase):
                              "clock: virtual (qemu icount shift 0, 1 vCPU); "
                              "guest kernel busy during traffic: at most 77%\n")
             self.assertEqual(summary.clock_line(["/nonexistent"]), "")
+            # a compare run: its own metadata.json has no guard, its
+            # scenarios' (run-K/NAME/) have theirs
+            doc["machine"]["cpu_guard"] = []
+            with open(os.path.join(t, "metadata.json"), "w") as f:
+                json.dump(doc, f)
+            sub = os.path.join(t, "run-2", "cmp_incast")
+            os.makedirs(sub)
+            doc["machine"]["cpu_guard"] = [{"phase": "c", "busy_pct": 47}]
+            with open(os.path.join(sub, "metadata.json"), "w") as f:
+                json.dump(doc, f)
+            self.assertEqual(summary.clock_line([t]),
+                             "clock: virtual (qemu icount shift 0, 1 vCPU); "
+                             "guest kernel busy during traffic: at most 47%\n")
 
     def test_merge(self):
         # the first part's metadata.json, made the whole run's by dcblab's
