@@ -236,13 +236,12 @@ UNIT_WALL=$(awk -v a="$UNIT_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b 
 
 # How many guests run side by side: in virtual time a guest is one host
 # thread and its results do not depend on what else the host runs, so
-# one more than the host has CPUs (a guest leaves its thread idle while
-# it sleeps or waits for a 9p reply: measured, 83 % of a CPU per guest
-# with two side by side; SELFTESTS_GUEST_JOBS overrides); a real-time
-# guest (two vCPUs, the host's clock) or a native run, one.
+# one more than the host has CPUs, as memory allows (vm-run --print-jobs;
+# SELFTESTS_GUEST_JOBS overrides); a real-time guest (two vCPUs, the
+# host's clock) or a native run, one.
 CLOCK=$(bash "$TOP/scripts/vm-run" --print-clock 2>/dev/null) || CLOCK=real
 if [ "$CLOCK" = virtual ]; then
-	GUEST_JOBS=${SELFTESTS_GUEST_JOBS:-$(( $(nproc 2>/dev/null || echo 1) + 1 ))}
+	GUEST_JOBS=${SELFTESTS_GUEST_JOBS:-$(bash "$TOP/scripts/vm-run" --print-jobs 2>/dev/null || echo 1)}
 else
 	GUEST_JOBS=${SELFTESTS_GUEST_JOBS:-1}
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-run's console report (host only, no guest): when a guest dies, the
-# first kernel report on its console is printed before the last 40 lines
+# vm-run's console report and its --print-jobs (host only, no guest): when
+# a guest dies, the first kernel report on its console is printed before
+# the last 40 lines
 # if it has scrolled out of them, since a panic's tail is often a second
 # oops on the other vCPU.  vm-run --console-report LOG prints the same for
 # a saved log: status 0 with a report in it, 1 without.
@@ -57,3 +58,13 @@ rc=0
 "$VMRUN" --console-report "$tmp/missing.log" >/dev/null 2>&1 || rc=$?
 [ $rc != 0 ] && [ $rc != 1 ] || fail "status $rc for a missing log, want an error"
 log "ok: a missing log is an error (status $rc)"
+
+# --print-jobs: how many guests the suite and dcblab run side by side; a
+# count in virtual time, 1 in real time (the debug kernel's guests).
+n=$("$VMRUN" --print-jobs) || fail "--print-jobs: status $?"
+[[ $n =~ ^[1-9][0-9]*$ ]] || fail "--print-jobs printed '$n', not a count"
+[ "$("$VMRUN" --print-clock)" != virtual ] || [ "$n" -le $(( $(nproc) + 1 )) ] ||
+	fail "--print-jobs: $n guests on $(nproc) CPUs"
+n=$("$VMRUN" --clock real --print-jobs) || fail "--print-jobs --clock real: status $?"
+[ "$n" = 1 ] || fail "--print-jobs in real time printed '$n', want 1"
+log "ok: --print-jobs $("$VMRUN" --print-jobs) (virtual), 1 (real)"
