@@ -12,7 +12,8 @@
 # Phase 2: scripts/vm-run guests run selftests/net/guest-runner.sh, which
 # runs the selftests/net/test_*.sh given to it (see there).  In virtual
 # time (vm-run's default without KVM) one guest more than the host has
-# CPUs run side by side, SELFTESTS_GUEST_JOBS to change it (each is one host
+# CPUs, as memory allows (vm-run --print-jobs), run side by side,
+# SELFTESTS_GUEST_JOBS to change it (each is one host
 # thread, and the guests' clocks do not see each other), the tests
 # balanced over them by the previous run's times (times.prev.tsv), else by
 # their timeouts; in real time or natively, one.  The TAP lines come in the

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vm-run's console report and its --print-jobs (host only, no guest): when
-# a guest dies, the first kernel report on its console is printed before
-# the last 40 lines
-# if it has scrolled out of them, since a panic's tail is often a second
-# oops on the other vCPU.  vm-run --console-report LOG prints the same for
-# a saved log: status 0 with a report in it, 1 without.
+# vm-run's console report and its --print-jobs (host only, no guest).
+# When a guest dies, the first kernel report on its console is printed
+# before the last 40 lines if it has scrolled out of them, since a
+# panic's tail is often a second oops on the other vCPU.  vm-run
+# --console-report LOG prints the same for a saved log: status 0 with a
+# report in it, 1 without.  --print-jobs prints how many guests run side
+# by side.
 #
 # timeout: 60
 
