@@ -165,7 +165,7 @@ die_top()
 # devices of the NODEs into the global associative array VAR.
 pfc_snap()
 {
-	local var=$1 n ns doc='{' sep='' k v out ports bands q l
+	local var=$1 n ns doc='{' sep='' out ports bands q l
 	shift
 	for n in "$@"; do
 		ns=${TOPO_PREFIX}-$n
@@ -187,40 +187,50 @@ pfc_snap()
 		bands=$("$TOPO_REPO/tools/dcbmon" -c 1 -a -j $ports) ||
 			die_top "dcbmon failed on $ports"
 	fi
+	# Every value as an element of a bash associative array, and the sums
+	# pfc_sw_sum reads: +KEY (the ports' totals), +KEY:BAND and +KEY:*
+	# (every band) over the ports of the switch nodes, all in this one jq
+	# run; bash only evaluates the list (a loop over the thousand values
+	# of a switch costs seconds of a TCG guest's time).
+	local swl='[' sep=''
+	for n in "$@"; do
+		[ "${TOPO_KIND[$n]:-}" = switch ] || continue
+		swl+="$sep\"$n\""; sep=,
+	done
+	swl+=']'
 	# shellcheck disable=SC2016
-	out=$(jq -r --argjson b "[${bands//$'\n'/,}]" 'to_entries[] |
+	out=$(jq -r --argjson b "[${bands//$'\n'/,}]" --argjson sw "$swl" '[to_entries[] |
 		.key as $n | .value as $v |
 		($v.q[] | select(.kind == "dcb" and .root == true) | .dev as $d |
 			(to_entries[] | select(.value | type == "number") |
-				"\($n):\($d):\(.key)=\(.value)"),
-			(.pool // {} | to_entries[] | "\($n):\($d):pool.\(.key)=\(.value)"),
+				{n: $n, r: .key, k: "\($n):\($d):\(.key)", v: .value}),
+			(.pool // {} | to_entries[] |
+				{n: $n, r: "pool.\(.key)", k: "\($n):\($d):pool.\(.key)", v: .value}),
 			($b[] | select(.netns == $v.ns and .dev == $d and .band != "all") |
 				.band as $bd | del(.t_ms, .t_unix_ms, .netns, .dev, .pool_used) |
 				to_entries[] | select(.key != "band") |
-				"\($n):\($d):\(.key):\($bd)=\(.value)")),
-		($v.l[] | "\($n):\(.ifname):rx_dropped=\(.stats64.rx.dropped)",
-			  "\($n):\(.ifname):tx_dropped=\(.stats64.tx.dropped)")' <<<"$doc") ||
+				{n: $n, r: "\(.key):\($bd)", b: .key,
+				 k: "\($n):\($d):\(.key):\($bd)", v: .value})),
+		($v.l[] |
+			{n: $n, r: "rx_dropped", k: "\($n):\(.ifname):rx_dropped", v: .stats64.rx.dropped},
+			{n: $n, r: "tx_dropped", k: "\($n):\(.ifname):tx_dropped", v: .stats64.tx.dropped})] |
+		(.[] | "[\(.k | @sh)]=\(.v | tostring | @sh)"),
+		([.[] | select(.n as $n | any($sw[]; . == $n)) | select(.v | type == "number")] |
+			(group_by(.r)[] | "[\("+" + .[0].r | @sh)]=\(map(.v) | add)"),
+			([.[] | select(.b)] | group_by(.b)[] |
+				"[\("+" + .[0].b + ":*" | @sh)]=\(map(.v) | add)"))' <<<"$doc") ||
 		die_top "cannot parse the statistics of $*"
 	declare -gA "$var"
 	local -n _snap=$var
-	_snap=()
-	while IFS='=' read -r k v; do
-		[ -n "$k" ] && _snap[$k]=$v
-	done <<<"$out"
+	eval "_snap=($out)"
 }
 
-# pfc_sw_sum VAR KEY [BAND]: KEY summed over every switch port in snapshot VAR.
+# pfc_sw_sum VAR KEY [BAND]: KEY summed over every switch port in snapshot
+# VAR (pfc_snap sums them); BAND '*' sums every band.
 pfc_sw_sum()
 {
 	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		case $k in
-		*:*:"$2${3:+:$3}")
-			[ "${TOPO_KIND[${k%%:*}]:-}" = switch ] && t=$((t + _s[$k])) ;;
-		esac
-	done
-	echo "$t"
+	echo "${_s[+$2${3:+:$3}]:-0}"
 }
 
 # sv VAR NODE DEV KEY [BAND]: a value of snapshot VAR; a missing key fails

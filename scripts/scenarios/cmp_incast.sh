@@ -142,17 +142,6 @@ cmpi_cnt_sum() # NAME HOST...: sum of a hw counter
 	echo "$t"
 }
 
-# cmpi_sw_sum VAR KEYREGEX: sum of the snapshot's sw entries matching
-cmpi_sw_sum()
-{
-	local -n _s=$1
-	local k t=0
-	for k in "${!_s[@]}"; do
-		[[ $k =~ ^sw:[^:]+:$2$ ]] && t=$((t + _s[$k]))
-	done
-	echo "$t"
-}
-
 # cmpi_run ALGO: one incast; results in $CMPI_OUT/ALGO/, a row appended to
 # summary.tsv.rows; sets CMPI_ROW.
 cmpi_run()
@@ -215,10 +204,10 @@ cmpi_run()
 
 	pfc_snap CMPI_S1 sw
 	local pause drops tail wred hr retry oos
-	pause=$(( $(cmpi_sw_sum CMPI_S1 'pause_tx:[0-7]') - $(cmpi_sw_sum CMPI_S0 'pause_tx:[0-7]') ))
-	tail=$(( $(cmpi_sw_sum CMPI_S1 drops_tail) - $(cmpi_sw_sum CMPI_S0 drops_tail) ))
-	wred=$(( $(cmpi_sw_sum CMPI_S1 drops_wred) - $(cmpi_sw_sum CMPI_S0 drops_wred) ))
-	hr=$(( $(cmpi_sw_sum CMPI_S1 drops_headroom) - $(cmpi_sw_sum CMPI_S0 drops_headroom) ))
+	pause=$(( $(pfc_sw_sum CMPI_S1 pause_tx '*') - $(pfc_sw_sum CMPI_S0 pause_tx '*') ))
+	tail=$(( $(pfc_sw_sum CMPI_S1 drops_tail) - $(pfc_sw_sum CMPI_S0 drops_tail) ))
+	wred=$(( $(pfc_sw_sum CMPI_S1 drops_wred) - $(pfc_sw_sum CMPI_S0 drops_wred) ))
+	hr=$(( $(pfc_sw_sum CMPI_S1 drops_headroom) - $(pfc_sw_sum CMPI_S0 drops_headroom) ))
 	drops=$((tail + wred + hr))
 	retry=$(( $(cmpi_cnt_sum completer_retry_err "${CMPI_HOSTS[@]}") - c0r ))
 	oos=$(( $(rxe_cnt r out_of_seq_request) - c0o ))
@@ -226,7 +215,7 @@ cmpi_run()
 		echo "pause_tx=$pause"; echo "drops=$drops"; echo "drops_tail=$tail"
 		echo "drops_wred=$wred"; echo "drops_headroom=$hr"
 		echo "retry=$retry"; echo "oos=$oos"; echo "bw_rc=$rc"
-		echo "ecn_marked=$(( $(cmpi_sw_sum CMPI_S1 ecn_marked) - $(cmpi_sw_sum CMPI_S0 ecn_marked) ))"
+		echo "ecn_marked=$(( $(pfc_sw_sum CMPI_S1 ecn_marked) - $(pfc_sw_sum CMPI_S0 ecn_marked) ))"
 	} >"$d/counters.env"
 	cmpi_analyze "$algo" "$d"
 	[ $rc = 0 ] || {
