@@ -35,7 +35,8 @@
 # "name<TAB>ok|fail|skip<TAB>seconds" per test that ran (make check's
 # 30-minute budget is judged on it; .ci/run prints and keeps it), with,
 # for guest tests, the guest's CPU busy share over the test and during
-# its traffic (the CPU guard, scripts/lib/common.sh) as two more columns.
+# its traffic (the CPU guard, scripts/lib/common.sh) and the processes it
+# started as three more columns.
 
 set -uo pipefail
 
@@ -98,6 +99,9 @@ selected() {
 #   long:  the papers' experiments and the comparison scenarios, whose
 #          mechanisms shorter tests of `make check` exercise, in `make
 #          check-long` (DCBLAB_CHECK_LONG=1).
+#   kver:  tests of what `make all KVER=...` built for another kernel,
+#          run by `make check-smoke KVER=6.12` after that build (make
+#          check does not build it, so there they could only skip).
 in_suite() {
 	local s
 	s=$(sed -n 's/^#[[:space:]]*suite:[[:space:]]*\([a-z]*\).*/\1/p' "$1" | head -n1)
@@ -106,6 +110,7 @@ in_suite() {
 	'') return 0 ;;
 	debug) [ "${DCBLAB_CHECK_DEBUG:-0}" = 1 ] ;;
 	long) [ "${DCBLAB_CHECK_LONG:-0}" = 1 ] ;;
+	kver) return 1 ;;
 	*) echo "run.sh: $1: unknown suite '$s'" >&2; return 1 ;;
 	esac
 }
@@ -273,7 +278,7 @@ report_guest() {
 	[ -n "$line" ] || return 1
 	# (a unit separator, not the tab, splits it: bash would merge the
 	# tabs around an empty reason)
-	IFS=$'\x1f' read -r _ _ st reason secs cpu guard <<<"${line//$'\t'/$'\x1f'}"
+	IFS=$'\x1f' read -r _ _ st reason secs cpu guard procs <<<"${line//$'\t'/$'\x1f'}"
 	log=$RESULTS/net/$g.log
 	count "$st"
 	[[ $reason != XFAIL* ]] || XFAIL=$((XFAIL + 1))
@@ -284,8 +289,8 @@ report_guest() {
 	   echo "# --- last lines of $log ---"
 	   sed '/^# --- kernel log during /,$d' "$log" 2>/dev/null | tail -n 30 | sed 's/^/#   /' ;;
 	esac
-	echo "# net/$g: ${secs}s, guest CPU ${cpu:-?}% busy${guard:+, ${guard}% in its traffic}"
-	printf '%s\t%s\t%s\t%s\t%s\n' "net/$g" "$st" "$secs" "${cpu:-}" "${guard:-}" >>"$TIMES"
+	echo "# net/$g: ${secs}s, guest CPU ${cpu:-?}% busy${guard:+, ${guard}% in its traffic}${procs:+, $procs processes}"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "net/$g" "$st" "$secs" "${cpu:-}" "${guard:-}" "${procs:-}" >>"$TIMES"
 	return 0
 }
 

@@ -15,13 +15,14 @@
 # lines matching $DMESG_RE since the test started fail it, and so does a
 # kmemleak report (debug kernel) that names our modules.  Prints TAP lines
 # numbered from N (default 1) and appends "N<TAB>name<TAB>ok|fail|skip<TAB>
-# reason<TAB>seconds<TAB>cpu<TAB>guard" to DIR/results.tsv as each test
+# reason<TAB>seconds<TAB>cpu<TAB>guard<TAB>processes" to DIR/results.tsv as each test
 # finishes (a passed test's reason is empty, or "XFAIL N ..." when N
 # assertions failed as expected on a slow kernel; seconds is the test
 # script's time on the guest's clock, before the namespace and kernel log
 # checks; cpu the guest's CPU busy share over the test in percent; guard
 # the highest busy share the test's CPU guard measured during its traffic
-# (scripts/lib/common.sh, cpu_guard), empty when it has none).  With
+# (scripts/lib/common.sh, cpu_guard), empty when it has none; processes
+# how many processes it started).  With
 # --slot K (selftests/run.sh runs several guests side by side) the file is
 # DIR/results-K.tsv and the running test's name is in DIR/current-K.
 # Exit 1 if any failed.
@@ -113,10 +114,16 @@ test_timeout() {
 now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 
 # cpu_jiffies: the guest's busy and total CPU time (jiffies, /proc/stat)
+# and the processes created since boot (each costs several ms of wall time
+# in a TCG guest, an exec far more: the number says where a test's wall
+# time goes)
 cpu_jiffies() {
-	local c u n s i w q sq st rest
+	local c u n s i w q sq st rest k v forks=0
 	read -r c u n s i w q sq st rest </proc/stat
-	echo "$((u + n + s + q + sq + st)) $((u + n + s + i + w + q + sq + st))"
+	while read -r k v rest; do
+		[ "$k" = processes ] && { forks=$v; break; }
+	done </proc/stat
+	echo "$((u + n + s + q + sq + st)) $((u + n + s + i + w + q + sq + st)) $forks"
 }
 
 # Kernel log lines since the marker line MARK (the whole buffer when the
@@ -254,7 +261,7 @@ for t in "${TESTS[@]}"; do
 	locks0=$(debug_locks)
 
 	t0=$(now_us)
-	read -r cb0 ct0 <<<"$(cpu_jiffies)"
+	read -r cb0 ct0 pr0 <<<"$(cpu_jiffies)"
 	{
 		echo "# $name (timeout ${tmo}s) on $KREL, $(TZ=UTC0 printf '%(%Y-%m-%dT%H:%M:%SZ)T' -1)"
 		cd "$TOP"
@@ -273,7 +280,7 @@ for t in "${TESTS[@]}"; do
 	# (the braces run in this shell: rc is the test's)
 	secs=$(( ($(now_us) - t0 + 50000) / 100000 ))
 	secs=$((secs / 10)).$((secs % 10))
-	read -r cb1 ct1 <<<"$(cpu_jiffies)"
+	read -r cb1 ct1 pr1 <<<"$(cpu_jiffies)"
 	cpu=$(( ct1 > ct0 ? (100 * (cb1 - cb0) + (ct1 - ct0) / 2) / (ct1 - ct0) : 0 ))
 	guard=
 	while IFS=$'\t' read -r _ b; do
@@ -370,9 +377,9 @@ for t in "${TESTS[@]}"; do
 		[ -z "$bad" ] || { echo "# kernel log:"; sed 's/^/#   /' <<<"$bad"; }
 		;;
 	esac
-	echo "# net/$name: ${secs}s, guest CPU ${cpu}% busy${guard:+, ${guard}% in its traffic}"
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" "$secs" \
-		"$cpu" "$guard" >>"$TSV"
+	echo "# net/$name: ${secs}s, guest CPU ${cpu}% busy${guard:+, ${guard}% in its traffic}, $((pr1 - pr0)) processes"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$n" "net/$name" "$status" "$reason" "$secs" \
+		"$cpu" "$guard" "$((pr1 - pr0))" >>"$TSV"
 	rm -f "$CURRENT"
 	n=$((n + 1))
 done
