@@ -170,6 +170,9 @@ ifeq ($(origin KVER),command line)
 CHECK_ENV = DCBLAB_BUILD=$(BUILD_DIR)/$(KSERIES) DCBLAB_DCB_KO=$(DCB_KDIR_OUT)/sch_dcb.ko \
 	DCBLAB_KVER=$(KVER)
 CHECK_ARGS := --guest-only
+# what the KVER build is for, on the host: make install KVER=... into a
+# staging tree (unit/test_install_kver, suite kver)
+SMOKE_KVER_UNIT = DCBLAB_RESULTS=$(BUILD_DIR)/$(KSERIES)/selftests-host bash $(TOP)/selftests/run.sh --unit-only --filter '^unit/test_install_kver$$'
 endif
 
 # Plain make check builds the modules once, from scratch, with W=1 and
@@ -205,6 +208,7 @@ SMOKE_TESTS := 00_guest_smoke|10_dcb_ecn|45_pfc_teardown|60_rxe_netns|62_rxe_cnp
 check-smoke: $(DEPS_STAMP)
 	$(MAKE) all
 	$(CHECK_ENV) bash $(TOP)/selftests/run.sh --guest-only --filter '^net/test_($(SMOKE_TESTS))$$'
+	$(SMOKE_KVER_UNIT)
 
 # The suite on a KASAN/lockdep/kmemleak guest kernel (built once, cached in
 # /var/cache/dcblab/debug-kernel); see Documentation/testing.rst.
