@@ -108,7 +108,8 @@ done
 
 # measure SECS: in the switch's namespace, from the moment its port
 # toward r has sent its first megabyte, for SECS seconds: "seconds
-# kernel_jiffies total_jiffies bytes_to_r bytes_from_s1 .. bytes_from_s4"
+# kernel_jiffies total_jiffies bytes_to_r bytes_from_s1 .. bytes_from_s4
+# pause_frames"
 # (each sample reads the ports' byte counters, the clock and /proc/stat
 # with bash builtins, back to back, so that a busy guest does not
 # stretch one reading against the other)
@@ -128,10 +129,20 @@ measure()
 		until read -r b </sys/class/net/r/statistics/tx_bytes && [ $((b - b0)) -ge 1000000 ]; do
 			sleep 0.05
 		done
-		x=($(sample)); sleep "$1"; y=($(sample))
+		# the PAUSE frames the switch sent to the senders, read just
+		# inside the window (tc runs between the samples, not in them)
+		pauses() {
+			local h n t=0
+			for h in s1 s2 s3 s4; do
+				n=$(tc -s -j qdisc show dev "$h" | jq "[.[] | select(.kind == \"dcb\") | .pause_tx] | add // 0")
+				t=$((t + ${n:-0}))
+			done
+			echo "$t"
+		}
+		x=($(sample)); p0=$(pauses); sleep "$1"; p1=$(pauses); y=($(sample))
 		echo "$(awk -v a="${x[0]}" -v z="${y[0]}" "BEGIN { print z - a }")" \
 			$((y[1] - x[1])) $((y[2] - x[2])) $((y[3] - x[3])) $((y[4] - x[4])) \
-			$((y[5] - x[5])) $((y[6] - x[6])) $((y[7] - x[7]))
+			$((y[5] - x[5])) $((y[6] - x[6])) $((y[7] - x[7])) $((p1 - p0))
 	' _ "$1"
 }
 
@@ -194,6 +205,7 @@ reported=$(for i in 1 2 3 4; do grep -A1 '#bytes' "/var/tmp/ff-cli-$i.txt" | tai
 	echo "measured_secs=${m[0]}"
 	echo "kernel_busy_pct=$(( (100 * m[1] + m[2] / 2) / (m[2] > 0 ? m[2] : 1) ))"
 	echo "pause_frames=$pause"
+	echo "pause_frames_window=${m[8]}"
 	# the queue's mean over the samples of the steady state's second
 	# half (the first includes the ramp to the first megabyte)
 	[ -z "$mon" ] || awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
