@@ -9,6 +9,11 @@
 # throughputs >= 0.9 (the model's own check, both scales); at 10 Gb/s the
 # link at least 99 % used, the mean queue below 60 KB and no PAUSE in
 # the second half of the run.  Exit: 0 pass, 1 fail, 4 skip.
+#
+# The model runs about 30 s of one host CPU; the timeout only guards
+# against a hang (on a host whose two CPUs ran a dozen guests it took
+# over 120 s).
+# timeout: 300
 . "$(dirname "$0")/sm_lib.sh"
 bin=$(sm_build pcn model) || exit $?
 out=$("$bin" -n)
