@@ -28,13 +28,13 @@
  * are under pool->lock, always taken inside the egress qdisc's lock (never
  * the reverse), except for a packet that no ingress port of the pool
  * received: it concerns no port, so it is charged with atomic operations
- * on the pool's byte count and peak alone (dcb_pool_charge()), and the
- * pool's size, reservation and headroom use, which that charge reads, are
- * written with WRITE_ONCE().  Ports are found by ifindex in an xarray
- * under RCU and freed with kfree_rcu() once their qdisc is gone and no
- * queued packet is charged to them any more: port->refs counts the
- * qdisc's reference and one per charged packet, and whoever drops the
- * last one frees the port.
+ * on the pool's byte count and peak alone (dcb_pool_charge() in dcb.h,
+ * which the qdisc inlines), and the pool's size, reservation and headroom
+ * use, which that charge reads, are written with WRITE_ONCE().  Ports are
+ * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
+ * their qdisc is gone and no queued packet is charged to them any more:
+ * port->refs counts the qdisc's reference and one per charged packet, and
+ * whoever drops the last one frees the port.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -117,23 +117,6 @@ struct dcb_port {
 struct dcb_net {
 	struct mutex		mutex;		/* pools, membership */
 	struct list_head	pools;
-};
-
-struct dcb_pool {
-	struct list_head	node;		/* in dcb_net->pools */
-	struct dcb_net		*dn;
-	u32			id;
-	refcount_t		ref;		/* one per qdisc */
-	unsigned int		nports;
-	spinlock_t		lock;
-	u64			size;		/* 0 = unlimited */
-	u64			reserved;	/* headroom of all ports */
-	atomic64_t		used;		/* bytes queued, headroom too */
-	atomic64_t		peak;
-	u64			headroom_used;
-	u64			drops_full;
-	struct xarray		ports;		/* ifindex -> dcb_port */
-	struct rcu_head		rcu;
 };
 
 static unsigned int dcb_net_id __read_mostly;
@@ -379,46 +362,6 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 	return true;
 }
 
-/* Raise the pool's peak to @used, racing chargers on other CPUs. */
-static void dcb_pool_peak(struct dcb_pool *pool, s64 used)
-{
-	s64 peak = atomic64_read(&pool->peak);
-
-	do {
-		if (likely(used <= peak))
-			return;
-	} while (!atomic64_try_cmpxchg(&pool->peak, &peak, used));
-}
-
-/*
- * Charge @len bytes to the pool, which takes them into its shared part
- * (the headroom of a paused band is the caller's to count): the pool's
- * bytes now, or -1, and nothing charged, if that part is full.  The
- * bytes are added before the test, so of two packets racing for the last
- * room, on two CPUs, with or without pool->lock, one at least sees the
- * other's bytes: the shared part never exceeds its size.  A racer may see
- * bytes that are about to leave the shared part (another's headroom
- * packet between its charge and its headroom count, or a refused packet
- * between its charge and its undoing) and refuse a packet that would
- * have fit: only at the last MTU or so of a full pool, and never on one
- * CPU.
- */
-static __always_inline s64 dcb_pool_charge(struct dcb_pool *pool,
-					    unsigned int len)
-{
-	u64 size = READ_ONCE(pool->size);
-	s64 used = atomic64_add_return(len, &pool->used);
-	u64 limit;
-
-	if (!size)
-		return used;
-	limit = size - min(size, READ_ONCE(pool->reserved));
-	if (used - (s64)READ_ONCE(pool->headroom_used) <= (s64)limit)
-		return used;
-	atomic64_sub(len, &pool->used);
-	return -1;
-}
-
 /*
  * The part of dcb_pool_admit() for a packet received by a port of the
  * pool: under pool->lock, as it reads and changes the port's state.
@@ -518,51 +461,31 @@ dcb_pool_admit_port(struct dcb_pool *pool, struct dcb_port *p,
 	return DCB_ADMIT_OK;
 }
 
-/*
- * Admit @skb to @band of the egress qdisc and charge it to the pool and
- * to its ingress (port, band): one port lookup and at most one lock for
- * the whole decision, under the egress qdisc's lock.  @flags
- * (DCB_ADMIT_F_*) are the egress qdisc's drops, which a packet lossless
- * on its ingress port escapes: a WRED drop of a selected non-ECT packet,
- * and the limits, which a sized pool's ingress accounting replaces (XOFF,
- * headroom, the shared part).  A packet that no port of the pool received
- * (sent by the switch itself, or received by a device that is not a port)
- * is lossy and charged to no port: it takes no lock.
- */
-enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
-			      unsigned int band, unsigned int len,
-			      unsigned int flags)
+/* A lossy packet's admission found the shared part full. */
+enum dcb_admit dcb_pool_full(struct dcb_pool *pool)
 {
-	struct dcb_skb_cb *cb = dcb_cb(skb);
-	struct dcb_port *p;
-	s64 used;
+	spin_lock(&pool->lock);
+	pool->drops_full++;
+	spin_unlock(&pool->lock);
+	return DCB_ADMIT_FULL;
+}
 
-	if (skb->skb_iif) {
-		p = xa_load(&pool->ports, skb->skb_iif);
-		if (p)
-			return dcb_pool_admit_port(pool, p, cb, band, len,
-						   flags);
-	}
-	if (unlikely(flags))
-		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
-						  DCB_ADMIT_LIMIT;
-	used = dcb_pool_charge(pool, len);
-	if (unlikely(used < 0)) {
-		spin_lock(&pool->lock);
-		pool->drops_full++;
-		spin_unlock(&pool->lock);
-		return DCB_ADMIT_FULL;
-	}
-	dcb_pool_peak(pool, used);
-	cb->port = NULL;
-	cb->band = band;
-	return DCB_ADMIT_OK;
+/* The part of dcb_pool_admit() for a packet that a device received. */
+enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
+				 unsigned int band, unsigned int len,
+				 unsigned int flags)
+{
+	struct dcb_port *p = xa_load(&pool->ports, skb->skb_iif);
+
+	if (p)
+		return dcb_pool_admit_port(pool, p, dcb_cb(skb), band, len,
+					   flags);
+	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
 }
 
 /* The part of dcb_pool_credit() for a packet charged to a port. */
-static noinline void dcb_pool_credit_port(struct dcb_pool *pool,
-					  const struct dcb_skb_cb *cb,
-					  unsigned int len)
+void dcb_pool_credit_port(struct dcb_pool *pool, const struct dcb_skb_cb *cb,
+			  unsigned int len)
 {
 	struct dcb_port *p = cb->port;
 	struct dcb_port_band *pb;
@@ -593,17 +516,6 @@ static noinline void dcb_pool_credit_port(struct dcb_pool *pool,
 	spin_unlock(&pool->lock);
 	if (release)
 		kfree_rcu(p, rcu);
-}
-
-void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
-		     unsigned int len)
-{
-	const struct dcb_skb_cb *cb = dcb_cb(skb);
-
-	if (cb->port)
-		dcb_pool_credit_port(pool, cb, len);
-	else
-		atomic64_sub(len, &pool->used);
 }
 
 /* ------------------------------------------------------------------ */
