@@ -26,10 +26,15 @@
  * reference counted, one reference per qdisc that joined it, and freed
  * (after RCU readers) with the last one.  Charges, thresholds and counters
  * are under pool->lock, always taken inside the egress qdisc's lock (never
- * the reverse).  Ports are found by ifindex in an xarray under RCU and
- * freed with kfree_rcu() once their qdisc is gone and no queued packet is
- * charged to them any more: port->refs counts the qdisc's reference and
- * one per charged packet, and whoever drops the last one frees the port.
+ * the reverse), except for a packet that no ingress port of the pool
+ * received: it concerns no port, so it is charged with atomic operations
+ * on the pool's byte count and peak alone (dcb_pool_charge() in dcb.h,
+ * which the qdisc inlines), and the pool's size, reservation and headroom
+ * use, which that charge reads, are written with WRITE_ONCE().  Ports are
+ * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
+ * their qdisc is gone and no queued packet is charged to them any more:
+ * port->refs counts the qdisc's reference and one per charged packet, and
+ * whoever drops the last one frees the port.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -114,23 +119,6 @@ struct dcb_net {
 	struct list_head	pools;
 };
 
-struct dcb_pool {
-	struct list_head	node;		/* in dcb_net->pools */
-	struct dcb_net		*dn;
-	u32			id;
-	refcount_t		ref;		/* one per qdisc */
-	unsigned int		nports;
-	spinlock_t		lock;
-	u64			size;		/* 0 = unlimited */
-	u64			reserved;	/* headroom of all ports */
-	u64			used;
-	u64			peak;
-	u64			headroom_used;
-	u64			drops_full;
-	struct xarray		ports;		/* ifindex -> dcb_port */
-	struct rcu_head		rcu;
-};
-
 static unsigned int dcb_net_id __read_mostly;
 
 static struct dcb_net *dcb_net(const struct net *net)
@@ -147,19 +135,26 @@ static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
 }
 
 /*
- * XOFF now: static, or beta * (B - R - s) / 8 (DCQCN paper, §4), where s
- * is the occupancy of the shared part: the bytes in headrooms are inside
- * the reservation R already.
+ * XOFF with @used bytes in the pool: static, or beta * (B - R - s) / 8
+ * (DCQCN paper, §4), where s is the occupancy of the shared part: the
+ * bytes in headrooms are inside the reservation R already.
  */
-static u64 dcb_xoff(const struct dcb_pool *pool, const struct dcb_port *p)
+static u64 dcb_xoff_at(const struct dcb_pool *pool, const struct dcb_port *p,
+		       u64 used)
 {
 	u64 free, shared;
 
 	if (!p->pfc.beta)
 		return p->pfc.xoff;
-	shared = pool->used - pool->headroom_used;
+	shared = used - pool->headroom_used;
 	free = pool->size - min(pool->size, pool->reserved + shared);
 	return div_u64(free * p->pfc.beta, 8);
+}
+
+/* XOFF now */
+static u64 dcb_xoff(const struct dcb_pool *pool, const struct dcb_port *p)
+{
+	return dcb_xoff_at(pool, p, atomic64_read(&pool->used));
 }
 
 static u64 dcb_xon(const struct dcb_pool *pool, const struct dcb_port *p)
@@ -368,29 +363,21 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 }
 
 /*
- * Admit @skb to @band of the egress qdisc and charge it to the pool and
- * to its ingress (port, band): one port lookup and one lock for the whole
- * decision, under the egress qdisc's lock.  @flags (DCB_ADMIT_F_*) are
- * the egress qdisc's drops, which a packet lossless on its ingress port
- * escapes: a WRED drop of a selected non-ECT packet, and the limits,
- * which a sized pool's ingress accounting replaces (XOFF, headroom, the
- * shared part).
+ * The part of dcb_pool_admit() for a packet received by a port of the
+ * pool: under pool->lock, as it reads and changes the port's state.
  */
-enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
-			      unsigned int band, unsigned int len,
-			      unsigned int flags)
+static noinline enum dcb_admit
+dcb_pool_admit_port(struct dcb_pool *pool, struct dcb_port *p,
+		    struct dcb_skb_cb *cb, unsigned int band, unsigned int len,
+		    unsigned int flags)
 {
-	struct dcb_skb_cb *cb = dcb_cb(skb);
-	struct dcb_port *p = NULL;
 	struct dcb_port_band *pb;
 	struct dcb_overflow o;
 	bool full, lossless, over = false;
-
-	if (skb->skb_iif)
-		p = xa_load(&pool->ports, skb->skb_iif);
+	s64 used;
 
 	spin_lock(&pool->lock);
-	if (p && p->dead)
+	if (p->dead)
 		p = NULL;
 	lossless = p && (p->pfc.mask & BIT(band));
 	if (unlikely(flags) && !lossless) {
@@ -402,16 +389,16 @@ enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
 		spin_unlock(&pool->lock);
 		return DCB_ADMIT_LIMIT;
 	}
-	full = pool->size &&
-	       pool->used - pool->headroom_used + len >
-	       pool->size - min(pool->size, pool->reserved);
+	used = dcb_pool_charge(pool, len);
+	full = used < 0;
 	cb->port = p;
 	cb->band = band;
 
 	if (lossless) {
 		pb = &p->band[band];
+		/* XOFF as the pool stood before this packet's charge */
 		if (!pb->paused &&
-		    (full || pb->bytes + len > dcb_xoff(pool, p))) {
+		    (full || pb->bytes + len > dcb_xoff_at(pool, p, used - len))) {
 			pb->paused = true;
 			pb->pause_t0 = ktime_get_ns();
 			pb->pause_bytes = 0;
@@ -432,6 +419,8 @@ enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
 					pb->paused = false;
 					dcb_port_announce(p, band);
 				}
+				if (!full)
+					atomic64_sub(len, &pool->used);
 				spin_unlock(&pool->lock);
 				dcb_overflow_warn(p, band, &o, true);
 				return DCB_ADMIT_HEADROOM;
@@ -444,8 +433,14 @@ enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
 				pb->in_borrowed++;
 			} else {
 				pb->headroom += len;
-				pool->headroom_used += len;
+				WRITE_ONCE(pool->headroom_used,
+					   pool->headroom_used + len);
 			}
+			/* a full shared part refused the bytes: the
+			 * headroom holds them
+			 */
+			if (full)
+				used = atomic64_add_return(len, &pool->used);
 		}
 	} else if (full) {
 		pool->drops_full++;
@@ -453,8 +448,7 @@ enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
 		return DCB_ADMIT_FULL;
 	}
 
-	pool->used += len;
-	pool->peak = max(pool->peak, pool->used);
+	dcb_pool_peak(pool, used);
 	if (p) {
 		pb = &p->band[band];
 		pb->bytes += len;
@@ -467,36 +461,58 @@ enum dcb_admit dcb_pool_admit(struct dcb_pool *pool, struct sk_buff *skb,
 	return DCB_ADMIT_OK;
 }
 
-void dcb_pool_credit(struct dcb_pool *pool, struct sk_buff *skb,
-		     unsigned int len)
+/* A lossy packet's admission found the shared part full. */
+enum dcb_admit dcb_pool_full(struct dcb_pool *pool)
 {
-	struct dcb_skb_cb *cb = dcb_cb(skb);
+	spin_lock(&pool->lock);
+	pool->drops_full++;
+	spin_unlock(&pool->lock);
+	return DCB_ADMIT_FULL;
+}
+
+/* The part of dcb_pool_admit() for a packet that a device received. */
+enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
+				 unsigned int band, unsigned int len,
+				 unsigned int flags)
+{
+	struct dcb_port *p = xa_load(&pool->ports, skb->skb_iif);
+
+	if (p)
+		return dcb_pool_admit_port(pool, p, dcb_cb(skb), band, len,
+					   flags);
+	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
+}
+
+/* The part of dcb_pool_credit() for a packet charged to a port. */
+void dcb_pool_credit_port(struct dcb_pool *pool, const struct dcb_skb_cb *cb,
+			  unsigned int len)
+{
 	struct dcb_port *p = cb->port;
 	struct dcb_port_band *pb;
-	bool release = false;
+	bool release;
 	u64 h;
 
 	/* BHs are off: the dequeue runs in them or under the root lock,
 	 * and ->reset's purge turns them off itself
 	 */
 	spin_lock(&pool->lock);
-	pool->used -= len;
-	if (p) {
-		/* as in switch ASICs, a departure empties the headroom
-		 * first: it holds what is above XOFF, not given packets
-		 */
-		pb = &p->band[cb->band];
-		h = min_t(u64, pb->headroom, len);
-		pb->headroom -= h;
-		pool->headroom_used -= h;
-		pb->bytes -= len;
-		if (pb->paused && !p->dead &&
-		    (!pb->bytes || pb->bytes < dcb_xon(pool, p))) {
-			pb->paused = false;
-			dcb_port_announce(p, cb->band);
-		}
-		release = !--p->refs;
+	/* as in switch ASICs, a departure empties the headroom first: it
+	 * holds what is above XOFF, not given packets.  The headroom
+	 * shrinks before the pool: a lockless charge (dcb_pool_charge())
+	 * may see the shared part fuller than it is, never emptier.
+	 */
+	pb = &p->band[cb->band];
+	h = min_t(u64, pb->headroom, len);
+	pb->headroom -= h;
+	WRITE_ONCE(pool->headroom_used, pool->headroom_used - h);
+	atomic64_sub(len, &pool->used);
+	pb->bytes -= len;
+	if (pb->paused && !p->dead &&
+	    (!pb->bytes || pb->bytes < dcb_xon(pool, p))) {
+		pb->paused = false;
+		dcb_port_announce(p, cb->band);
 	}
+	release = !--p->refs;
 	spin_unlock(&pool->lock);
 	if (release)
 		kfree_rcu(p, rcu);
@@ -652,11 +668,11 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 	mutex_lock(&pool->dn->mutex);
 	spin_lock_bh(&pool->lock);
 	if (buffer != DCB_BUFFER_KEEP)
-		pool->size = buffer;
+		WRITE_ONCE(pool->size, buffer);
 	if (port) {
-		pool->reserved -= port->reserve;
+		WRITE_ONCE(pool->reserved, pool->reserved - port->reserve +
+			   dcb_port_reserve(&pfc));
 		port->reserve = dcb_port_reserve(&pfc);
-		pool->reserved += port->reserve;
 		port->pfc = pfc;
 		port->mtu = mtu;
 		port->rate = rate;
@@ -781,7 +797,7 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 	err = xa_err(old);
 	if (!err && old) {
 		spin_lock_bh(&pool->lock);
-		pool->reserved -= old->reserve;
+		WRITE_ONCE(pool->reserved, pool->reserved - old->reserve);
 		old->reserve = 0;
 		if (!old->dead) {
 			handover = old->changed;
@@ -831,7 +847,7 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 				resume |= BIT(i);
 			port->band[i].paused = false;
 		}
-		pool->reserved -= port->reserve;
+		WRITE_ONCE(pool->reserved, pool->reserved - port->reserve);
 		port->reserve = 0;
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
@@ -876,8 +892,8 @@ void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps)
 	ps->ports = pool->nports;
 	ps->size = pool->size;
 	ps->reserved = pool->reserved;
-	ps->used = pool->used;
-	ps->peak = pool->peak;
+	ps->used = atomic64_read(&pool->used);
+	ps->peak = atomic64_read(&pool->peak);
 	ps->headroom_used = pool->headroom_used;
 	ps->drops_full = pool->drops_full;
 	spin_unlock_bh(&pool->lock);

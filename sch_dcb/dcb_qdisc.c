@@ -85,8 +85,16 @@ struct dcb_band {
 	bool			held;		/* skipped while paused */
 };
 
+/* dcb_sched.ds_class[]: the band (bits 0-2), and ECT */
+#define DCB_CLASS_BAND		(TC_DCB_NUM_BANDS - 1)
+#define DCB_CLASS_ECT		BIT(3)
+
 struct dcb_sched {
 	struct dcb_cfg		cfg;
+	/* per DS field: its band by the DSCP map (0 when classifying by
+	 * priority) and whether the packet is ECN-capable (DCB_CLASS_*)
+	 */
+	u8			ds_class[256];
 	struct psched_ratecfg	rate;
 	u64			burst_ns;
 	u64			t_next;		/* earliest next transmit */
@@ -439,6 +447,12 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	q->cfg = *cfg;
 	/* read by the PAUSE receive path without the qdisc lock */
 	WRITE_ONCE(q->pause_rate, cfg->rate ?: DCB_UNSHAPED_RATE);
+	for (i = 0; i < ARRAY_SIZE(q->ds_class); i++) {
+		q->ds_class[i] = (i & INET_ECN_MASK) != INET_ECN_NOT_ECT ?
+				 DCB_CLASS_ECT : 0;
+		if (cfg->classify != TC_DCB_CLASSIFY_PRIO)
+			q->ds_class[i] |= cfg->dscp_map[i >> 2];
+	}
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
 		const struct tc_dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
@@ -580,40 +594,62 @@ static void dcb_attach(struct Qdisc *sch)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                           */
 
-/* Read the DS field of an IPv4/IPv6 packet; false for anything else. */
-static bool dcb_dsfield(struct sk_buff *skb, u8 *dsfield)
+/*
+ * &q->band[@band], computed once: the compiler would rather recompute it
+ * (a multiply by an odd size) at every use than keep it in a register.
+ */
+static __always_inline struct dcb_band *dcb_band(struct dcb_sched *q,
+						 unsigned int band)
 {
-	switch (skb_protocol(skb, true)) {
-	case htons(ETH_P_IP):
-		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
-			return false;
-		*dsfield = ipv4_get_dsfield(ip_hdr(skb));
-		return true;
-	case htons(ETH_P_IPV6):
-		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
-			return false;
-		*dsfield = ipv6_get_dsfield(ipv6_hdr(skb));
-		return true;
-	default:
-		return false;
-	}
+	struct dcb_band *b = &q->band[band];
+
+	OPTIMIZER_HIDE_VAR(b);
+	return b;
 }
 
-/* Band of @skb; *@ect tells whether it is an ECN-capable IP packet. */
-static unsigned int dcb_classify(const struct dcb_sched *q,
-				 struct sk_buff *skb, bool *ect)
+/*
+ * The protocol of a VLAN-tagged packet, under its tags (out of line: it
+ * reads them into a buffer on the stack, which a protected stack frame
+ * would then charge to every packet).
+ */
+static noinline __be16 dcb_vlan_protocol(struct sk_buff *skb)
 {
-	u8 dsfield;
+	return skb_protocol(skb, true);
+}
 
-	if (!dcb_dsfield(skb, &dsfield)) {
-		/* Not IP (ARP, ...): the packet's priority picks the band. */
-		*ect = false;
-		return skb->priority & (TC_DCB_NUM_BANDS - 1);
+/*
+ * Class of @skb (DCB_CLASS_*): an IP packet's by its DS field (through
+ * ds_class[], the DSCP map and the ECN bits in one lookup), or its
+ * priority's; anything not IP (ARP, ...) is not ECN-capable and goes by
+ * its priority.
+ */
+static unsigned int dcb_classify(const struct dcb_sched *q,
+				 struct sk_buff *skb)
+{
+	__be16 proto = skb->protocol;
+	unsigned int class;
+
+	if (unlikely(eth_type_vlan(proto)))
+		proto = dcb_vlan_protocol(skb);
+	switch (proto) {
+	case htons(ETH_P_IP):
+		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+			goto other;
+		class = q->ds_class[ipv4_get_dsfield(ip_hdr(skb))];
+		break;
+	case htons(ETH_P_IPV6):
+		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
+			goto other;
+		class = q->ds_class[ipv6_get_dsfield(ipv6_hdr(skb))];
+		break;
+	default:
+		goto other;
 	}
-	*ect = (dsfield & INET_ECN_MASK) != INET_ECN_NOT_ECT;
-	if (q->cfg.classify == TC_DCB_CLASSIFY_PRIO)
-		return skb->priority & (TC_DCB_NUM_BANDS - 1);
-	return q->cfg.dscp_map[dsfield >> 2];
+	if (unlikely(q->cfg.classify == TC_DCB_CLASSIFY_PRIO))
+		class |= skb->priority & DCB_CLASS_BAND;
+	return class;
+other:
+	return skb->priority & DCB_CLASS_BAND;
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
@@ -667,6 +703,25 @@ static u32 dcb_pause_stamp(const struct dcb_band *b)
 	return seq;
 }
 
+/* Drop @skb, which the admission refused (@admit), and count it. */
+static noinline int dcb_refuse(struct sk_buff *skb, struct Qdisc *sch,
+			       struct dcb_band *b, enum dcb_admit admit,
+			       struct sk_buff **to_free)
+{
+	switch (admit) {
+	case DCB_ADMIT_WRED:
+		b->st.drops_wred++;
+		break;
+	case DCB_ADMIT_HEADROOM:
+		b->st.drops_headroom++;
+		break;
+	default:		/* DCB_ADMIT_LIMIT, DCB_ADMIT_FULL */
+		b->st.drops_tail++;
+		break;
+	}
+	return qdisc_drop(skb, sch, to_free);
+}
+
 /*
  * Admission of one packet: a non-ECT packet selected by the marking curve
  * is dropped (WRED) whatever the limits, unless its band passes it: as
@@ -684,18 +739,20 @@ static u32 dcb_pause_stamp(const struct dcb_band *b)
  * limits, the XOFFs of the ports feeding this one could admit more than
  * the limit holds, and the port would tail-drop where PFC should pause.
  */
-static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
-			   struct dcb_band *b, bool ect,
-			   struct sk_buff **to_free)
+static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
+					    struct Qdisc *sch,
+					    unsigned int band, bool ect,
+					    struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b = dcb_band(q, band);
 	unsigned int len = qdisc_pkt_len(skb);
-	unsigned int band = b - q->band;
 	bool selected = dcb_ecn_select(&b->ecn, b->backlog);
 	unsigned int flags = 0;
+	enum dcb_admit admit;
 
 	/* the drops only the ingress port's PFC can spare the packet go to
-	 * the pool's admission with its charge: one lookup, one lock
+	 * the pool's admission with its charge: one lookup, at most one lock
 	 */
 	if (unlikely(selected && !ect)) {
 		if (b->nonect == TC_DCB_NONECT_DROP) {
@@ -709,32 +766,21 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
 		     (b->limit && (u64)b->backlog + len > b->limit)))
 		flags |= DCB_ADMIT_F_LIMIT;
-	switch (dcb_pool_admit(q->pool, skb, band, len, flags)) {
-	case DCB_ADMIT_OK:
-		break;
-	case DCB_ADMIT_WRED:
-		b->st.drops_wred++;
-		return qdisc_drop(skb, sch, to_free);
-	case DCB_ADMIT_LIMIT:
-		b->st.drops_tail++;
-		return qdisc_drop(skb, sch, to_free);
-	case DCB_ADMIT_HEADROOM:
-		b->st.drops_headroom++;
-		return qdisc_drop(skb, sch, to_free);
-	case DCB_ADMIT_FULL:
-		b->st.drops_tail++;
-		return qdisc_drop(skb, sch, to_free);
-	}
-	if (selected && !ect) {
-		b->st.nonect_passed++;
-	} else if (selected && INET_ECN_set_ce(skb)) {
-		b->st.ecn_marked++;
-		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, false);
+	admit = dcb_pool_admit(q->pool, skb, band, len, flags);
+	if (unlikely(admit != DCB_ADMIT_OK))
+		return dcb_refuse(skb, sch, b, admit, to_free);
+	if (unlikely(selected)) {
+		if (!ect) {
+			b->st.nonect_passed++;
+		} else if (INET_ECN_set_ce(skb)) {
+			b->st.ecn_marked++;
+			trace_dcb_mark(qdisc_dev(sch), band, b->backlog, false);
+		}
 	}
 
 	dcb_cb(skb)->pause_seq = dcb_pause_stamp(b);
 	__qdisc_enqueue_tail(skb, &b->q);
-	__set_bit(b - q->band, &q->backlogged);
+	__set_bit(band, &q->backlogged);
 	sch->q.qlen++;
 	dcb_backlog_add(q, b, sch, len);
 	b->st.enq_packets++;
@@ -745,18 +791,19 @@ static int dcb_enqueue_one(struct sk_buff *skb, struct Qdisc *sch,
 /* Queue the segments of a GSO packet one by one (marking and shaping
  * act per wire packet).
  */
-static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
-			   struct dcb_band *b, bool ect,
-			   struct sk_buff **to_free)
+static noinline int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
+				    unsigned int band, bool ect,
+				    struct sk_buff **to_free)
 {
 	netdev_features_t features = netif_skb_features(skb);
 	unsigned int prev_len = qdisc_pkt_len(skb), len = 0;
+	struct dcb_sched *q = qdisc_priv(sch);
 	struct sk_buff *segs, *seg, *next;
 	int nb = 0;
 
 	segs = skb_gso_segment(skb, features & ~NETIF_F_GSO_MASK);
 	if (IS_ERR_OR_NULL(segs)) {
-		b->st.drops_tail++;
+		q->band[band].st.drops_tail++;
 		return qdisc_drop(skb, sch, to_free);
 	}
 
@@ -765,7 +812,7 @@ static int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 
 		skb_mark_not_on_list(seg);
 		qdisc_skb_cb(seg)->pkt_len = seg_len;
-		if (dcb_enqueue_one(seg, sch, b, ect, to_free) ==
+		if (dcb_enqueue_one(seg, sch, band, ect, to_free) ==
 		    NET_XMIT_SUCCESS) {
 			nb++;
 			len += seg_len;
@@ -785,8 +832,7 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 		       struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct dcb_band *b;
-	bool ect;
+	unsigned int class;
 
 	/* An idle port earns no credit: the clock restarts at the first
 	 * packet (unless the previous one is still "on the wire").
@@ -798,37 +844,38 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 			q->t_next = now;
 	}
 
-	b = &q->band[dcb_classify(q, skb, &ect)];
-	if (skb_is_gso(skb))
-		return dcb_enqueue_gso(skb, sch, b, ect, to_free);
-	return dcb_enqueue_one(skb, sch, b, ect, to_free);
+	class = dcb_classify(q, skb);
+	if (unlikely(skb_is_gso(skb)))
+		return dcb_enqueue_gso(skb, sch, class & DCB_CLASS_BAND,
+				       class & DCB_CLASS_ECT, to_free);
+	return dcb_enqueue_one(skb, sch, class & DCB_CLASS_BAND,
+			       class & DCB_CLASS_ECT, to_free);
 }
 
 /*
  * The backlogged band that may send first: strict priority among those
- * the peer has not paused.  *@wake: when the first paused one expires.
+ * the peer has not paused; -1 if the peer pauses all of them, with the
+ * watchdog set for the first pause to expire.
  */
-static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
+static int dcb_head_band(struct dcb_sched *q)
 {
 	unsigned long todo = q->backlogged;
+	u64 until, now = 0, wake = U64_MAX;
 	struct dcb_band *b;
-	u64 until, now = 0;
 	int i;
 
-	/* the backlogged bands only, highest first: an idle port's
-	 * dequeue, which ends every run of the qdisc, looks at none
-	 */
+	/* the backlogged bands only, highest first */
 	while (todo) {
 		i = __fls(todo);
-		__clear_bit(i, &todo);
-		b = &q->band[i];
+		todo &= ~BIT(i);
+		b = dcb_band(q, i);
 		until = READ_ONCE(b->paused_until);
 		if (until) {
 			if (!now)
 				now = ktime_get_ns();
 			if (until > now) {
 				b->held = true;
-				*wake = min(*wake, until);
+				wake = min(wake, until);
 				continue;
 			}
 		}
@@ -837,13 +884,20 @@ static struct dcb_band *dcb_head_band(struct dcb_sched *q, u64 *wake)
 			b->held = false;
 			q->t_next = max(q->t_next, now ?: ktime_get_ns());
 		}
-		return b;
+		return i;
 	}
-	return NULL;
+	if (wake != U64_MAX)
+		qdisc_watchdog_schedule_ns(&q->watchdog, wake);
+	return -1;
 }
 
-/* Take the head packet of @b off the queue, with all the accounting. */
-static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
+/*
+ * Take the head packet of band @band, @b, off the queue, with all the
+ * accounting.
+ */
+static __always_inline struct sk_buff *dcb_band_pop(struct Qdisc *sch,
+						    struct dcb_band *b,
+						    unsigned int band)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct sk_buff *skb = __qdisc_dequeue_head(&b->q);
@@ -852,7 +906,7 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
 	if (!skb)
 		return NULL;
 	if (!b->q.qlen)
-		__clear_bit(b - q->band, &q->backlogged);
+		__clear_bit(band, &q->backlogged);
 	len = qdisc_pkt_len(skb);
 	sch->q.qlen--;
 	b->backlog -= len;
@@ -872,33 +926,34 @@ static struct sk_buff *dcb_band_pop(struct Qdisc *sch, struct dcb_band *b)
  * looked at the band during the pause (strict priority does not while a
  * higher band is backlogged).
  */
-static void dcb_np_ecn(struct Qdisc *sch, struct dcb_band *b,
+static void dcb_np_ecn(struct Qdisc *sch, unsigned int band,
 		       struct sk_buff *skb)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b = &q->band[band];
 
 	if (dcb_cb(skb)->pause_seq != READ_ONCE(b->pause_seq)) {
 		b->st.np_unmarked++;
 	} else if (b->backlog > b->ecn.kmin && INET_ECN_set_ce(skb)) {
 		b->st.ecn_marked++;
-		trace_dcb_mark(qdisc_dev(sch), b - q->band, b->backlog, true);
+		trace_dcb_mark(qdisc_dev(sch), band, b->backlog, true);
 	}
 }
 
-static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
+/* dcb_dequeue() of a port with packets queued */
+static noinline struct sk_buff *dcb_dequeue_busy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	u64 now, wake = U64_MAX;
 	struct dcb_band *b;
 	struct sk_buff *skb;
 	unsigned int len;
+	int band;
+	u64 now;
 
-	b = dcb_head_band(q, &wake);
-	if (!b) {
-		if (wake != U64_MAX)
-			qdisc_watchdog_schedule_ns(&q->watchdog, wake);
+	band = dcb_head_band(q);
+	if (band < 0)
 		return NULL;
-	}
+	b = dcb_band(q, band);
 
 	if (q->cfg.rate) {
 		now = ktime_get_ns();
@@ -920,18 +975,27 @@ static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 		}
 	}
 
-	skb = dcb_band_pop(sch, b);
+	skb = dcb_band_pop(sch, b, band);
 	len = qdisc_pkt_len(skb);
-	if (b->ecn.mode == TC_DCB_ECN_NP_ECN)
-		dcb_np_ecn(sch, b, skb);
-	b->st.deq_packets++;
-	b->st.deq_bytes += len;
+	if (unlikely(b->ecn.mode == TC_DCB_ECN_NP_ECN))
+		dcb_np_ecn(sch, band, skb);
+	/* also the band's deq_packets and deq_bytes (dcb_fill_stats()) */
 	_bstats_update(&b->bstats, len, 1);
 	qdisc_bstats_update(sch, skb);
 
 	if (q->cfg.rate)
 		q->t_next += psched_l2t_ns(&q->rate, len);
 	return skb;
+}
+
+static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	/* an idle port's dequeue ends every run of the qdisc: kept short */
+	if (!q->backlogged)
+		return NULL;
+	return dcb_dequeue_busy(sch);
 }
 
 /* Drop every queued packet, returning its pool charge. */
@@ -946,7 +1010,7 @@ static void dcb_purge(struct Qdisc *sch)
 	 */
 	local_bh_disable();
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		while ((skb = dcb_band_pop(sch, &q->band[i])))
+		while ((skb = dcb_band_pop(sch, &q->band[i], i)))
 			rtnl_kfree_skbs(skb, skb);
 		q->band[i].held = false;
 	}
@@ -1072,6 +1136,8 @@ static void dcb_fill_stats(struct dcb_sched *q, unsigned int band,
 	struct dcb_port_stats ps;
 
 	*st = b->st;
+	st->deq_packets = u64_stats_read(&b->bstats.packets);
+	st->deq_bytes = u64_stats_read(&b->bstats.bytes);
 	st->backlog_bytes = b->backlog;
 	st->backlog_packets = b->q.qlen;
 

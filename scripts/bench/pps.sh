@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/bench/pps.sh - packets per second through a veth pair with
-# sch_dcb, sch_red, pfifo or bfifo as the sender's root qdisc.
+# sch_dcb (marking armed; and marking with a sized pool and PFC armed),
+# sch_red, pfifo or bfifo as the sender's root qdisc.
 #
 #   scripts/vm-run --timeout 900 -- bash scripts/bench/pps.sh   (or: make bench)
 #
@@ -23,7 +24,10 @@
 #   DCBLAB_BENCH_ROUNDS  rounds of each qdisc             (default 9)
 #   DCBLAB_BENCH_SECS    seconds per measurement          (default 5)
 #   DCBLAB_BENCH_PKT     pktgen pkt_size, bytes           (default 64)
-#   DCBLAB_BENCH_GOAL    required dcb/pfifo ratio         (default 0.98)
+#   DCBLAB_BENCH_GOAL    required dcb/bfifo and dcbpfc/bfifo ratio
+#                                                         (default 0.97)
+#   DCBLAB_DCB_KO        sch_dcb.ko to load if none is    (default
+#                        loaded                            sch_dcb/sch_dcb.ko)
 
 set -euo pipefail
 
@@ -33,13 +37,14 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
 ROUNDS=${DCBLAB_BENCH_ROUNDS:-9}
 SECS=${DCBLAB_BENCH_SECS:-5}
 PKT=${DCBLAB_BENCH_PKT:-64}
-GOAL=${DCBLAB_BENCH_GOAL:-0.98}
+GOAL=${DCBLAB_BENCH_GOAL:-0.97}
 
 NS=pb-rx
 TX=pb0
 RX=pb1
 PG=/proc/net/pktgen
-QDISCS=(dcb red pfifo bfifo)
+QDISCS=(dcb dcbpfc red pfifo bfifo)
+DCB_KO=${DCBLAB_DCB_KO:-$TOP/sch_dcb/sch_dcb.ko}
 
 die() { echo "pps.sh: error: $*" >&2; exit 1; }
 note() { echo "# $*"; }
@@ -64,8 +69,8 @@ trap cleanup EXIT
 export TC_LIB_DIR=$TOP/tc
 [ -f "$TC_LIB_DIR/q_dcb.so" ] || die "$TC_LIB_DIR/q_dcb.so not built (run make)"
 if [ ! -d /sys/module/sch_dcb ]; then
-	[ -f "$TOP/sch_dcb/sch_dcb.ko" ] || die "sch_dcb/sch_dcb.ko not built (run make)"
-	insmod "$TOP/sch_dcb/sch_dcb.ko" || die "insmod sch_dcb.ko failed"
+	[ -f "$DCB_KO" ] || die "$DCB_KO not built (run make)"
+	insmod "$DCB_KO" || die "insmod $DCB_KO failed"
 fi
 modprobe pktgen || die "modprobe pktgen failed"
 modprobe sch_red || die "modprobe sch_red failed"
@@ -124,6 +129,14 @@ set_qdisc() {
 	dcb)
 		tc qdisc replace dev $TX root handle 1: dcb rate 0 \
 			ecn red kmin 1mb kmax 2mb pmax 0.1 ;;
+	dcbpfc)
+		# The same curve, a sized pool and PFC on band 0 (the
+		# packets' band) of this port: every admission checks the
+		# pool's shared part; pktgen's packets have no ingress port,
+		# so the ingress accounting is pfc.sh's to measure.
+		tc qdisc replace dev $TX root handle 1: dcb rate 0 \
+			ecn red kmin 1mb kmax 2mb pmax 0.1 buffer 4mb \
+			pfc prio-pfc 0 xoff 1mb headroom 64kb delay 10us ;;
 	red)
 		tc qdisc replace dev $TX root handle 1: red limit 4mb \
 			min 1mb max 2mb avpkt 1000 burst 1400 probability 0.1 ecn \
@@ -203,13 +216,18 @@ for ((r = 0; r < ROUNDS; r++)); do
 		printf '# round %d %-5s %8d pps  sent %9d  qdisc-sent %9d  received %5s%%  errors %s\n' \
 			$((r + 1)) "$q" "$PPS" "$SENT" "$QPKTS" "$RXPCT" "${ERRS:-?}"
 	done
-	R1[red]+="$(ratio "${P[dcb]}" "${P[red]}") "
-	R1[pfifo]+="$(ratio "${P[dcb]}" "${P[pfifo]}") "
-	R1[bfifo]+="$(ratio "${P[dcb]}" "${P[bfifo]}") "
+	for d in dcb dcbpfc; do
+		for q in red pfifo bfifo; do
+			R1[$d/$q]+="$(ratio "${P[$d]}" "${P[$q]}") "
+		done
+	done
 done
 
 note "sch_dcb statistics after a 1 s run (ecn_marked and drops should be 0):"
 measure dcb 1
+tc -s qdisc show dev $TX | sed 's/^/#   /'
+note "sch_dcb statistics (pool, PFC armed) after a 1 s run:"
+measure dcbpfc 1
 tc -s qdisc show dev $TX | sed 's/^/#   /'
 note "sch_red statistics after a 1 s run (marked and drops should be 0):"
 measure red 1
@@ -227,18 +245,21 @@ for q in "${QDISCS[@]}"; do
 	printf '%-8s %12.0f   %s\n' "$q" "${MED[$q]}" "${RES[$q]}"
 done
 echo
-# shellcheck disable=SC2086
-R_RED=$(ratio "$(median ${R1[red]})" 1)
-# shellcheck disable=SC2086
-R_FIFO=$(ratio "$(median ${R1[pfifo]})" 1)
-echo "ratio dcb/red:   $R_RED   (median of rounds: ${R1[red]})"
-echo "ratio dcb/pfifo: $R_FIFO   (median of rounds: ${R1[pfifo]})"
-# shellcheck disable=SC2086
-echo "ratio dcb/bfifo: $(ratio "$(median ${R1[bfifo]})" 1)   (median of rounds: ${R1[bfifo]})"
-if awk -v r="$R_FIFO" -v g="$GOAL" 'BEGIN { exit !(r >= g) }'; then
-	verdict=PASS
-else
-	verdict=FAIL
-fi
-echo "goal: dcb >= ${GOAL}x pfifo: $verdict"
+for d in dcb dcbpfc; do
+	for q in red pfifo bfifo; do
+		# shellcheck disable=SC2086
+		printf 'ratio %-13s %s   (median of rounds: %s)\n' "$d/$q:" \
+			"$(ratio "$(median ${R1[$d/$q]})" 1)" "${R1[$d/$q]}"
+	done
+done
+# Issue 44: sch_dcb, marking and PFC armed, within 3 % of bfifo, which
+# queues every packet as sch_dcb does (Documentation/bench.rst says why
+# pfifo, which may bypass its queue, is no yardstick).
+verdict=PASS
+for d in dcb dcbpfc; do
+	# shellcheck disable=SC2086
+	r=$(ratio "$(median ${R1[$d/bfifo]})" 1)
+	awk -v r="$r" -v g="$GOAL" 'BEGIN { exit !(r >= g) }' || verdict=FAIL
+done
+echo "goal: dcb and dcbpfc >= ${GOAL}x bfifo: $verdict"
 exit 0
