@@ -18,6 +18,13 @@
  *
  * Deadlines are absolute on CLOCK_MONOTONIC, so the sampling does not
  * drift; a sample that overruns skips the missed ticks.
+ *
+ *   dcbmon -s [LABEL=]NETNS[:DEV] ...
+ *
+ * One reading of every root sch_dcb of each namespace, with its bands,
+ * pool and the drop counters of the namespace's devices, as "KEY VALUE"
+ * lines (snap_target()): one process where a script would otherwise run
+ * tc, ip and a JSON parser per namespace.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +43,8 @@
 #include <unistd.h>
 
 #include <linux/gen_stats.h>
+#include <linux/if_link.h>
+#include <net/if.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
 
@@ -93,6 +102,7 @@ static int ntargets;
 static FILE *out;
 static int all_bands;
 static int json;		/* -j: JSON lines instead of CSV */
+static int snapshot;		/* -s: one "KEY VALUE" reading */
 static volatile sig_atomic_t stop;
 static struct timespec t0;
 static uint64_t now_ms;		/* time of the sample being written */
@@ -108,6 +118,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: dcbmon [-i MS] [-d SECONDS] [-c COUNT] [-o FILE] [-a] [-j] NETNS:DEV [NETNS:DEV ...]\n"
+		"       dcbmon -s [LABEL=]NETNS[:DEV] ...\n"
 		"  -i MS       sampling interval in milliseconds (default 10)\n"
 		"  -d SECONDS  stop after this many seconds (default: until SIGINT/SIGTERM)\n"
 		"  -c COUNT    stop after COUNT samples (-c 1 -a -j: a snapshot)\n"
@@ -115,7 +126,9 @@ static void usage(FILE *f)
 		"  -a          write all 8 bands every sample (default: bands with traffic)\n"
 		"  -j          JSON lines (one object per row) instead of CSV\n"
 		"  NETNS:DEV   device DEV in network namespace NETNS (/run/netns/NETNS);\n"
-		"              NETNS '-' or empty (or no ':') = current namespace\n");
+		"              NETNS '-' or empty (or no ':') = current namespace\n"
+		"  -s          one reading of every root sch_dcb of NETNS (or of DEV)\n"
+		"              and of its devices' drops, as LABEL:DEV:NAME[:BAND] VALUE lines\n");
 }
 
 static uint64_t ts_ms(const struct timespec *a, const struct timespec *b)
@@ -577,6 +590,353 @@ static void sample(void)
 			warn_target(&targets[i], "no root qdisc (device gone?)");
 }
 
+
+/*
+ * Snapshot mode (-s): one reading of every root sch_dcb qdisc of a
+ * namespace (or of one device) and of the drop counters of its devices,
+ * as "KEY VALUE" lines, for scripts that read many counters at once:
+ *
+ *   LABEL:DEV:NAME VALUE        port totals (struct tc_dcb_stats), rate_in_force
+ *                               (bytes/s), pfc_malformed, pool.NAME (struct
+ *                               tc_dcb_pool_stats) and tc's generic bytes,
+ *                               packets, drops, overlimits, requeues, backlog, qlen
+ *   LABEL:DEV:NAME:BAND VALUE   the band's counters
+ *   LABEL:DEV:rx_dropped VALUE  every device of the namespace (and
+ *                               tx_dropped), from its 64-bit link statistics
+ *
+ * Targets are [LABEL=]NETNS[:DEV]; LABEL defaults to NETNS.  With DEV, only
+ * that device, and its root qdisc must be sch_dcb.  The names are those of
+ * tc's JSON and of -j.
+ */
+struct snap_link {
+	int ifindex;
+	char name[IFNAMSIZ];
+	uint64_t rx_dropped, tx_dropped;
+};
+
+struct snap_port {
+	int ifindex;
+	__u32 handle;
+	struct tc_dcb_xstats xs;
+	struct gnet_stats_basic basic;
+	struct gnet_stats_queue queue;
+	uint64_t packets;
+};
+
+struct snap_ns {
+	struct snap_link *links;
+	int nlinks;
+	struct snap_port *ports;
+	int nports;
+	const char *label;
+	const char *netns;
+	const char *dev;	/* NULL: every root sch_dcb */
+	int bad;		/* a dump message could not be read */
+	/* the port whose classes are being dumped */
+	const struct snap_port *cur;
+	const char *cur_dev;
+};
+
+static void *snap_grow(void *p, int n, size_t size)
+{
+	p = realloc(p, (size_t)(n + 1) * size);
+	if (!p) {
+		perror("dcbmon: realloc");
+		exit(1);
+	}
+	return p;
+}
+
+static int snap_link_cb(struct nl_msg *msg, void *arg)
+{
+	struct snap_ns *s = arg;
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct nlattr *tb[IFLA_MAX + 1];
+	struct rtnl_link_stats64 st;
+	struct snap_link *l;
+
+	if (hdr->nlmsg_type != RTM_NEWLINK ||
+	    nlmsg_parse(hdr, sizeof(struct ifinfomsg), tb, IFLA_MAX, NULL) < 0 ||
+	    !tb[IFLA_IFNAME])
+		return NL_OK;
+	s->links = snap_grow(s->links, s->nlinks, sizeof(*s->links));
+	l = &s->links[s->nlinks++];
+	memset(l, 0, sizeof(*l));
+	l->ifindex = ((struct ifinfomsg *)nlmsg_data(hdr))->ifi_index;
+	nla_strlcpy(l->name, tb[IFLA_IFNAME], sizeof(l->name));
+	if (tb[IFLA_STATS64] && nla_len(tb[IFLA_STATS64]) >=
+	    (int)offsetof(struct rtnl_link_stats64, tx_dropped) + 8) {
+		memset(&st, 0, sizeof(st));
+		memcpy(&st, nla_data(tb[IFLA_STATS64]),
+		       nla_len(tb[IFLA_STATS64]) < (int)sizeof(st) ?
+		       (size_t)nla_len(tb[IFLA_STATS64]) : sizeof(st));
+		l->rx_dropped = st.rx_dropped;
+		l->tx_dropped = st.tx_dropped;
+	}
+	return NL_OK;
+}
+
+static const char *snap_name(const struct snap_ns *s, int ifindex)
+{
+	int i;
+
+	for (i = 0; i < s->nlinks; i++)
+		if (s->links[i].ifindex == ifindex)
+			return s->links[i].name;
+	return NULL;
+}
+
+static int snap_qdisc_cb(struct nl_msg *msg, void *arg)
+{
+	struct snap_ns *s = arg;
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
+	struct snap_port *p;
+	struct tcmsg *tcm;
+	const char *name;
+	int len;
+
+	if (hdr->nlmsg_type != RTM_NEWQDISC ||
+	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
+		return NL_OK;
+	tcm = nlmsg_data(hdr);
+	if (tcm->tcm_parent != TC_H_ROOT)
+		return NL_OK;
+	name = snap_name(s, tcm->tcm_ifindex);
+	if (s->dev && (!name || strcmp(name, s->dev)))
+		return NL_OK;
+	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 ||
+	    !tb[TCA_KIND] || strcmp(nla_get_string(tb[TCA_KIND]), "dcb"))
+		return NL_OK;
+	if (!tb[TCA_STATS2] ||
+	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
+	    !sb[TCA_STATS_APP]) {
+		fprintf(stderr, "dcbmon: %s:%s: dcb qdisc without xstats\n",
+			s->netns, name ? name : "?");
+		s->bad = 1;
+		return NL_OK;
+	}
+	len = nla_len(sb[TCA_STATS_APP]);
+	s->ports = snap_grow(s->ports, s->nports, sizeof(*s->ports));
+	p = &s->ports[s->nports];
+	memset(p, 0, sizeof(*p));
+	memcpy(&p->xs, nla_data(sb[TCA_STATS_APP]),
+	       len < (int)sizeof(p->xs) ? (size_t)len : sizeof(p->xs));
+	if (len < (int)sizeof(p->xs) ||
+	    p->xs.version != TC_DCB_XSTATS_VERSION ||
+	    p->xs.nbands > TC_DCB_NUM_BANDS) {
+		fprintf(stderr, "dcbmon: %s:%s: xstats version %u length %d, dcbmon reads version %u length %zu (sch_dcb module and tools from different trees?)\n",
+			s->netns, name ? name : "?", p->xs.version, len,
+			TC_DCB_XSTATS_VERSION, sizeof(p->xs));
+		s->bad = 1;
+		return NL_OK;
+	}
+	if (sb[TCA_STATS_BASIC])
+		memcpy(&p->basic, nla_data(sb[TCA_STATS_BASIC]),
+		       nla_len(sb[TCA_STATS_BASIC]) < (int)sizeof(p->basic) ?
+		       (size_t)nla_len(sb[TCA_STATS_BASIC]) : sizeof(p->basic));
+	p->packets = p->basic.packets;
+	if (sb[TCA_STATS_PKT64] && nla_len(sb[TCA_STATS_PKT64]) >= 8)
+		p->packets = nla_get_u64(sb[TCA_STATS_PKT64]);
+	if (sb[TCA_STATS_QUEUE])
+		memcpy(&p->queue, nla_data(sb[TCA_STATS_QUEUE]),
+		       nla_len(sb[TCA_STATS_QUEUE]) < (int)sizeof(p->queue) ?
+		       (size_t)nla_len(sb[TCA_STATS_QUEUE]) : sizeof(p->queue));
+	p->ifindex = tcm->tcm_ifindex;
+	p->handle = tcm->tcm_handle;
+	s->nports++;
+	return NL_OK;
+}
+
+static void snap_print_stats(const struct snap_ns *s, const char *dev,
+			     const struct tc_dcb_stats *st, int band)
+{
+	char b[16] = "";
+	size_t c;
+
+	if (band >= 0)
+		snprintf(b, sizeof(b), ":%d", band);
+	for (c = 0; c < NCOLUMNS; c++) {
+		uint64_t v;
+
+		if (columns[c].port)
+			continue;
+		memcpy(&v, (const char *)st + columns[c].off, sizeof(v));
+		fprintf(out, "%s:%s:%s%s %" PRIu64 "\n", s->label, dev,
+			columns[c].name, b, v);
+	}
+}
+
+static int snap_class_cb(struct nl_msg *msg, void *arg)
+{
+	struct snap_ns *s = arg;
+	struct nlmsghdr *hdr = nlmsg_hdr(msg);
+	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
+	struct tc_dcb_stats st;
+	struct tcmsg *tcm;
+	unsigned int b;
+
+	if (hdr->nlmsg_type != RTM_NEWTCLASS ||
+	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
+		return NL_OK;
+	tcm = nlmsg_data(hdr);
+	if (tcm->tcm_ifindex != s->cur->ifindex ||
+	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(s->cur->handle))
+		return NL_OK;
+	b = TC_H_MIN(tcm->tcm_handle) - 1;
+	if (b >= s->cur->xs.nbands)
+		return NL_OK;
+	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 ||
+	    !tb[TCA_STATS2] ||
+	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
+	    !sb[TCA_STATS_APP] ||
+	    nla_len(sb[TCA_STATS_APP]) < (int)sizeof(st)) {
+		fprintf(stderr, "dcbmon: %s:%s: band %u without xstats\n",
+			s->netns, s->cur_dev, b);
+		s->bad = 1;
+		return NL_OK;
+	}
+	memcpy(&st, nla_data(sb[TCA_STATS_APP]), sizeof(st));
+	snap_print_stats(s, s->cur_dev, &st, (int)b);
+	return NL_OK;
+}
+
+/* Dump @type over @sk into @fn; @ifindex limits a class dump. */
+static int snap_dump(struct nl_sock *sk, int type, int ifindex,
+		     nl_recvmsg_msg_cb_t fn, struct snap_ns *s)
+{
+	struct ifinfomsg ifi = { .ifi_family = AF_UNSPEC };
+	struct tcmsg tcm = { .tcm_family = AF_UNSPEC, .tcm_ifindex = ifindex };
+	struct nl_cb *cb;
+	int err;
+
+	if (type == RTM_GETLINK)
+		err = nl_send_simple(sk, type, NLM_F_DUMP, &ifi, sizeof(ifi));
+	else
+		err = nl_send_simple(sk, type, NLM_F_DUMP, &tcm, sizeof(tcm));
+	if (err < 0)
+		return err;
+	cb = nl_cb_clone(nl_socket_get_cb(sk));
+	if (!cb)
+		return -NLE_NOMEM;
+	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, fn, s);
+	err = nl_recvmsgs(sk, cb);
+	nl_cb_put(cb);
+	return err;
+}
+
+static int snap_target(char *spec)
+{
+	const char *arg = strdupa(spec);
+	struct snap_ns s = { 0 };
+	struct nl_sock *sk;
+	char *eq, *colon;
+	int saved, err, i, ret = 0;
+
+	eq = strchr(spec, '=');
+	if (eq) {
+		*eq = '\0';
+		s.label = spec;
+		spec = eq + 1;
+	}
+	colon = strchr(spec, ':');
+	if (colon) {
+		*colon = '\0';
+		s.dev = *(colon + 1) ? colon + 1 : NULL;
+	}
+	s.netns = strcmp(spec, "-") ? spec : "";
+	if (!s.label)
+		s.label = *s.netns ? s.netns : "-";
+	if (!*s.label || strpbrk(s.label, ": \t\n") || strchr(s.netns, '/')) {
+		fprintf(stderr, "dcbmon: bad snapshot target '%s' (want [LABEL=]NETNS[:DEV], LABEL without ':')\n",
+			arg);
+		return 2;
+	}
+	if (netns_enter(s.netns, &saved) < 0)
+		return 1;
+	sk = nl_socket_alloc();
+	err = sk ? nl_connect(sk, NETLINK_ROUTE) : -NLE_NOMEM;
+	netns_leave(s.netns, saved);
+	if (err < 0) {
+		fprintf(stderr, "dcbmon: netlink (netns %s): %s\n",
+			*s.netns ? s.netns : "-", nl_geterror(err));
+		nl_socket_free(sk);
+		return 1;
+	}
+	nl_socket_set_buffer_size(sk, 1 << 20, 0);
+	nl_socket_disable_seq_check(sk);
+	err = snap_dump(sk, RTM_GETLINK, 0, snap_link_cb, &s);
+	if (err >= 0)
+		err = snap_dump(sk, RTM_GETQDISC, 0, snap_qdisc_cb, &s);
+	if (err < 0) {
+		fprintf(stderr, "dcbmon: dump (netns %s): %s\n",
+			*s.netns ? s.netns : "-", nl_geterror(err));
+		ret = 1;
+		goto out;
+	}
+	if (s.dev && !s.nports && !s.bad) {
+		for (i = 0; i < s.nlinks && strcmp(s.links[i].name, s.dev); i++)
+			;
+		fprintf(stderr, "dcbmon: %s:%s: %s\n", *s.netns ? s.netns : "-",
+			s.dev, i < s.nlinks ? "root qdisc is not sch_dcb" :
+			"no such device");
+		ret = 1;
+		goto out;
+	}
+	for (i = 0; i < s.nports; i++) {
+		const struct snap_port *p = &s.ports[i];
+		const char *dev = snap_name(&s, p->ifindex);
+
+		if (!dev)
+			continue;
+		snap_print_stats(&s, dev, &p->xs.total, -1);
+#define SNAP_PUT(name, v) \
+		fprintf(out, "%s:%s:%s %" PRIu64 "\n", s.label, dev, name, (uint64_t)(v))
+		SNAP_PUT("rate_in_force", p->xs.rate);
+		SNAP_PUT("pfc_malformed", p->xs.pfc_malformed);
+		SNAP_PUT("pool.id", p->xs.pool.id);
+		SNAP_PUT("pool.ports", p->xs.pool.ports);
+		SNAP_PUT("pool.size", p->xs.pool.size);
+		SNAP_PUT("pool.reserved", p->xs.pool.reserved);
+		SNAP_PUT("pool.used", p->xs.pool.used);
+		SNAP_PUT("pool.peak", p->xs.pool.peak);
+		SNAP_PUT("pool.headroom_used", p->xs.pool.headroom_used);
+		SNAP_PUT("pool.drops_full", p->xs.pool.drops_full);
+		SNAP_PUT("bytes", p->basic.bytes);
+		SNAP_PUT("packets", p->packets);
+		SNAP_PUT("drops", p->queue.drops);
+		SNAP_PUT("overlimits", p->queue.overlimits);
+		SNAP_PUT("requeues", p->queue.requeues);
+		SNAP_PUT("backlog", p->queue.backlog);
+		SNAP_PUT("qlen", p->queue.qlen);
+#undef SNAP_PUT
+		s.cur = p;
+		s.cur_dev = dev;
+		err = snap_dump(sk, RTM_GETTCLASS, p->ifindex, snap_class_cb, &s);
+		if (err < 0) {
+			fprintf(stderr, "dcbmon: class dump of %s: %s\n", dev,
+				nl_geterror(err));
+			ret = 1;
+		}
+	}
+	for (i = 0; i < s.nlinks; i++) {
+		const struct snap_link *l = &s.links[i];
+
+		if (s.dev && strcmp(l->name, s.dev))
+			continue;
+		fprintf(out, "%s:%s:rx_dropped %" PRIu64 "\n%s:%s:tx_dropped %"
+			PRIu64 "\n", s.label, l->name, l->rx_dropped, s.label,
+			l->name, l->tx_dropped);
+	}
+out:
+	if (s.bad)
+		ret = 1;
+	free(s.links);
+	free(s.ports);
+	nl_socket_free(sk);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	const char *outfile = NULL;
@@ -589,7 +949,7 @@ int main(int argc, char **argv)
 	long count = 0, samples = 0;
 	int opt, i, ret = 0, first = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:c:o:ajh")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:c:o:ajsh")) != -1) {
 		switch (opt) {
 		case 'i':
 			interval_ms = strtol(optarg, &endp, 10);
@@ -621,6 +981,9 @@ int main(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 's':
+			snapshot = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -632,6 +995,21 @@ int main(int argc, char **argv)
 	if (optind >= argc) {
 		usage(stderr);
 		return 2;
+	}
+
+	if (snapshot) {
+		out = stdout;
+		for (i = optind; i < argc; i++) {
+			int r = snap_target(argv[i]);
+
+			if (r > ret)
+				ret = r;
+		}
+		if (fflush(out)) {
+			fprintf(stderr, "dcbmon: write error: %s\n", strerror(errno));
+			ret = 1;
+		}
+		return ret;
 	}
 
 	ntargets = argc - optind;

@@ -81,25 +81,25 @@ dcb_json()
 # dcb_stat KEY [BAND]: a counter of the port (total) or of one band.
 dcb_stat()
 {
-	local key=$1 band=${2:-}
-	if [ -z "$band" ]; then
-		dcb_json totals ".$key"
-	else
-		dcb_json full ".bands[] | select(.band == $band) | .$key"
-	fi
+	local k=x:$PORT:$1${2:+:$2} raw
+	raw=$("$TOPO_REPO/tools/dcbmon" -s "x=${TOPO_PREFIX}-sw:$PORT") ||
+		die_top "no sch_dcb statistics on sw:$PORT"
+	awk -v k="$k" '$1 == k { print $2; f = 1 } END { exit !f }' <<<"$raw" ||
+		die_top "sch_dcb statistics lack $k"
 }
 
 # dcb_snap [BAND]: the port's totals (or one band's counters) as one line
 # "key=value ..." for later dcb_delta.
 dcb_snap()
 {
-	if [ -n "${1:-}" ]; then
-		dcb_json full ".bands[] | select(.band == $1) | [to_entries[] |
-			\"\\(.key)=\\(.value)\"] | join(\" \")"
-	else
-		dcb_json totals '[to_entries[] | select(.value | type == "number") |
-			"\(.key)=\(.value)"] | join(" ")'
-	fi
+	local raw
+	raw=$("$TOPO_REPO/tools/dcbmon" -s "x=${TOPO_PREFIX}-sw:$PORT") ||
+		die_top "no sch_dcb statistics on sw:$PORT"
+	awk -v b="${1:-}" '{
+		n = split($1, p, ":")
+		if ((b == "" && n == 3) || (b != "" && n == 4 && p[4] == b))
+			{ printf "%s%s=%s", sep, p[3], $2; sep = " " }
+	} END { print "" }' <<<"$raw"
 }
 
 # dcb_delta SNAP1 SNAP2 KEY: KEY's increase between two snapshots.
@@ -148,12 +148,11 @@ die_top()
 	exit 1
 }
 
-# Process start-up is slow in a TCG guest (jq among the slowest, and
-# `ip netns exec` one start more; Documentation/testing.rst), so the
-# readers take one snapshot of several nodes with one tc and one ip call
-# per node (both enter the namespace themselves: -n), one dcbmon for the
-# bands of every node's ports and two jq runs in all, into a bash
-# associative array:
+# Process start-up is slow in a TCG guest (jq among the slowest: about
+# 0.3 s of guest time each; Documentation/testing.rst), so the readers
+# take one snapshot of several nodes with one dcbmon -s (it enters every
+# namespace itself and reads the ports' totals, bands and pool and the
+# devices' drop counters) and one awk, into a bash associative array:
 #
 #   pfc_snap S sw1 h1          # S["sw1:swp2:pause_tx:3"], S["h1:eth0:xoff"],
 #   sv S sw1 swp2 pause_tx 3   # S["sw1:swp2:pool.used"], S["sw1:swp2:rx_dropped"]
@@ -165,60 +164,30 @@ die_top()
 # devices of the NODEs into the global associative array VAR.
 pfc_snap()
 {
-	local var=$1 n ns doc='{' sep='' out ports bands q l
+	local var=$1 n args=() sw='' raw out
 	shift
 	for n in "$@"; do
-		ns=${TOPO_PREFIX}-$n
-		q=$(topo_tc "$n" -j -s qdisc show) || die_top "tc failed on $n"
-		l=$(ip -n "$ns" -j -s link show) || die_top "ip failed on $n"
-		doc+="$sep\"$n\":{\"ns\":\"$ns\",\"q\":$q,\"l\":$l}"
-		sep=,
+		args+=("$n=${TOPO_PREFIX}-$n")
+		[ "${TOPO_KIND[$n]:-}" != switch ] || sw+=" $n"
 	done
-	doc+='}'
-	# sch_dcb dumps a band's counters in its class only (band N is class
-	# 1:N+1) and Debian 12's tc prints classes as text: the bands of every
-	# root sch_dcb come from one dcbmon snapshot across the namespaces.
-	ports=$(jq -r '.[] | .ns as $ns | .q[] |
-		select(.kind == "dcb" and .root == true) | "\($ns):\(.dev)"' <<<"$doc") ||
-		die_top "cannot parse the statistics of $*"
-	bands=
-	if [ -n "$ports" ]; then
-		# shellcheck disable=SC2086
-		bands=$("$TOPO_REPO/tools/dcbmon" -c 1 -a -j $ports) ||
-			die_top "dcbmon failed on $ports"
-	fi
-	# Every value as an element of a bash associative array, and the sums
-	# pfc_sw_sum reads: +KEY (the ports' totals), +KEY:BAND and +KEY:*
-	# (every band) over the ports of the switch nodes, all in this one jq
-	# run; bash only evaluates the list (a loop over the thousand values
-	# of a switch costs seconds of a TCG guest's time).
-	local swl='[' sep=''
-	for n in "$@"; do
-		[ "${TOPO_KIND[$n]:-}" = switch ] || continue
-		swl+="$sep\"$n\""; sep=,
-	done
-	swl+=']'
-	# shellcheck disable=SC2016
-	out=$(jq -r --argjson b "[${bands//$'\n'/,}]" --argjson sw "$swl" '[to_entries[] |
-		.key as $n | .value as $v |
-		($v.q[] | select(.kind == "dcb" and .root == true) | .dev as $d |
-			(to_entries[] | select(.value | type == "number") |
-				{n: $n, r: .key, k: "\($n):\($d):\(.key)", v: .value}),
-			(.pool // {} | to_entries[] |
-				{n: $n, r: "pool.\(.key)", k: "\($n):\($d):pool.\(.key)", v: .value}),
-			($b[] | select(.netns == $v.ns and .dev == $d and .band != "all") |
-				.band as $bd | del(.t_ms, .t_unix_ms, .netns, .dev, .pool_used) |
-				to_entries[] | select(.key != "band") |
-				{n: $n, r: "\(.key):\($bd)", b: .key,
-				 k: "\($n):\($d):\(.key):\($bd)", v: .value})),
-		($v.l[] |
-			{n: $n, r: "rx_dropped", k: "\($n):\(.ifname):rx_dropped", v: .stats64.rx.dropped},
-			{n: $n, r: "tx_dropped", k: "\($n):\(.ifname):tx_dropped", v: .stats64.tx.dropped})] |
-		(.[] | "[\(.k | @sh)]=\(.v | tostring | @sh)"),
-		([.[] | select(.n as $n | any($sw[]; . == $n)) | select(.v | type == "number")] |
-			(group_by(.r)[] | "[\("+" + .[0].r | @sh)]=\(map(.v) | add)"),
-			([.[] | select(.b)] | group_by(.b)[] |
-				"[\("+" + .[0].b + ":*" | @sh)]=\(map(.v) | add)"))' <<<"$doc") ||
+	raw=$("$TOPO_REPO/tools/dcbmon" -s "${args[@]}") ||
+		die_top "cannot read the statistics of $*"
+	# Every value as an element of the array, and the sums pfc_sw_sum
+	# reads: +KEY (the ports' totals, pool and device counters), +KEY:BAND
+	# and +KEY:* (every band) over the ports of the switch nodes, in the
+	# same awk run; bash only evaluates the list (a bash loop over the
+	# thousand values of a switch costs seconds of a TCG guest's time).
+	out=$(awk -v sw="$sw" '
+	BEGIN { n = split(sw, a, " "); for (i = 1; i <= n; i++) S[a[i]] = 1 }
+	{
+		printf "[\047%s\047]=%s\n", $1, $2
+		split($1, p, ":")
+		if (!(p[1] in S)) next
+		if (p[4] == "") { sum["+" p[3]] += $2; next }
+		sum["+" p[3] ":" p[4]] += $2
+		sum["+" p[3] ":*"] += $2
+	}
+	END { for (k in sum) printf "[\047%s\047]=%.0f\n", k, sum[k] }' <<<"$raw") ||
 		die_top "cannot parse the statistics of $*"
 	declare -gA "$var"
 	local -n _snap=$var
@@ -454,25 +423,30 @@ tc_sink()
 tc_sink_pkts()
 {
 	local v
-	v=$(topo_tc "$1" -s -j filter show dev eth0 ingress | jq -r --argjson p "$2" \
-		'[.[] | select(.options.keys.dst_port? == $p) | .options.actions[0].stats.packets] | first // "MISSING"')
-	[ "$v" != MISSING ] || die_top "no sink counter for $1 port $2"
+	v=$(topo_tc "$1" -s filter show dev eth0 ingress | _tc_sink_counts |
+		awk -v p="$2" '$1 == p { print $2; f = 1 } END { exit !f }') ||
+		die_top "no sink counter for $1 port $2"
 	echo "$v"
 }
 
-# tc_sink_snap VAR NODE: every sink counter of NODE in one read into the
-# global associative array VAR (VAR[PORT] = datagrams) and the time of the
-# read in VAR[t] (seconds, from EPOCHREALTIME).
+# _tc_sink_counts: "PORT PACKETS" per sink from `tc -s filter show` text
+# (flower's "dst_port N", then its action's "Sent B bytes P pkt"): awk
+# instead of jq on tc's JSON, whose start costs a TCG guest 0.3 s.
+_tc_sink_counts()
+{
+	awk '$1 == "dst_port" { p = $2 } $1 == "Sent" && p != "" { print p, $4; p = "" }'
+}
+
+# tc_sink_snap VAR NODE: every sink's packet count on NODE into the global
+# associative array VAR (VAR[PORT]), with VAR[t] the time of the read.
 tc_sink_snap()
 {
-	local var=$1 p v out t0 json
-	# the time of the read: midpoint of the tc call (jq runs afterwards,
-	# its 0.3-2 s under TCG must not skew the window)
+	local var=$1 p v out t0 text
+	# the time of the read: midpoint of the tc call
 	t0=$EPOCHREALTIME
-	json=$(topo_tc "$2" -s -j filter show dev eth0 ingress)
+	text=$(topo_tc "$2" -s filter show dev eth0 ingress)
 	t0=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.6f", (a + b) / 2 }')
-	out=$(jq -r '.[] | select(.options.keys.dst_port?) |
-		"\(.options.keys.dst_port) \(.options.actions[0].stats.packets)"' <<<"$json")
+	out=$(_tc_sink_counts <<<"$text")
 	declare -gA "$var"
 	local -n _sk=$var
 	_sk=()
