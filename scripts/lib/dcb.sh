@@ -219,38 +219,25 @@ pfc_stat()
 	sv _PFC_ONE "$@"
 }
 
-# pfc_json NODE DEV: `tc -j -s qdisc show` object of DEV's root sch_dcb, and
-# pfc_get JSON KEY [BAND]: KEY of its totals, of band BAND, or of the pool
-# (pool.KEY); fails when the key is missing.  (Two jq runs: prefer
-# pfc_snap/sv when reading several values.)
-pfc_json()
+# pfc_read NODE DEV: one reading of DEV's root sch_dcb ("KEY VALUE" lines
+# of dcbmon -s without their NODE:DEV: prefix), and
+# pfc_get READING KEY [BAND]: KEY of its totals, of band BAND, or of the
+# pool (pool.KEY); fails when the key is missing.  (One dcbmon run, and
+# pfc_get none: the cheapest reader of one port.)
+pfc_read()
 {
-	local j
-	j=$(dcb_ports_json "$1" "$2" full '.[0] // empty')
-	[ -n "$j" ] || die_top "no root sch_dcb on $1:$2"
-	echo "$j"
+	local raw
+	raw=$("$TOPO_REPO/tools/dcbmon" -s "x=${TOPO_PREFIX}-$1:$2") ||
+		die_top "no root sch_dcb on $1:$2"
+	echo "${raw//x:$2:/}"
 }
 
 pfc_get()
 {
-	local j=$1 key=$2 band=${3:-} v
-	# shellcheck disable=SC2016
-	case $key in
-	pool.*)
-		v=$(jq -r --arg k "${key#pool.}" \
-			'if (.pool | type) == "object" and (.pool | has($k)) then .pool[$k] else "MISSING" end' <<<"$j");;
-	*)
-		if [ -z "$band" ]; then
-			v=$(jq -r --arg k "$key" 'if has($k) then .[$k] else "MISSING" end' <<<"$j")
-		else
-			v=$(jq -r --arg k "$key" --argjson b "$band" \
-				'[.bands[]? | select(.band == $b)] | if length == 0 then "MISSING"
-				 elif (.[0] | has($k)) then .[0][$k] else "MISSING" end' <<<"$j")
-		fi;;
-	esac
-	[ "$v" != MISSING ] && [ "$v" != null ] ||
-		die_top "sch_dcb statistics lack '$key'${band:+ of band $band}"
-	echo "$v"
+	local k=$2${3:+:$3}
+	[[ $'\n'$1$'\n' =~ $'\n'"$k "([0-9]+)$'\n' ]] ||
+		die_top "sch_dcb statistics lack '$2'${3:+ of band $3}"
+	echo "${BASH_REMATCH[1]}"
 }
 
 # pfc_sum KEY [BAND] -- NODE...: sum of KEY over every port of the NODEs.

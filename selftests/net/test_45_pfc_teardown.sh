@@ -68,7 +68,7 @@ in_paused() { [ "$(pfc_stat sw "$IN" pause_tx 3)" -ge "$1" ]; }
 in_holding()
 {
 	local j
-	j=$(pfc_json sw "$IN")
+	j=$(pfc_read sw "$IN")
 	[ "$(pfc_get "$j" pause_tx 3)" -gt "$(pfc_get "$j" resume_tx 3)" ]
 }
 

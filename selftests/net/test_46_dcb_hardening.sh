@@ -132,12 +132,12 @@ log "  replace refused by the core after init: $out"
 after=$(state "$P1")
 [ "$after" = "$before" ] || check_err 1 "failed replace changed the port: $before -> $after"
 # the old port must still be the pool's port of P1: its packets charge it
-peak0=$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)
+peak0=$(pfc_get "$(pfc_read sw "$P1")" in_peak 3)
 topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
 	--count 30 --interval 0 --tos 0x60 --len 1000 >/dev/null 2>&1
-charged() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
+charged() { [ "$(pfc_get "$(pfc_read sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
 wait_for --timeout 10 charged
-check_err $? "P1 no longer charged for its packets after a failed replace (in_peak $peak0 -> $(pfc_get "$(pfc_json sw "$P1")" in_peak 3))"
+check_err $? "P1 no longer charged for its packets after a failed replace (in_peak $peak0 -> $(pfc_get "$(pfc_read sw "$P1")" in_peak 3))"
 log_test lifecycle
 
 # ---------------------------------------------------------------------
@@ -269,7 +269,7 @@ if pfc_trace_on; then
 	ip netns exec "$(topo_ns s1)" timeout 120 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
 		"$RIP" 9 --count 12000 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
 	FLOOD=$!
-	p1_paused() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_tx 3)" -ge 1 ]; }
+	p1_paused() { [ "$(pfc_get "$(pfc_read sw "$P1")" pause_tx 3)" -ge 1 ]; }
 	wait_for --timeout 30 p1_paused
 	check_err $? "P1 never paused s1"
 	ip -n "$(topo_ns s1)" link set eth0 down
@@ -280,16 +280,16 @@ if pfc_trace_on; then
 	# one.  (A RESUME sent before would count in resume_tx; with the link
 	# down none can leave.  The band's bytes are no proof: the port
 	# drains it in about 10 s, which a slow guest can take to read them.)
-	j=$(pfc_json sw "$P1")
+	j=$(pfc_read sw "$P1")
 	log "  link down: band 3 in_bytes $(pfc_get "$j" in_bytes 3)," \
 		"pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3)"
 	[ "$(pfc_get "$j" pause_tx 3)" -ge 1 ] && [ "$(pfc_get "$j" resume_tx 3)" = 0 ] ||
 		check_err 1 "P1 had resumed s1 before its link went down: no RESUME owed"
 	# the band drains below XON with the link down: a RESUME to send
-	drained() { [ "$(pfc_get "$(pfc_json sw "$P1")" in_bytes 3)" = 0 ]; }
+	drained() { [ "$(pfc_get "$(pfc_read sw "$P1")" in_bytes 3)" = 0 ]; }
 	wait_for --timeout 60 drained
 	check_err $? "P1's band 3 did not drain"
-	r0=$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)
+	r0=$(pfc_get "$(pfc_read sw "$P1")" resume_tx 3)
 	echo >"$TRACEFS/trace"
 	sleep 2		# the measurement window: attempts per 2 s
 	tries=$(grep -c "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace")
@@ -297,13 +297,13 @@ if pfc_trace_on; then
 	[ "$tries" -le 3 ] || check_err 1 "$tries PFC transmit attempts in 2 s with the carrier down"
 	ip -n "$(topo_ns s1)" link set eth0 up
 	check_err $? "s1's link did not come up"
-	resumed() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
+	resumed() { [ "$(pfc_get "$(pfc_read sw "$P1")" resume_tx 3)" -gt "$r0" ]; }
 	if ! wait_for --timeout 10 resumed; then
 		# what a failure needs to be understood: P1's link state, its
 		# band 3 and every PFC transmit attempt since the carrier went
 		# down
 		ip -n "$(topo_ns sw)" -d link show "$P1" | sed 's/^/  /'
-		pfc_json sw "$P1" | jq -c '.bands[]? | select(.band == 3)' | sed 's/^/  /'
+		pfc_read sw "$P1" | grep ':3 ' | paste -sd ' ' | sed 's/^/  /'
 		grep "dcb_pfc_tx: dev=$P1 " "$TRACEFS/trace" | tail -n 5 | sed 's/^/  /'
 		check_err 1 "no RESUME sent after the carrier came back (resume_tx $r0)"
 	fi
@@ -317,7 +317,7 @@ log_test carrier
 ip netns exec "$(topo_ns s1)" timeout 200 /usr/bin/python3 "$FRAMES" storm eth0 &
 STORM=$!
 at_exit 'kill $STORM 2>/dev/null'
-storm_in() { [ "$(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)" -ge 10 ]; }
+storm_in() { [ "$(pfc_get "$(pfc_read sw "$P1")" resume_rx 3)" -ge 10 ]; }
 wait_for --timeout 30 storm_in
 check_err $? "storm frames not received"
 for i in $(seq 1 24); do
@@ -336,7 +336,7 @@ wait_for --timeout 30 storm_in
 check_err $? "storm frames not received by the last qdisc"
 kill $STORM 2>/dev/null
 wait $STORM 2>/dev/null
-log "  24 replace/delete under the storm; last qdisc: resume_rx $(pfc_get "$(pfc_json sw "$P1")" resume_rx 3)"
+log "  24 replace/delete under the storm; last qdisc: resume_rx $(pfc_get "$(pfc_read sw "$P1")" resume_rx 3)"
 log_test storm
 
 # ---------------------------------------------------------------------
@@ -354,25 +354,25 @@ check_err $? "tcpdump did not start"
 wait_for --timeout 30 test -e "$TMPD/listening"
 check_err $? "packet socket did not start"
 
-m0=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
+m0=$(pfc_get "$(pfc_read sw "$P1")" pfc_malformed)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" fuzz eth0)
 check_err $? "fuzz sender"
 bad=$(sed -n 's/.*malformed=\([0-9]*\).*/\1/p' <<<"$out")
 log "  fuzz: $out"
-mal_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)" -ge "$1" ]; }
+mal_ge() { [ "$(pfc_get "$(pfc_read sw "$P1")" pfc_malformed)" -ge "$1" ]; }
 wait_for --timeout 20 mal_ge $((m0 + bad))
-m1=$(pfc_get "$(pfc_json sw "$P1")" pfc_malformed)
+m1=$(pfc_get "$(pfc_read sw "$P1")" pfc_malformed)
 log "  pfc_malformed +$((m1 - m0)), expected +$bad"
 [ $((m1 - m0)) = "$bad" ] || check_err 1 "pfc_malformed +$((m1 - m0)), expected +$bad"
 
 # (802.3x frames of the fuzz paused every band: band 5 counts from here)
-p0=$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)
+p0=$(pfc_get "$(pfc_read sw "$P1")" pause_rx 5)
 out=$(topo_exec s1 /usr/bin/python3 "$FRAMES" big eth0 20)
 check_err $? "non-linear sender: $out"
-p5_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" pause_rx 5)" -ge "$1" ]; }
+p5_ge() { [ "$(pfc_get "$(pfc_read sw "$P1")" pause_rx 5)" -ge "$1" ]; }
 wait_for --timeout 20 p5_ge $((p0 + 20))
 wait_for --timeout 20 mal_ge $((m1 + 20))
-j=$(pfc_json sw "$P1")
+j=$(pfc_read sw "$P1")
 m2=$(pfc_get "$j" pfc_malformed)
 p2=$(pfc_get "$j" pause_rx 5)
 log "  non-linear: pause_rx(5) +$((p2 - p0)) (20 sent), malformed +$((m2 - m1)) (20 sent)"
@@ -397,17 +397,17 @@ done
 # s1's default route went with its link in the carrier step
 ip -n "$(topo_ns s1)" route replace default via "${TOPO_ADDR4[sw,s1]}"
 check_err $? "s1's default route"
-j=$(pfc_json sw "$P1")
+j=$(pfc_read sw "$P1")
 d0=$(pfc_get "$j" in_drops 3)
 r0=$(pfc_get "$j" resume_tx 3)
 sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
 	--count 1 --interval 0 --tos 0x60 --len 8000 2>&1)
 [ "$sent" = 1 ] || check_err 1 "s1 could not send the 8000-byte packet: $sent"
-band3_ge() { [ "$(pfc_get "$(pfc_json sw "$P1")" "$1" 3)" -ge "$2" ]; }
+band3_ge() { [ "$(pfc_get "$(pfc_read sw "$P1")" "$1" 3)" -ge "$2" ]; }
 wait_for --timeout 10 band3_ge in_drops $((d0 + 1))
 check_err $? "the 8000-byte packet was not dropped at P1's headroom"
 if ! wait_for --timeout 10 band3_ge resume_tx $((r0 + 1)); then
-	j=$(pfc_json sw "$P1")
+	j=$(pfc_read sw "$P1")
 	check_err 1 "P1 left s1 paused with nothing charged to band 3: pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3), in_bytes $(pfc_get "$j" in_bytes 3)"
 fi
 sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
@@ -415,7 +415,7 @@ sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
 [ "$sent" = 1 ] || check_err 1 "s1 could not send the 1000-byte packet: $sent"
 wait_for --timeout 10 band3_ge in_peak 1000
 check_err $? "P1's band 3 did not admit a 1000-byte packet after the drop"
-j=$(pfc_json sw "$P1")
+j=$(pfc_read sw "$P1")
 log "  band 3: in_drops $(pfc_get "$j" in_drops 3), pause_tx $(pfc_get "$j" pause_tx 3)," \
 	"resume_tx $(pfc_get "$j" resume_tx 3), in_peak $(pfc_get "$j" in_peak 3)"
 log_test mtu_raised

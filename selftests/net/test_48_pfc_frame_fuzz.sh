@@ -77,7 +77,7 @@ fuzz() {
 sweep()
 {
 	local j0 j1 out sent valid malformed mal prx
-	j0=$(pfc_json sw "$P")
+	j0=$(pfc_read sw "$P")
 	if ! out=$(fuzz --sweep --count "$COUNT"); then
 		check_err 1 "fuzzer: $out"
 		return
@@ -85,10 +85,10 @@ sweep()
 	log "sweep: $out"
 	read -r _ sent _ _ _ valid _ malformed <<<"$out"
 	# The counters settle once the last frame is through the receive path.
-	j1=$(pfc_json sw "$P")
+	j1=$(pfc_read sw "$P")
 	# shellcheck disable=SC2317  # for wait_for
 	counted() {
-		j1=$(pfc_json sw "$P")
+		j1=$(pfc_read sw "$P")
 		[ $(( $(pfc_get "$j1" pfc_malformed) - $(pfc_get "$j0" pfc_malformed) )) -ge "$malformed" ]
 	}
 	wait_for --timeout 20 counted

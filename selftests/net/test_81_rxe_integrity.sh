@@ -98,7 +98,7 @@ log_test "wred/none: every WRITE intact"
 # pause: long PAUSEs of the lossless band into the port, from r
 for algo in none dcqcn; do
 	dcb_set rate 10mbit limit 1mb pfc prio-pfc "$ROCE_BAND" xoff 512kb
-	p0=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
+	p0=$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")
 	# PAUSEs until the transfer ended: four of them could all pass
 	# before rc_verbs.py started sending in a slow guest (ip netns exec
 	# execs: $! is the sender itself)
@@ -108,7 +108,7 @@ for algo in none dcqcn; do
 	kill "$hold" 2>/dev/null
 	wait "$hold"
 	topo_exec r $PY "$FRAMES" one eth0 resume
-	p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
+	p1=$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")
 	check_assert assert_ge $((p1 - p0)) 1 "pause/$algo: PAUSE frames received by the port"
 	check_assert assert_ge "$RETRIES" 1 "pause/$algo: retries while paused"
 	log_test "pause/$algo: every WRITE intact"
@@ -119,14 +119,14 @@ done
 wait_for --timeout 30 no_qps || fail "QPs left from the last transfer"
 for h in s1 r; do rxe_algo "$h" none 0; done
 dcb_set rate 10mbit limit 1mb pfc prio-pfc "$ROCE_BAND" xoff 512kb
-p1=$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")
+p1=$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")
 # Paused until the requester is done (killed below, then a RESUME): with
 # a fixed 30 s the PAUSE ended before the WRITEs were posted on the debug
 # kernel, where starting the two pyverbs ends takes longer than that, and
 # all four completed with success (results.rst).
 ip netns exec "$(topo_ns r)" $PY "$FRAMES" hold eth0 600000 1 >"$D/hold.out" 2>&1 &
 hold=$!
-held() { [ "$(pfc_get "$(pfc_json sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }
+held() { [ "$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }
 wait_for --timeout 30 held || fail "exhaust: the port was not paused"
 d=$D/exhaust
 mkdir -p "$d"
