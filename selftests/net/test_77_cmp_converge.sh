@@ -13,9 +13,11 @@
 # start.  From dcbmon samples of the port (every 50 ms): after the
 # initial peak (the largest backlog in the 2 s after it first passed
 # CMP77_DRAIN_KB) the queue falls to CMP77_DRAIN_KB or less within
-# CMP77_DRAIN_S (0.5 s) of passing it.  CMP77_DRAIN_KB is np-ecn's K,
-# 10 KB: PCN holds the queue there (a mean of 10.6 KB at 100 Mb/s), so
-# the 4 KB of the scenario's drain_s is reached only when it dips.
+# CMP77_DRAIN_S (0.5 s) of passing it.  CMP77_DRAIN_KB is twice np-ecn's
+# K (10 KB), 20 KB: PCN holds the queue at K (a mean of 10.4-11.7 KB at
+# 100 Mb/s, p99 about 22 KB), so a bound at K measured when a 50 ms
+# sample first dipped below the mean, not the drain (0.05-0.70 s over ten
+# runs at 10 KB), and one below K (4 KB) was never reached in two of five.
 # Every transfer completes.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -28,7 +30,7 @@
 need_cmd rdma ib_write_bw jq
 PERIODS=${CMP77_PERIODS:-5}
 DRAIN_S=${CMP77_DRAIN_S:-0.5}
-CMP_DRAIN_KB=${CMP77_DRAIN_KB:-10}
+CMP_DRAIN_KB=${CMP77_DRAIN_KB:-20}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
 rm -rf "$OUTD"; mkdir -p "$OUTD"
 CMP_OUT=$OUTD
