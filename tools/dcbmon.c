@@ -480,41 +480,61 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	return NL_OK;
 }
 
-/* A class of the dcb qdisc of target @arg: band N is minor N + 1. */
-static int class_cb(struct nl_msg *msg, void *arg)
+/*
+ * The counters of a class message @hdr of the dcb qdisc @handle on
+ * @ifindex (band N is class minor N + 1, below @nbands) into *@band and
+ * *@st: 1; 0 when @hdr is no such class; -1 when it carries no xstats,
+ * -2 when they are shorter than struct tc_dcb_stats (an older module).
+ * A newer module may append counters: the ones we know are taken.
+ */
+static int band_stats(struct nlmsghdr *hdr, int ifindex, __u32 handle,
+		      unsigned int nbands, unsigned int *band,
+		      struct tc_dcb_stats *st)
 {
-	struct target *t = arg;
-	struct nlmsghdr *hdr = nlmsg_hdr(msg);
 	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
-	struct tc_dcb_stats st;
 	struct tcmsg *tcm;
-	unsigned int b;
-	int len;
 
 	if (hdr->nlmsg_type != RTM_NEWTCLASS ||
 	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
-		return NL_OK;
+		return 0;
 	tcm = nlmsg_data(hdr);
-	if (tcm->tcm_ifindex != t->ifindex ||
-	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(t->handle))
-		return NL_OK;
-	b = TC_H_MIN(tcm->tcm_handle) - 1;
-	if (b >= t->xs.nbands)
-		return NL_OK;
+	if (tcm->tcm_ifindex != ifindex ||
+	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(handle))
+		return 0;
+	*band = TC_H_MIN(tcm->tcm_handle) - 1;
+	if (*band >= nbands)
+		return 0;
 	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 ||
 	    !tb[TCA_STATS2] ||
 	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
-	    !sb[TCA_STATS_APP]) {
+	    !sb[TCA_STATS_APP])
+		return -1;
+	if (nla_len(sb[TCA_STATS_APP]) < (int)sizeof(*st))
+		return -2;
+	memcpy(st, nla_data(sb[TCA_STATS_APP]), sizeof(*st));
+	return 1;
+}
+
+/* A class of the dcb qdisc of target @arg: one band's row. */
+static int class_cb(struct nl_msg *msg, void *arg)
+{
+	struct target *t = arg;
+	struct tc_dcb_stats st;
+	unsigned int b;
+
+	switch (band_stats(nlmsg_hdr(msg), t->ifindex, t->handle,
+			   t->xs.nbands, &b, &st)) {
+	case 1:
+		break;
+	case -1:
 		warn_target(t, "dcb class without xstats (TCA_STATS_APP)");
 		return NL_OK;
-	}
-	/* a newer module may append counters: take the ones we know */
-	len = nla_len(sb[TCA_STATS_APP]);
-	if (len < (int)sizeof(st)) {
+	case -2:
 		warn_target(t, "class xstats too short (older sch_dcb module?)");
 		return NL_OK;
+	default:
+		return NL_OK;
 	}
-	memcpy(&st, nla_data(sb[TCA_STATS_APP]), sizeof(st));
 	if (band_has_traffic(&st))
 		t->bands_seen |= 1u << b;
 	if (all_bands || (t->bands_seen & (1u << b)))
@@ -770,34 +790,19 @@ static void snap_print_stats(const struct snap_ns *s, const char *dev,
 static int snap_class_cb(struct nl_msg *msg, void *arg)
 {
 	struct snap_ns *s = arg;
-	struct nlmsghdr *hdr = nlmsg_hdr(msg);
-	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
 	struct tc_dcb_stats st;
-	struct tcmsg *tcm;
 	unsigned int b;
+	int r;
 
-	if (hdr->nlmsg_type != RTM_NEWTCLASS ||
-	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
-		return NL_OK;
-	tcm = nlmsg_data(hdr);
-	if (tcm->tcm_ifindex != s->cur->ifindex ||
-	    TC_H_MAJ(tcm->tcm_handle) != TC_H_MAJ(s->cur->handle))
-		return NL_OK;
-	b = TC_H_MIN(tcm->tcm_handle) - 1;
-	if (b >= s->cur->xs.nbands)
-		return NL_OK;
-	if (nlmsg_parse(hdr, sizeof(*tcm), tb, TCA_MAX, NULL) < 0 ||
-	    !tb[TCA_STATS2] ||
-	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
-	    !sb[TCA_STATS_APP] ||
-	    nla_len(sb[TCA_STATS_APP]) < (int)sizeof(st)) {
+	r = band_stats(nlmsg_hdr(msg), s->cur->ifindex, s->cur->handle,
+		       s->cur->xs.nbands, &b, &st);
+	if (r < 0) {
 		fprintf(stderr, "dcbmon: %s:%s: band %u without xstats\n",
 			s->netns, s->cur_dev, b);
 		s->bad = 1;
-		return NL_OK;
+	} else if (r > 0) {
+		snap_print_stats(s, s->cur_dev, &st, (int)b);
 	}
-	memcpy(&st, nla_data(sb[TCA_STATS_APP]), sizeof(st));
-	snap_print_stats(s, s->cur_dev, &st, (int)b);
 	return NL_OK;
 }
 
