@@ -398,6 +398,39 @@ static void warn_target(struct target *t, const char *what)
 		*t->ns->name ? t->ns->name : "-", t->dev, what);
 }
 
+/*
+ * The port counters of a dcb qdisc, its TCA_STATS_APP @app, into *@xs:
+ * NULL, or why they cannot be read (a constant, or @why of @size bytes).
+ */
+static const char *read_xstats(struct nlattr *app, struct tc_dcb_xstats *xs,
+			       char *why, size_t size)
+{
+	int len = nla_len(app);
+
+	if (len < (int)offsetof(struct tc_dcb_xstats, total))
+		return "xstats too short";
+	/* Copy what we know; the version is checked below. */
+	memset(xs, 0, sizeof(*xs));
+	memcpy(xs, nla_data(app), len < (int)sizeof(*xs) ? (size_t)len : sizeof(*xs));
+	/*
+	 * Only this version: struct tc_dcb_stats grows at its end from one
+	 * version to the next, which moves the pool counters after it.
+	 */
+	if (xs->version != TC_DCB_XSTATS_VERSION) {
+		snprintf(why, size,
+			 "xstats version %u, dcbmon reads %u (%s sch_dcb module?)",
+			 xs->version, TC_DCB_XSTATS_VERSION,
+			 xs->version < TC_DCB_XSTATS_VERSION ? "older" : "newer");
+		return why;
+	}
+	if (len < (int)sizeof(*xs) || xs->nbands > TC_DCB_NUM_BANDS) {
+		snprintf(why, size, "xstats length %d < %zu or nbands %u > %d",
+			 len, sizeof(*xs), xs->nbands, TC_DCB_NUM_BANDS);
+		return why;
+	}
+	return NULL;
+}
+
 static int dump_cb(struct nl_msg *msg, void *arg)
 {
 	struct netns *n = arg;
@@ -406,7 +439,9 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	struct tc_dcb_xstats xs;
 	struct tcmsg *tcm;
 	struct target *t = NULL;
-	int i, len;
+	const char *why;
+	char what[96];
+	int i;
 
 	if (hdr->nlmsg_type != RTM_NEWQDISC ||
 	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
@@ -428,8 +463,6 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		return NL_OK;
 	}
 	if (!tb[TCA_KIND] || strcmp(nla_get_string(tb[TCA_KIND]), "dcb")) {
-		char what[96];
-
 		snprintf(what, sizeof(what), "root qdisc is %s, not dcb",
 			 tb[TCA_KIND] ? nla_get_string(tb[TCA_KIND]) : "?");
 		warn_target(t, what);
@@ -441,36 +474,9 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 		warn_target(t, "dcb qdisc without xstats (TCA_STATS_APP)");
 		return NL_OK;
 	}
-	len = nla_len(sb[TCA_STATS_APP]);
-	if (len < (int)offsetof(struct tc_dcb_xstats, total)) {
-		warn_target(t, "xstats too short");
-		return NL_OK;
-	}
-	/* Copy what we know; the version is checked below. */
-	memset(&xs, 0, sizeof(xs));
-	memcpy(&xs, nla_data(sb[TCA_STATS_APP]),
-	       len < (int)sizeof(xs) ? (size_t)len : sizeof(xs));
-	/*
-	 * Only this version: struct tc_dcb_stats grows at its end from one
-	 * version to the next, which moves the pool counters after it.
-	 */
-	if (xs.version != TC_DCB_XSTATS_VERSION) {
-		char what[96];
-
-		snprintf(what, sizeof(what),
-			 "xstats version %u, dcbmon reads %u (%s sch_dcb module?)",
-			 xs.version, TC_DCB_XSTATS_VERSION,
-			 xs.version < TC_DCB_XSTATS_VERSION ? "older" : "newer");
-		warn_target(t, what);
-		return NL_OK;
-	}
-	if (len < (int)sizeof(xs) || xs.nbands > TC_DCB_NUM_BANDS) {
-		char what[96];
-
-		snprintf(what, sizeof(what),
-			 "xstats length %d < %zu or nbands %u > %d", len,
-			 sizeof(xs), xs.nbands, TC_DCB_NUM_BANDS);
-		warn_target(t, what);
+	why = read_xstats(sb[TCA_STATS_APP], &xs, what, sizeof(what));
+	if (why) {
+		warn_target(t, why);
 		return NL_OK;
 	}
 	t->warned = 0;
@@ -713,8 +719,8 @@ static int snap_qdisc_cb(struct nl_msg *msg, void *arg)
 	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
 	struct snap_port *p;
 	struct tcmsg *tcm;
-	const char *name;
-	int len;
+	const char *name, *why;
+	char what[96];
 
 	if (hdr->nlmsg_type != RTM_NEWQDISC ||
 	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
@@ -736,18 +742,13 @@ static int snap_qdisc_cb(struct nl_msg *msg, void *arg)
 		s->bad = 1;
 		return NL_OK;
 	}
-	len = nla_len(sb[TCA_STATS_APP]);
 	s->ports = snap_grow(s->ports, s->nports, sizeof(*s->ports));
 	p = &s->ports[s->nports];
 	memset(p, 0, sizeof(*p));
-	memcpy(&p->xs, nla_data(sb[TCA_STATS_APP]),
-	       len < (int)sizeof(p->xs) ? (size_t)len : sizeof(p->xs));
-	if (len < (int)sizeof(p->xs) ||
-	    p->xs.version != TC_DCB_XSTATS_VERSION ||
-	    p->xs.nbands > TC_DCB_NUM_BANDS) {
-		fprintf(stderr, "dcbmon: %s:%s: xstats version %u length %d, dcbmon reads version %u length %zu (sch_dcb module and tools from different trees?)\n",
-			s->netns, name ? name : "?", p->xs.version, len,
-			TC_DCB_XSTATS_VERSION, sizeof(p->xs));
+	why = read_xstats(sb[TCA_STATS_APP], &p->xs, what, sizeof(what));
+	if (why) {
+		fprintf(stderr, "dcbmon: %s:%s: %s\n", s->netns,
+			name ? name : "?", why);
 		s->bad = 1;
 		return NL_OK;
 	}
