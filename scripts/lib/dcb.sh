@@ -57,49 +57,26 @@ dcb_set()
 		fail "tc qdisc replace dcb $*"
 }
 
-# dcb_ports_json NODE [DEV [totals|full [FILTER]]]: NODE's root sch_dcb
-# qdiscs (or DEV's) as a JSON array, each with .bands (topo_qdiscs_json);
-# with "totals", without .bands (no dcbmon).  FILTER, a jq program, is
-# applied to the array in the same jq run (strings printed raw).
-dcb_ports_json()
-{
-	local f='[.[] | select(.kind == "dcb" and .root == true)]'
-	if [ "${3:-}" = totals ]; then
-		topo_tc "$1" -j -s qdisc show ${2:+dev "$2"} | jq -rc "$f | ${4:-.}"
-	else
-		_topo_qdiscs_json "$1" "${2:-}" "$f | ${4:-.}"
-	fi
-}
-
-# dcb_json [totals|full [FILTER]]: the port's root qdisc object
-# (dcb_ports_json), or FILTER applied to it.
+# dcb_json: the port's root qdisc object, `tc -j -s qdisc show` with its
+# bands in .bands (topo_qdiscs_json), for logs and jq programs.
 dcb_json()
 {
-	dcb_ports_json sw "$PORT" "${1:-full}" "(.[0] // empty) | ${2:-.}"
+	_topo_qdiscs_json sw "$PORT" \
+		'[.[] | select(.kind == "dcb" and .root == true)][0] // empty'
 }
 
 # dcb_stat KEY [BAND]: a counter of the port (total) or of one band.
-dcb_stat()
-{
-	local k=x:$PORT:$1${2:+:$2} raw
-	raw=$("$TOPO_REPO/tools/dcbmon" -s "x=${TOPO_PREFIX}-sw:$PORT") ||
-		die_top "no sch_dcb statistics on sw:$PORT"
-	awk -v k="$k" '$1 == k { print $2; f = 1 } END { exit !f }' <<<"$raw" ||
-		die_top "sch_dcb statistics lack $k"
-}
+dcb_stat() { pfc_get "$(pfc_read sw "$PORT")" "$@"; }
 
 # dcb_snap [BAND]: the port's totals (or one band's counters) as one line
 # "key=value ..." for later dcb_delta.
 dcb_snap()
 {
-	local raw
-	raw=$("$TOPO_REPO/tools/dcbmon" -s "x=${TOPO_PREFIX}-sw:$PORT") ||
-		die_top "no sch_dcb statistics on sw:$PORT"
-	awk -v b="${1:-}" '{
+	pfc_read sw "$PORT" | awk -v b="${1:-}" '{
 		n = split($1, p, ":")
-		if ((b == "" && n == 3) || (b != "" && n == 4 && p[4] == b))
-			{ printf "%s%s=%s", sep, p[3], $2; sep = " " }
-	} END { print "" }' <<<"$raw"
+		if ((b == "" && n == 1) || (b != "" && n == 2 && p[2] == b))
+			{ printf "%s%s=%s", sep, p[1], $2; sep = " " }
+	} END { print "" }'
 }
 
 # dcb_delta SNAP1 SNAP2 KEY: KEY's increase between two snapshots.
