@@ -17,9 +17,9 @@
 # samples-N-ALGO.txt, counters-N-ALGO.txt, trace-4.csv and trace-4.qps;
 # results.csv, throughput-N-ALGO.png and timeline-4.png on the host.
 #
-# The functions dcqi_* are also used by the guest test
-# test_70_dcqcn_incast.sh, which sources this file after lib.sh, dcb.sh
-# and rxe.sh and asserts on what they measured.
+# It keeps the hand-scaled 10 Mb/s knobs of the first guest experiments;
+# the 4:1 incast at the defaults is test_85_lossless_fabric's, the 2:1
+# test_74_dcqcn_timeline's.
 
 describe()
 {

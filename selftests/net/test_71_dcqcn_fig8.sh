@@ -21,7 +21,7 @@
 #  - no drop at the switches (headroom, ingress, tail), in every run.
 # Printed beside it: none's h1 / mean(h2..h4) (Fig. 3: about 3), v's
 # share under none, and PAUSE frames per second dcqcn / none (logged; the
-# single-switch incasts test_70 and test_74 assert it).
+# single-switch incasts test_74 and test_85 assert it).
 #
 # Run lengths: every algorithm at its defaults (rxe_cc.rst, "The rule":
 # T = K = 2.2 ms at 100 Mb/s), so the dcqcn run is 16 s (about 7000 T)

@@ -26,7 +26,7 @@
 #    LOSSLESS_NPECN_K bytes; with K = 0, the paper's value, pcn fell
 #    below 0.9 here (the starvation pcn.rst describes; results.rst);
 #  - dcqcn sends at most a quarter of none's PAUSE frames (ECN acts
-#    before PFC; test_70's 4:1 check, which this test replaced);
+#    before PFC; the 4:1 check of the hand-scaled test_70 it replaced);
 #  - with dcqcn and ldcp, the bottleneck queue stays near the marking
 #    threshold: its mean is at most 1.5 Kmax (dcqcn) or 2 K (ldcp) and
 #    at most half of none's, which sits at the PFC thresholds.  With the
