@@ -3,7 +3,7 @@
 #
 # dcqcn_params: the DCQCN paper's parameter study (section 5: Fig. 11,
 # the strawman parameters against its own, and Fig. 12, g and R_AI under
-# 2:1 and 16:1 incasts) on soft-RoCE, scaled to the guest.  The paper
+# 2:1 and 16:1 incasts) on soft-RoCE at the lab's defaults.  The paper
 # made these figures with its fluid model; selftests/unit/dcqcn/model -f
 # makes them at 40 Gb/s (dcqcn.rst, "The paper's parameter analyses").
 # Here the real rdma_rxe, DCQCN module and sch_dcb switch run them.
@@ -19,11 +19,11 @@
 #   g16       the same with g = 1/16 (dce_tcp_g 960)
 #   ai4       the same with R_AI and R_HAI four times larger
 #   strawman  QCN's and DCTCP's recommendations the paper starts from,
-#             scaled as the guest settings are (times by 545, so T 1.5 ms
-#             -> 818 ms; the byte counter firing 50 times per T at line
-#             rate, as 150 KB does at 40 Gb/s; g = 1/16; cut-off marking
-#             at 40 KB x 50/200, the guest's Kmax over the paper's: step
-#             k 10 KB)
+#             scaled by the rule as DCQCN's own timer is (T = 1.5 ms x
+#             the derived T / 55 us; the byte counter firing 50 times
+#             per T at line rate, as 150 KB does at 40 Gb/s; g = 1/16;
+#             cut-off marking at 40 KB x the lab's Kmax / the paper's
+#             200 KB: step k 4 KB)
 #   pfc-only  no ECN marking and rxe's algorithm none: the baseline, the
 #             queue PFC alone holds
 #
@@ -43,14 +43,14 @@ params()
 	cat <<'EOF'
 settings        paper,g16,ai4,strawman,pfc-only  settings to run per incast, in this order
 incasts         2,16      incasts to run (N senders to one receiver), in this order
-rate            10mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
-iters           20        ib_write_bw -n: writes per sender
+rate            100mbit   line rate of every port and host NIC (cc/max_rate_mbps too)
+iters           100       ib_write_bw -n: writes per sender
 size            65536     bytes per write
-buffer          4mb       switch buffer pool (17 ports reserve about 2.1 MB of headroom at 10 Mb/s)
+buffer          4mb       switch buffer pool (above the headroom its 17 ports reserve)
 xoff            16kb      PFC static XOFF per (ingress port, RoCE's band 3)
-delay           50ms      PAUSE response time the headroom is sized for
-red             5kb:50kb:0.01  RED kmin:kmax:pmax (dcqcn.rst guest settings)
-strawman_k      10kb      strawman: DCTCP cut-off marking threshold
+delay           default   PAUSE response time the headroom is sized for (default: sch_dcb's, 5 ms)
+red             5kb:20kb:0.01  RED kmin:kmax:pmax (cmp_incast's: the paper's Kmax 200 KB scaled by line rate x base RTT)
+strawman_k      4kb       strawman: DCTCP cut-off marking threshold (40 KB x 20 KB / 200 KB)
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
 interval_ms     20        dcbmon sampling interval
 sample_s        0.1       sent_pkts sampling interval (FCT resolution)
@@ -58,18 +58,29 @@ duration        300       time budget (s): only sizes dcblab's guest timeout (10
 EOF
 }
 
-# dcqp_knobs SETTING: DCQCN_KNOBS (overrides of the derived defaults)
-# for SETTING; ai4 is applied per host by cmpi_rxe, from the defaults.
+# dcqp_knobs SETTING: DCQCN_KNOBS for SETTING.  Every knob a setting
+# may change is written, "auto" where the setting keeps the derived
+# default: a written knob stays set across re-selection of the algorithm
+# (rxe_cc.rst), so one setting's values would otherwise leak into the
+# next run.  ai4's rates are multiplied per host by cmpi_rxe, from the
+# derived defaults.  The strawman's T scales as the derived T does (the
+# rule's ratio to the paper's 55 us, read from s1).
 dcqp_knobs()
 {
+	local k t
 	DCQCN_KNOBS=()
+	for k in rpg_time_reset rpg_byte_reset dce_tcp_g rpg_ai_rate rpg_hai_rate; do
+		DCQCN_KNOBS[$k]=auto
+	done
 	case $1 in
 	paper|pfc-only|ai4) ;;
 	g16) DCQCN_KNOBS[dce_tcp_g]=960;;
 	strawman)
-		# T: 1.5 ms x 545; B: line rate x T / 50 (bytes)
-		DCQCN_KNOBS[rpg_time_reset]=818000
-		DCQCN_KNOBS[rpg_byte_reset]=$((CMPI_MBPS * 818000 / 8 / 50))
+		# T: 1.5 ms x T / 55 us; B: line rate x T / 50 (bytes)
+		rxe_cc s1 dcqcn/rpg_time_reset auto
+		t=$(( $(rxe_cc s1 dcqcn/rpg_time_reset) * 1500 / 55 ))
+		DCQCN_KNOBS[rpg_time_reset]=$t
+		DCQCN_KNOBS[rpg_byte_reset]=$((CMPI_MBPS * t / 8 / 50))
 		DCQCN_KNOBS[dce_tcp_g]=960
 		;;
 	*) fail "unknown setting '$1' (paper, g16, ai4, strawman, pfc-only)";;
@@ -98,7 +109,8 @@ cmpi_rxe()
 cmpi_qdiscs()
 {
 	local sw ecn kmin kmax pmax
-	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]} pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} delay ${P[delay]}"
+	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]} pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
+	[ "${P[delay]}" = default ] || sw="$sw delay ${P[delay]}"
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	ecn="ecn red kmin $kmin kmax $kmax pmax $pmax"
 	[ "${1#*-}" = strawman ] && ecn="ecn step k ${P[strawman_k]}"

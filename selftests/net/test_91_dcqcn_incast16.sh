@@ -6,9 +6,11 @@
 # DCQCN under a 16:1 incast (the DCQCN paper's Fig. 12, 16:1 with its
 # settings), the dcblab scenario dcqcn_params (scripts/scenarios/
 # dcqcn_params.sh, sourced: topology, qdiscs, traffic and analysis):
-# sixteen senders each RDMA-write 20 x 64 KB into r through one switch,
-# every port sch_dcb at 10 Mb/s, PFC on RoCE's band 3, RED 5 KB / 50 KB /
-# 1 % on the bottleneck, DCQCN with the guest settings of dcqcn.rst.
+# sixteen senders each RDMA-write 100 x 64 KB into r through one switch,
+# every port sch_dcb at the lab's default rate (100 Mbit/s), PFC on
+# RoCE's band 3 with sch_dcb's default delay, RED 5 KB / 20 KB / 1 % on
+# the bottleneck, DCQCN at its defaults (only cc/algo and the line rate
+# written: the scenario's "paper" setting).
 # Steps:
 #   transfers   every write completes, nothing is dropped, and the
 #               bottleneck marked packets (DCQCN was asked to act);
