@@ -3,7 +3,7 @@
 #
 # dcqcn_buffer: the DCQCN paper's buffer settings (section 4; its Fig. 18
 # compares the 10th percentile throughput of four configurations in an
-# 8:1 incast), scaled to the guest.
+# 8:1 incast), at the lab's defaults.
 # N senders s1..sN each RDMA-write a fixed amount into r through one
 # routing switch (cmp_incast's topology, traffic and analysis); every
 # switch port and host NIC is sch_dcb at the line rate, PFC on RoCE's band
@@ -50,13 +50,13 @@ params()
 	cat <<'EOF'
 configs         paper,static,ecn-late,no-pfc,pfc-only  switch settings to run, in this order
 senders         8         number of RDMA senders
-rate            10mbit    line rate of every port and host NIC (cc/max_rate_mbps too)
-iters           20        ib_write_bw -n: writes per sender
+rate            100mbit   line rate of every port and host NIC (cc/max_rate_mbps too)
+iters           100       ib_write_bw -n: writes per sender
 size            65536     bytes per write
-buffer          1830kb    switch buffer pool B (R + about 700 KB with the defaults)
+buffer          1300kb    switch buffer pool B (R + about 700 KB with the defaults)
 beta            8         dynamic PFC threshold factor (paper: 8)
-delay           100ms     PAUSE response time the auto headroom is sized for (TCG under load: up to 65 ms)
-red             5kb:50kb:0.01  RED kmin:kmax:pmax of paper and static (dcqcn.rst guest settings)
+delay           default   PAUSE response time the auto headroom is sized for (default: sch_dcb's, 5 ms)
+red             5kb:20kb:0.01  RED kmin:kmax:pmax of paper and static (cmp_incast's)
 timeout_u       20        ib_write_bw -u (transport timeout 4.096 us * 2^u)
 interval_ms     20        dcbmon sampling interval
 sample_s        0.1       sent_pkts sampling interval (FCT resolution)
@@ -91,21 +91,22 @@ cmpi_rxe()
 # the first).
 cmpi_qdiscs()
 {
-	local cfg=$1 base pfc ecn kmin kmax pmax p b r n xoff bound cmds=''
+	local cfg=$1 base pfc ecn kmin kmax pmax p b r n xoff bound cmds='' dl=''
 	base="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]}"
+	[ "${P[delay]}" = default ] || dl="delay ${P[delay]}"
 	for p in $(topo_ports sw); do cmds+="qdisc del dev $p root"$'\n'; done
 	topo_tc sw -force -batch - <<<"$cmds" >/dev/null 2>&1 || true
 	# R: the same ports with PFC (the headroom does not depend on XOFF)
 	# shellcheck disable=SC2086
 	topo_dcb_all switch $base pfc prio-pfc "$ROCE_BAND" beta "${P[beta]}" \
-		delay "${P[delay]}" || fail "tc: switch ports: $base"
+		$dl || fail "tc: switch ports: $base"
 	b=$(tc_size_bytes "${P[buffer]}")
 	r=$(dcqb_reserved)
 	n=$(topo_ports sw | wc -l)
 	[ -n "$r" ] && [ "$r" -gt 0 ] && [ "$b" -gt "$r" ] ||
 		fail "pool $b B, reserved '$r' B: no shared part (raise buffer)"
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
-	pfc="pfc prio-pfc $ROCE_BAND beta ${P[beta]} delay ${P[delay]}"
+	pfc="pfc prio-pfc $ROCE_BAND beta ${P[beta]} $dl"
 	ecn="ecn red kmin $kmin kmax $kmax pmax $pmax"
 	xoff=dynamic
 	bound=$(awk -v be="${P[beta]}" -v b="$b" -v r="$r" -v n="$n" \
@@ -114,7 +115,7 @@ cmpi_qdiscs()
 	paper) ;;
 	static)
 		xoff=$(( (b - r) / (8 * n) ))
-		pfc="pfc prio-pfc $ROCE_BAND xoff $xoff delay ${P[delay]}"
+		pfc="pfc prio-pfc $ROCE_BAND xoff $xoff $dl"
 		bound=$((xoff / n));;
 	ecn-late)
 		kmin=$((b - r)); kmax=$((kmin + $(tc_size_bytes "$kmax")))

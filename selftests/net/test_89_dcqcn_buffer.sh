@@ -6,10 +6,12 @@
 # The DCQCN paper's buffer settings (section 4, its Fig. 18), the dcblab
 # scenario dcqcn_buffer (scripts/scenarios/dcqcn_buffer.sh, sourced: the
 # topology, qdiscs, traffic and analysis): eight senders each RDMA-write
-# 20 x 64 KB into r through one switch, every port sch_dcb at 10 Mb/s,
-# PFC on RoCE's band 3 in a 1.8 MB pool (headroom for 100 ms), once with the paper's setting
-# (dynamic XOFF, beta 8, RED 5 KB / 50 KB / 1 % below section 4's bound,
-# DCQCN) and once with PFC alone (same pool, no ECN, algo none).
+# 100 x 64 KB into r through one switch, every port sch_dcb at the lab's
+# default rate (100 Mbit/s), PFC on RoCE's band 3 in a 1.3 MB pool
+# (headroom for sch_dcb's default delay), once with the paper's setting
+# (dynamic XOFF, beta 8, RED 5 KB / 20 KB / 1 % below section 4's bound,
+# DCQCN at its defaults) and once with PFC alone (same pool, no ECN, algo
+# none).
 # Asserted, the paper's claim that ECN acts before PFC:
 #  - every write of both runs completes and the switch drops nothing;
 #  - PFC alone pauses (PAUSE frames > 0: the incast does congest the pool,
