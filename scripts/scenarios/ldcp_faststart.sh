@@ -50,14 +50,14 @@ qps             8              small flows per incast sender (RC connections)
 iters           5              writes per small flow (perftest: at least 5)
 size            4096           bytes per write (4 packets at RoCE MTU 1024)
 tx_depth        1              ib_write_bw -t: writes in flight per small flow (1: each starts on an idle QP, where fast start applies)
-rate            10             line rate of every port, host NIC and rxe device (Mb/s)
+rate            100            line rate of every port, host NIC and rxe device (Mb/s)
 k               8kb            marking threshold of the switch ports (step: k; red: kmin)
 marking         step           step (DCTCP at k) or red (kmin k, kmax, pmax); non-ECT fast-start packets meet the same curve (WRED)
 kmax            64kb           RED's kmax (marking red)
 pmax            0.1            RED's pmax (marking red)
 iw              8              fast-start window (packets) of the fs setting
-warmup          5              seconds the long flow runs alone first
-long_s          30             the long flow's ib_write_bw -D (s)
+warmup          2              seconds the long flow runs alone first
+long_s          6              the long flow's ib_write_bw -D (s)
 interval_ms     20             dcbmon interval (ms)
 duration        200            time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
 EOF2

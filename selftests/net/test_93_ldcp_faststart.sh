@@ -7,9 +7,9 @@
 # PFC), the dcblab scenario ldcp_faststart (scripts/scenarios/
 # ldcp_faststart.sh, sourced: topology, traffic, capture and analysis):
 # 32 small flows (4 senders x 8 QPs, 5 writes of 4 KB each) start at
-# once beside a long flow, every port sch_dcb at 10 Mb/s with step
-# marking at 8 KB and no PFC, once with fast start (init_window_pkts 8)
-# and once without (0).  Steps:
+# once beside a long flow, every port sch_dcb at 100 Mbit/s (the lab's
+# default) with step marking at 8 KB and no PFC, once with fast start
+# (init_window_pkts 8) and once without (0).  Steps:
 #   fs, nofs    every ib_write_bw ends without an error, every small flow
 #               is in the capture and the capture lost nothing, and the
 #               switch tail-dropped nothing (the queue stays under its
