@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
+# suite: long
 #
 # DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
 # every port and host NIC sch_dcb at the lab's default rate (100 Mbit/s),
