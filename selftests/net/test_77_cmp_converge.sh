@@ -11,9 +11,14 @@
 # three rates comes down to at most 1.1 x the line rate within
 # CMP77_PERIODS (5: "a few", PCN Appendix A) periods of the last flow's
 # start.  From dcbmon samples of the port (every 50 ms): after the
-# initial peak (the largest backlog in the 2 s after it first passed
-# CMP77_DRAIN_KB) the queue falls to CMP77_DRAIN_KB or less within
-# CMP77_DRAIN_S (0.5 s) of passing it.  CMP77_DRAIN_KB is twice np-ecn's
+# initial peak (the largest backlog in the CMP77_PEAK_S, 0.5 s, after it
+# first passed CMP77_DRAIN_KB) the queue falls to CMP77_DRAIN_KB or less
+# within CMP77_DRAIN_S (0.5 s) of passing it.  The peak's window was 2 s
+# (cmp.sh's default), and in one make check a later swing of PCN's
+# steady queue to 27.5 KB was taken for the peak: drain 1.50 s, where
+# the start's own excursion (21.1 KB) lasted 0.05 s; PCN's queue reaches
+# 20 KB in the steady state (p99 about 22 KB), so only a window no
+# longer than the bound measures the start.  CMP77_DRAIN_KB is twice np-ecn's
 # K (10 KB), 20 KB: PCN holds the queue at K (a mean of 10.4-11.7 KB at
 # 100 Mb/s, p99 about 22 KB), so a bound at K measured when a 50 ms
 # sample first dipped below the mean, not the drain (0.05-0.70 s over ten
@@ -31,6 +36,7 @@ need_cmd rdma ib_write_bw jq
 PERIODS=${CMP77_PERIODS:-5}
 DRAIN_S=${CMP77_DRAIN_S:-0.5}
 CMP_DRAIN_KB=${CMP77_DRAIN_KB:-20}
+CMP_PEAK_WIN=${CMP77_PEAK_S:-0.5}
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
 rm -rf "$OUTD"; mkdir -p "$OUTD"
 CMP_OUT=$OUTD
