@@ -68,6 +68,10 @@ cmpi_defaults()
 
 cmpi_mbps() { echo $(( $(tc_rate_bps "$1") / 1000000 )); }
 
+# cmpi_delay: sch_dcb's "delay D" for P[delay]; nothing for "default"
+# (sch_dcb's own).
+cmpi_delay() { [ "${P[delay]}" = default ] || echo "delay ${P[delay]}"; }
+
 # cmpi_setup: modules, topology (rxe_topo: s1..sN, sw, r), host settings.
 cmpi_setup()
 {
@@ -102,8 +106,7 @@ cmpi_qdiscs()
 	if [ "$algo" = ldcp ]; then
 		sw="$sw pfc off"
 	else
-		sw="$sw pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
-		[ "${P[delay]}" = default ] || sw="$sw delay ${P[delay]}"
+		sw="$sw pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} $(cmpi_delay)"
 	fi
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	case $algo in

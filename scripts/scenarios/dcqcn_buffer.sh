@@ -91,9 +91,9 @@ cmpi_rxe()
 # the first).
 cmpi_qdiscs()
 {
-	local cfg=$1 base pfc ecn kmin kmax pmax p b r n xoff bound cmds='' dl=''
+	local cfg=$1 base pfc ecn kmin kmax pmax p b r n xoff bound cmds='' dl
 	base="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]}"
-	[ "${P[delay]}" = default ] || dl="delay ${P[delay]}"
+	dl=$(cmpi_delay)
 	for p in $(topo_ports sw); do cmds+="qdisc del dev $p root"$'\n'; done
 	topo_tc sw -force -batch - <<<"$cmds" >/dev/null 2>&1 || true
 	# R: the same ports with PFC (the headroom does not depend on XOFF)

@@ -109,8 +109,7 @@ cmpi_rxe()
 cmpi_qdiscs()
 {
 	local sw ecn kmin kmax pmax
-	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]} pfc prio-pfc $ROCE_BAND xoff ${P[xoff]}"
-	[ "${P[delay]}" = default ] || sw="$sw delay ${P[delay]}"
+	sw="rate ${P[rate]} $CTRL_MAP buffer ${P[buffer]} pfc prio-pfc $ROCE_BAND xoff ${P[xoff]} $(cmpi_delay)"
 	IFS=: read -r kmin kmax pmax <<<"${P[red]}"
 	ecn="ecn red kmin $kmin kmax $kmax pmax $pmax"
 	[ "${1#*-}" = strawman ] && ecn="ecn step k ${P[strawman_k]}"
