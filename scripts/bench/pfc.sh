@@ -278,7 +278,7 @@ echo 1 >$T/events/sch_dcb/dcb_pfc_tx/enable
 echo 1 >$T/events/sch_dcb/dcb_pfc_rx/enable
 echo 1 >$T/tracing_on
 n=$(awk -v s="$TSECS" 'BEGIN { printf "%d", s * 20e6 / 8 / 1042 }')
-ip netns exec $HOST timeout $((TSECS * 4 + 20)) /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
+ip netns exec $HOST timeout $((TSECS * 4 + 20)) "$TOP/tools/udpflow" send \
 	10.98.2.2 7000 --count "$n" --interval 0 --tos 0x60 --len 1000 >/dev/null ||
 	die "sender failed"
 echo 0 >$T/tracing_on

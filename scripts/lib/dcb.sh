@@ -4,7 +4,7 @@
 # scripts/lib/dcb.sh - sch_dcb helpers: a sender(s) -> routing switch ->
 # receiver topology (dcb_topo, on topo.sh) with sch_dcb on the switch's
 # port toward the receiver, UDP flows with a chosen TOS, PFC senders and
-# sinks (udp_send.py and udp_count.py, beside this file), and readers of
+# sinks (tools/udpflow), and readers of
 # the qdisc's counters.  Used by the guest tests (selftests/net) and,
 # under rxe.sh, by the dcblab scenarios cmp_* and dcqcn_buffer.
 # Source after common.sh (a test: after selftests/net/lib.sh).  Scratch
@@ -336,8 +336,8 @@ pfc_sender()
 	ip netns exec "$(topo_ns "$1")" timeout "$(scaled_time 300)" bash -c \
 		'[ -z "$1" ] || { : >"$1.ready-$$"; while [ ! -e "$1" ]; do sleep 0.02; done; }
 		 shift; exec "$@"' \
-		_ "${PFC_GO:-}" /usr/bin/python3 \
-		"$TOP/scripts/lib/udp_send.py" "$2" "$3" --count "$5" \
+		_ "${PFC_GO:-}" "$TOP/tools/udpflow" \
+		send "$2" "$3" --count "$5" \
 		--interval 0 --tos "$4" --len "${6:-1000}" >"$TMPD/sent-$1-$3" 2>&1 &
 	FLOW_PID=$!
 }
@@ -357,8 +357,8 @@ pfc_go()
 # $TMPD/stop-PORT exists (count in $TMPD/count-PORT); pid in SINK_PID.
 pfc_sink()
 {
-	ip netns exec "$(topo_ns "$1")" /usr/bin/python3 \
-		"$TOP/scripts/lib/udp_count.py" "$2" "$TMPD/stop-$2" \
+	ip netns exec "$(topo_ns "$1")" "$TOP/tools/udpflow" \
+		sink "$2" "$TMPD/stop-$2" \
 		>"$TMPD/count-$2" 2>&1 &
 	SINK_PID=$!
 	wait_for --timeout 20 udp_bound "$1" "$2" || fail "UDP sink on $1:$2 did not start"

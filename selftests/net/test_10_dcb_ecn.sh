@@ -136,7 +136,7 @@ above_kmax()
 		ect_stop
 		return
 	fi
-	topo_exec r python3 "$TOP/scripts/lib/udp_count.py" 6000 "$TMPD/stop" >"$TMPD/count" &
+	topo_exec r "$TOP/tools/udpflow" sink 6000 "$TMPD/stop" >"$TMPD/count" &
 	count_pid=$!
 	if ! wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ."; then
 		check_err 1 "UDP counter did not start"
@@ -148,7 +148,7 @@ above_kmax()
 	topo_exec r timeout "$(scaled_time 30)" tcpdump -i eth0 -n -c 300 -w "$TMPD/ce.pcap" \
 		udp dst port 5203 >/dev/null 2>&1 &
 	cap_pid=$!
-	sent=$(topo_exec s2 python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 6000 \
+	sent=$(topo_exec s2 "$TOP/tools/udpflow" send "$RIP" 6000 \
 		--count 500 --interval 0.004 --tos $NOTECT --len $LEN)
 	s2=$(dcb_snap 1)
 	ect_stop

@@ -26,7 +26,7 @@ rate_raised()
 	s0=$(dcb_snap)
 	# four datagrams of 1042 bytes on the wire, back to back: the first
 	# leaves at once, the others wait 1042 s each at 8 bit/s
-	topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 		--count 4 --interval 0 --len 1000 >/dev/null
 	if ! wait_for --timeout 10 backlog_at_least 3000; then
 		check_err 1 "fewer than 3 packets queued at 8 bit/s: $(dcb_stat backlog_bytes) B"

@@ -226,7 +226,7 @@ keeps_queue()
 	dcb_set rate 16kbit limit 300kb
 	s0=$(dcb_snap)
 	noport0=$(topo_exec r nstat -az UdpNoPorts | awk '/UdpNoPorts/{print $2}')
-	topo_exec s1 python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 6000 --count 100 \
+	topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 6000 --count 100 \
 		--interval 0 --tos 0x02 --len 1000 >/dev/null
 	b0=$(dcb_stat backlog_packets)
 	check_assert assert_ge "$b0" 30 "packets queued before the change"
@@ -324,7 +324,7 @@ unload_cycle()
 		ip netns del "$ns"
 		return 1
 	fi
-	ip netns exec "$ns" python3 "$TOP/scripts/lib/udp_send.py" 10.9.9.9 9 \
+	ip netns exec "$ns" "$TOP/tools/udpflow" send 10.9.9.9 9 \
 		--count 20 --interval 0 >/dev/null 2>&1 || true
 	ip netns del "$ns"
 	if ! wait_for --timeout 20 rmmod sch_dcb; then

@@ -100,8 +100,8 @@ start_flows()
 		pfc_sender s1 "$RIP" 7001 $ECT 100000; PIDS+=("$FLOW_PID")
 	else
 	# s1: 2 Mb/s on the wire (1042-byte frames every 4.2 ms)
-	ip netns exec "$(topo_ns s1)" timeout "$(scaled_time 300)" /usr/bin/python3 \
-		"$TOP/scripts/lib/udp_send.py" "$RIP" 7001 --count 100000 \
+	ip netns exec "$(topo_ns s1)" timeout "$(scaled_time 300)" "$TOP/tools/udpflow" \
+		send "$RIP" 7001 --count 100000 \
 		--interval "$(scaled_time 0.0042)" --tos $ECT --len 1000 >/dev/null 2>&1 &
 	PIDS+=($!)
 	fi

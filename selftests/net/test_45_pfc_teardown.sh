@@ -58,7 +58,7 @@ build()
 # replacements alone took 190 s, and a 200 s flood ended before pfc off).
 flood()
 {
-	topo_exec s1 timeout "$1" python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	topo_exec s1 timeout "$1" "$TOP/tools/udpflow" send "$RIP" 9 \
 		--count 1000000 --interval 0.002 --tos $TOS --len 1000 >/dev/null 2>&1 &
 	FLOOD_PID=$!
 }

@@ -133,7 +133,7 @@ after=$(state "$P1")
 [ "$after" = "$before" ] || check_err 1 "failed replace changed the port: $before -> $after"
 # the old port must still be the pool's port of P1: its packets charge it
 peak0=$(pfc_get "$(pfc_read sw "$P1")" in_peak 3)
-topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 	--count 30 --interval 0 --tos 0x60 --len 1000 >/dev/null 2>&1
 charged() { [ "$(pfc_get "$(pfc_read sw "$P1")" in_peak 3)" -gt "$peak0" ]; }
 wait_for --timeout 10 charged
@@ -266,7 +266,7 @@ if pfc_trace_on; then
 		"$SW" "rate 20kbit dscp-map 0:7 pool 1"
 	# s1 (no sch_dcb) ignores the PAUSE: the flood, which runs until
 	# the link goes down, keeps P1's band 3 above XOFF until then
-	ip netns exec "$(topo_ns s1)" timeout 120 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" \
+	ip netns exec "$(topo_ns s1)" timeout 120 "$TOP/tools/udpflow" send \
 		"$RIP" 9 --count 12000 --interval 0.01 --tos 0x60 --len 1000 >/dev/null 2>&1 &
 	FLOOD=$!
 	p1_paused() { [ "$(pfc_get "$(pfc_read sw "$P1")" pause_tx 3)" -ge 1 ]; }
@@ -400,7 +400,7 @@ check_err $? "s1's default route"
 j=$(pfc_read sw "$P1")
 d0=$(pfc_get "$j" in_drops 3)
 r0=$(pfc_get "$j" resume_tx 3)
-sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+sent=$(topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 	--count 1 --interval 0 --tos 0x60 --len 8000 2>&1)
 [ "$sent" = 1 ] || check_err 1 "s1 could not send the 8000-byte packet: $sent"
 band3_ge() { [ "$(pfc_get "$(pfc_read sw "$P1")" "$1" 3)" -ge "$2" ]; }
@@ -410,7 +410,7 @@ if ! wait_for --timeout 10 band3_ge resume_tx $((r0 + 1)); then
 	j=$(pfc_read sw "$P1")
 	check_err 1 "P1 left s1 paused with nothing charged to band 3: pause_tx $(pfc_get "$j" pause_tx 3), resume_tx $(pfc_get "$j" resume_tx 3), in_bytes $(pfc_get "$j" in_bytes 3)"
 fi
-sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+sent=$(topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 	--count 1 --interval 0 --tos 0x60 --len 1000 2>&1)
 [ "$sent" = 1 ] || check_err 1 "s1 could not send the 1000-byte packet: $sent"
 wait_for --timeout 10 band3_ge in_peak 1000

@@ -50,8 +50,8 @@ done
 n=0
 for pair in h1:h2 h2:h3 h3:h1; do
 	n=$((n + 1))
-	ip netns exec "$(topo_ns "${pair%:*}")" timeout 600 /usr/bin/python3 \
-		"$TOP/scripts/lib/udp_send.py" "$(topo_ip4 "${pair#*:}")" 900$n \
+	ip netns exec "$(topo_ns "${pair%:*}")" timeout 600 "$TOP/tools/udpflow" \
+		send "$(topo_ip4 "${pair#*:}")" 900$n \
 		--count 100000000 --interval 0.002 --len 1000 >/dev/null 2>&1 &
 	defer "kill $! 2>/dev/null"
 done

@@ -62,8 +62,8 @@ time.sleep(600)' "$P" "$TMPD/bound" &
 defer "kill $! 2>/dev/null"
 wait_for --timeout 60 test -e "$TMPD/bound" || fail "packet socket on $P"
 # The port's own traffic (its band 7 is what the PAUSEs hold).
-ip netns exec "$(topo_ns sw)" timeout 600 /usr/bin/python3 \
-	"$TOP/scripts/lib/udp_send.py" "$(topo_ip4 a)" 9048 \
+ip netns exec "$(topo_ns sw)" timeout 600 "$TOP/tools/udpflow" \
+	send "$(topo_ip4 a)" 9048 \
 	--count 100000000 --interval 0.001 --len 1000 >/dev/null 2>&1 &
 defer "kill $! 2>/dev/null"
 

@@ -31,7 +31,7 @@ headroom_not_shared()
 	topo_qdisc sw "$IN" dcb rate 10mbit buffer 200kb \
 		pfc prio-pfc 3 beta $BETA delay 1ms || { check_err 1 "tc: ingress port"; return; }
 	topo_qdisc sw "$PORT" dcb rate 8bit || { check_err 1 "tc: egress port"; return; }
-	sent=$(topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	sent=$(topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 		--count 40 --interval 0 --tos $TOS --len 1000)
 	# the first datagram leaves at once, 39 x 1042 B stay
 	if ! wait_for --timeout 10 queued $((39 * 1042)); then

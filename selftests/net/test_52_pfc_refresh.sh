@@ -38,15 +38,15 @@ faster_peer()
 		pfc prio-pfc 3 xoff 20kb delay 1ms || { check_err 1 "tc: ingress port"; return; }
 	topo_qdisc sw "$PORT" dcb rate 8bit dscp-map 0:7 || { check_err 1 "tc: egress port"; return; }
 	# past XOFF (20 KB) at the switch port: it pauses s1
-	topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 		--count 40 --interval 0 --tos $TOS --len 1000 >/dev/null
 	if ! wait_for --timeout 30 in_pauses 1; then
 		check_err 1 "the switch port never paused s1"
 		return
 	fi
 	# what s1 sends now waits in its own queue
-	topo_exec s1 timeout "$(scaled_time 200)" /usr/bin/python3 \
-		"$TOP/scripts/lib/udp_send.py" "$RIP" 9 --count 100 --interval 0 \
+	topo_exec s1 timeout "$(scaled_time 200)" "$TOP/tools/udpflow" \
+		send "$RIP" 9 --count 100 --interval 0 \
 		--tos $TOS --len 1000 >/dev/null 2>&1 &
 	FLOOD_PID=$!
 	if ! wait_for --timeout 30 s1_holds 50; then

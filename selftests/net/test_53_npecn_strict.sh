@@ -28,7 +28,7 @@ b3_queued() { [ "$(dcb_stat backlog_packets 3)" -ge "$1" ]; }
 rx_at_least() { [ "$(dcb_stat "$1" 3)" -ge "$2" ]; }
 # send N TOS: s1 sends N datagrams of 1000 bytes with TOS to r
 send() {
-	topo_exec s1 /usr/bin/python3 "$TOP/scripts/lib/udp_send.py" "$RIP" 9 \
+	topo_exec s1 "$TOP/tools/udpflow" send "$RIP" 9 \
 		--count "$1" --interval 0 --tos "$2" --len 1000 >/dev/null
 }
 
