@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# timeout: 420
-# suite: long
-#
-# In `make check-long`, not `make check` (its 30-minute budget): PAUSE
-# from one switch to another is asserted by test_43 (sw2 pauses sw1),
-# PAUSE to the hosts by test_40 and test_49.
+# timeout: 240
 #
 # PAUSE spreads hop by hop (a congestion tree) and hurts a victim flow
 # (DCQCN paper Fig. 4, PCN Fig. 1):
@@ -17,14 +12,15 @@
 #                                  vr          (victim's receiver)
 #
 # s1..s5 send at line rate to r; v sends to vr and never crosses the
-# congested port sw2 -> r.  All links 10 Mb/s, PFC on band 3 everywhere.
+# congested port sw2 -> r.  All links 100 Mb/s, PFC on band 3 everywhere.
 # Steps:
 #   victim alone      the victim's flow arrives, and alone it gets at
-#                     least 60% of its line rate (limited by its own NIC,
+#                     least 90% of its line rate (limited by its own NIC,
 #                     not starved; a performance check);
 #   victim slowed     with s1..s5 sending, the victim's sender is paused
-#                     and its throughput is below 70% of its throughput
-#                     alone (a performance check);
+#                     and its throughput is below half its throughput
+#                     alone (the paper's Fig. 4: halved with no sender
+#                     beside the incast's; a performance check);
 #   no drop           once the queues drained, no drop anywhere;
 #   pause hop by hop  counters at each hop: sw2 pauses sw1 (sw2's port
 #                     toward sw1 pause_tx, sw1's port toward sw2 pause_rx
@@ -42,14 +38,11 @@ load_dcb
 
 # line rate, PFC delay and windows scaled on a slow kernel (DCBLAB_SLOW,
 # lib.sh): the same headroom in bytes
-RATE=$(scaled_rate 10mbit)
+RATE=$(scaled_rate 100mbit)
 TOS=0x60		# DSCP 24 -> band 3
-WIN=${PFC41_WINDOW:-$(scaled_time 3)}	# seconds per measurement window
-# delay 100ms: headroom 2 MTU + 125 KB.  Under TCG a PAUSE sometimes
-# takes tens of ms to stop a sender: with delay 20ms (28 KB) a port's
-# headroom overflowed, and with delay 50ms (62.5 KB) it did once in CI, at
-# a port toward s4/s5 (results.rst).
-SWOPTS="rate $RATE dscp-map 0:7 buffer 1mb pfc prio-pfc 3 xoff 16kb delay $(scaled_time 100ms)"
+WIN=${PFC41_WINDOW:-$(scaled_time 1)}	# seconds per measurement window
+# sch_dcb's default PAUSE delay (5 ms), scaled with the rate
+SWOPTS="rate $RATE dscp-map 0:7 buffer 1mb pfc prio-pfc 3 xoff 16kb delay $(scaled_time 5ms)"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
 topo_init "p41$$" || fail "topo_init"
@@ -107,9 +100,8 @@ victim_alone()
 	fi
 	ALONE=$(victim_rate "$WIN")
 	log "victim alone: $ALONE b/s"
-	# the victim alone was limited by its 10 Mb/s NIC, not starved (a
-	# loaded TCG guest delivers well below the 10, results.rst): 60%
-	check_perf_assert assert_ge "$ALONE" $(( $(rate_bps "$RATE") * 6 / 10 )) "victim alone (b/s)"
+	# the victim alone was limited by its NIC's line rate, not starved
+	check_perf_assert assert_ge "$ALONE" $(( $(rate_bps "$RATE") * 9 / 10 )) "victim alone (b/s)"
 }
 
 # the incast: the victim's rate while its sender is paused
@@ -132,7 +124,7 @@ victim_slowed()
 	fi
 	ratio=$(awk -v a="$ALONE" -v d="$during" 'BEGIN { printf "%.3f", d / a }')
 	log "victim throughput during / alone = $ratio"
-	check_perf_assert assert_le "$ratio" 0.7 "victim's throughput during the incast relative to alone"
+	check_perf_assert assert_le "$ratio" 0.5 "victim's throughput during the incast relative to alone"
 }
 
 no_drop()
