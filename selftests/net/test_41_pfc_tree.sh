@@ -32,8 +32,6 @@
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
 
-need_cmd jq
-[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
 load_dcb
 
 # line rate, PFC delay and windows scaled on a slow kernel (DCBLAB_SLOW,

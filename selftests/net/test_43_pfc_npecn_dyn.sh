@@ -9,10 +9,10 @@
 #                   /   \
 #                  s2    s3
 #
-# All links 10 Mb/s, data ECT(0) on DSCP 24 (band 3), PFC on band 3.
+# All links 100 Mb/s, data ECT(0) on DSCP 24 (band 3), PFC on band 3.
 # Steps:
 #   np-ecn             NP-ECN on every switch port.  s2 and s3 saturate
-#                      sw2 -> r at line rate; s1 sends 2 Mb/s.  sw2 pauses
+#                      sw2 -> r at line rate; s1 sends 20 Mb/s.  sw2 pauses
 #                      sw1 (small XOFF on that ingress port), so sw1's port
 #                      toward sw2 is paused but not saturated: it marks
 #                      (almost) no packet: at most 2%, those that arrive
@@ -24,7 +24,7 @@
 #                      none): ecn_marked = deq_packets - np_unmarked
 #                      (within 1%).
 #   dynamic xoff       sw2 with `beta 4` and a 400 KB pool.  (s1 at line
-#                      rate into sw1's port toward sw2, now 5 Mb/s, fills
+#                      rate into sw1's port toward sw2, now 50 Mb/s, fills
 #                      sw1's pool.)  The xoff reported for band 3 of an
 #                      ingress port is 4 * (B - R - s) / 8 with B, R, s
 #                      from the pool statistics of the same dump: (B - R)
@@ -53,10 +53,13 @@ need_cmd jq
 load_dcb
 
 # rates divided, delays and window multiplied by DCBLAB_SLOW (lib.sh)
-RATE=$(scaled_rate 10mbit)
-DELAY=$(scaled_time 20ms)
+RATE=$(scaled_rate 100mbit)
+DELAY=$(scaled_time 5ms)	# sch_dcb's default
 ECT=0x62		# DSCP 24 (band 3), ECT(0)
-WIN=${PFC43_WINDOW:-$(scaled_time 4)}
+WIN=${PFC43_WINDOW:-$(scaled_time 2)}
+# datagrams per second at line rate (1000-byte payloads, 1042 bytes on
+# the wire)
+LINE_DPS=$(( $(rate_bps "$RATE") / (8 * 1042) ))
 BASE="rate $RATE dscp-map 0:7 buffer 512kb ecn np-ecn"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
@@ -92,17 +95,18 @@ for h in s1 s2 s3; do
 done
 
 
-# start_flows [paced|full]: s1 at 2 Mb/s (default) or at line rate
+# start_flows [paced|full]: s1 at a fifth of the line rate (default) or
+# at line rate
 start_flows()
 {
 	PIDS=()
 	if [ "${1:-paced}" = full ]; then
 		pfc_sender s1 "$RIP" 7001 $ECT 100000; PIDS+=("$FLOW_PID")
 	else
-	# s1: 2 Mb/s on the wire (1042-byte frames every 4.2 ms)
+	# s1: 20 Mb/s on the wire (1042-byte frames every 0.42 ms)
 	ip netns exec "$(topo_ns s1)" timeout "$(scaled_time 300)" "$TOP/tools/udpflow" \
-		send "$RIP" 7001 --count 100000 \
-		--interval "$(scaled_time 0.0042)" --tos $ECT --len 1000 >/dev/null 2>&1 &
+		send "$RIP" 7001 --count 1000000 \
+		--interval "$(scaled_time 0.00042)" --tos $ECT --len 1000 >/dev/null 2>&1 &
 	PIDS+=($!)
 	fi
 	pfc_sender s2 "$RIP" 7002 $ECT 100000; PIDS+=("$FLOW_PID")
@@ -158,7 +162,8 @@ np_ecn()
 	# behind it: a few packets per RESUME (results.rst), far from the
 	# saturated port's 100%.
 	check_assert assert_le "$u_mark" $((u_deq / 50)) "ECT packets marked by the paused, unsaturated port (2% of $u_deq)"
-	check_assert assert_ge "$d_deq" $((WIN * 800 / SLOW)) "packets through the saturated port"
+	# two thirds of the line rate at least (WIN is already scaled)
+	check_assert assert_ge "$d_deq" $((WIN * LINE_DPS * 2 / 3)) "packets through the saturated port"
 	check_assert assert_ge "$(sv W1 sw2 "$DOWN" backlog_bytes 3)" 1 "saturated port backlogged at the end of the window"
 	check_assert assert_within_pct "$d_mark" $((d_deq - d_npu)) 1 "marked by the saturated port vs deq - np_unmarked"
 }
@@ -189,8 +194,8 @@ dynamic_xoff()
 
 	# sw1's port toward sw2 at half rate: s1 at line rate fills sw1's pool
 	# shellcheck disable=SC2086
-	if ! topo_qdisc sw1 "$UP" dcb rate "$(scaled_rate 5mbit)" dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay $DELAY; then
-		check_err 1 "tc: sw1 port toward sw2 at 5mbit"
+	if ! topo_qdisc sw1 "$UP" dcb rate "$(scaled_rate 50mbit)" dscp-map 0:7 buffer 512kb pfc prio-pfc 3 xoff 16kb delay $DELAY; then
+		check_err 1 "tc: sw1 port toward sw2 at 50mbit"
 		return
 	fi
 	start_flows full
