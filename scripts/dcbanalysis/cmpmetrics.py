@@ -69,7 +69,8 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
     The two long flows run together from the later one's first packet
     (ls) to the earlier one's last (le).  The burst runs from the sample
     before its first packet (b0) to the first sample with all of it (b1).
-    "pre" is up to 1 s before b0, "post" b1..le.  recovery_s: the first
+    "pre" ends at b0 and starts up to 1 s after ls, past the long flows'
+    own start, as long as at least 0.5 s is left; "post" is b1..le.  recovery_s: the first
     sample after b1 from which both flows, over the next @rec_win s, are
     within @tol of the pre-burst fair share; recovery_share_s: the same
     with each window's own fair share (half the two flows' sum, which
@@ -104,10 +105,8 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
         i += 1
     b1 = i
     a = ls
-    while a < b0 and t[a] < t[ls] + 1:
+    while a < b0 and t[a] < t[ls] + 1 and t[b0] - t[a + 1] >= 0.5:
         a += 1
-    if t[b0] - t[a] < 1:
-        a = ls
     fair = (rate(1, a, b0) + rate(2, a, b0)) / 2
     x, y = rate(1, b1, le), rate(2, b1, le)
     out = [

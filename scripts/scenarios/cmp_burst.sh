@@ -26,8 +26,8 @@ rate            100            line rate of every port, host NIC and rxe device 
 bursters        3              burst senders on s1
 burst_msgs      64             RDMA WRITEs per burst sender
 burst_size      16384          bytes per WRITE
-pre             1              seconds of both long flows before the burst
-post            2.5            seconds of the long flows after the burst (then they are stopped)
+pre             1.5            seconds of both long flows before the burst
+post            2              seconds of the long flows after the burst (then they are stopped)
 duration        30             long flows' longest duration (s, ib_write_bw -D; stopped earlier)
 interval        0.25           sent_pkts sampling interval (s)
 interval_ms     50             dcbmon interval (ms)

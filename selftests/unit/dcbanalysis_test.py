@@ -533,6 +533,17 @@ class CmpMetrics(unittest.TestCase):
                          [("error", "few_samples")])
         flat = [(r[0], r[1][:2] + [0, 0]) for r in rows]
         self.assertEqual(cmpmetrics.burst(flat), [("error", "no_burst")])
+        # a burst 1.5 s after both started: "pre" skips their first 1 s
+        # but keeps 0.5 s
+        rows, c = [], [0, 0, 0, 0]
+        for i in range(12):
+            rows.append((i * 0.5, list(c)))
+            c[0] += 200 if i < 2 else 100
+            c[1] += 100
+            if 3 <= i < 5:
+                c[2] += 30
+        m = dict(cmpmetrics.burst(rows))
+        self.assertEqual((m["pre_s"], m["f0_pre"]), ("0.50", "1.64"))
 
     def test_converge(self):
         ev = ("  ib_write_bw-7  [001] d.s1.  %.6f: rxe_cc_pcn_rate: "
