@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
-# suite: long
 #
 # The DCQCN paper's buffer settings (section 4, its Fig. 18), the dcblab
 # scenario dcqcn_buffer (scripts/scenarios/dcqcn_buffer.sh, sourced: the

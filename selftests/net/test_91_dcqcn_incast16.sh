@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 1200
-# suite: long
 #
 # DCQCN under a 16:1 incast (the DCQCN paper's Fig. 12, 16:1 with its
 # settings), the dcblab scenario dcqcn_params (scripts/scenarios/

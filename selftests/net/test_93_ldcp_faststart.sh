@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
-# suite: long
 #
 # LDCP's fast start (the LDCP slides' incast beside a long flow, without
 # PFC), the dcblab scenario ldcp_faststart (scripts/scenarios/
