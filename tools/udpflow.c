@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static void usage(void)
+static void bad_usage(void)
 {
 	fprintf(stderr,
 		"usage: udpflow send DST PORT [--count N] [--interval S] [--tos T] [--len L]\n"
@@ -52,15 +52,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* num(): a non-negative number, or usage */
-static double num(const char *opt, const char *s, double max)
+/*
+ * num(): the value of @s for option @opt, a number from 0 to @max (a whole
+ * one if @whole; strtod() also takes 0x60), or exit with a message.
+ */
+static double num(const char *opt, const char *s, double max, int whole)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v < 0 || v > max) {
+	if (errno || end == s || *end || v < 0 || v > max || (whole && v != (long)v)) {
 		fprintf(stderr, "udpflow: bad value '%s' for %s\n", s, opt);
 		exit(2);
 	}
@@ -71,32 +74,25 @@ static int do_send(int argc, char **argv)
 {
 	double interval = 0.002, t0, delay;
 	unsigned long count = 500, i, sent = 0;
-	long tos = 0, len = 1000;
+	int fd, rc, a, tos = 0, len = 1000;
 	struct addrinfo hints = { .ai_socktype = SOCK_DGRAM }, *ai;
-	char *buf, *end;
-	int fd, rc, a;
+	char *buf;
 
 	if (argc < 2)
-		usage();
+		bad_usage();
 	for (a = 2; a < argc; a += 2) {
 		if (a + 1 >= argc)
-			usage();
+			bad_usage();
 		if (!strcmp(argv[a], "--count"))
-			count = num("--count", argv[a + 1], 1e12);
+			count = num("--count", argv[a + 1], 1e12, 1);
 		else if (!strcmp(argv[a], "--interval"))
-			interval = num("--interval", argv[a + 1], 3600);
+			interval = num("--interval", argv[a + 1], 3600, 0);
 		else if (!strcmp(argv[a], "--len"))
-			len = num("--len", argv[a + 1], 65507);
-		else if (!strcmp(argv[a], "--tos")) {
-			errno = 0;
-			tos = strtol(argv[a + 1], &end, 0);
-			if (errno || *end || tos < 0 || tos > 255) {
-				fprintf(stderr, "udpflow: bad value '%s' for --tos\n", argv[a + 1]);
-				return 2;
-			}
-		} else {
-			usage();
-		}
+			len = num("--len", argv[a + 1], 65507, 1);
+		else if (!strcmp(argv[a], "--tos"))
+			tos = num("--tos", argv[a + 1], 255, 1);
+		else
+			bad_usage();
 	}
 	rc = getaddrinfo(argv[0], argv[1], &hints, &ai);
 	if (rc) {
@@ -116,7 +112,7 @@ static int do_send(int argc, char **argv)
 		perror("udpflow: TOS");
 		return 1;
 	}
-	buf = calloc(1, len ? len : 1);
+	buf = calloc(1, len + 1);
 	if (!buf)
 		return 1;
 	t0 = now();
@@ -152,13 +148,13 @@ static int do_sink(int argc, char **argv)
 	int fd;
 
 	if (argc != 2 && argc != 4)
-		usage();
+		bad_usage();
 	if (argc == 4) {
 		if (strcmp(argv[2], "--max"))
-			usage();
-		max = num("--max", argv[3], 1e6);
+			bad_usage();
+		max = num("--max", argv[3], 1e6, 0);
 	}
-	sa.sin6_port = htons((unsigned short)num("PORT", argv[0], 65535));
+	sa.sin6_port = htons(num("PORT", argv[0], 65535, 1));
 	/* a v6 socket with V6ONLY off takes IPv4 datagrams too */
 	fd = socket(AF_INET6, SOCK_DGRAM, 0);
 	if (fd < 0 || setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &(int){ 0 }, sizeof(int)) ||
@@ -183,11 +179,11 @@ static int do_sink(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		usage();
+		bad_usage();
 	if (!strcmp(argv[1], "send"))
 		return do_send(argc - 2, argv + 2);
 	if (!strcmp(argv[1], "sink"))
 		return do_sink(argc - 2, argv + 2);
-	usage();
+	bad_usage();
 	return 2;
 }
