@@ -70,12 +70,12 @@ def burst(rows, flows_csv=None, rec_win=1.0, tol=0.2):
     (ls) to the earlier one's last (le).  The burst runs from the sample
     before its first packet (b0) to the first sample with all of it (b1).
     "pre" ends at b0 and starts up to 1 s after ls, past the long flows'
-    own start, as long as at least 0.5 s is left; "post" is b1..le.  recovery_s: the first
-    sample after b1 from which both flows, over the next @rec_win s, are
-    within @tol of the pre-burst fair share; recovery_share_s: the same
-    with each window's own fair share (half the two flows' sum, which
-    must be at least 70 % of the pre-burst fair share: the guest's
-    capacity drifts with the host's load)."""
+    own start, as long as at least 0.5 s is left; "post" is b1..le.
+    recovery_s: the first sample after b1 from which both flows, over the
+    next @rec_win s, are within @tol of the pre-burst fair share;
+    recovery_share_s: the same with each window's own fair share (half
+    the two flows' sum, which must be at least 70 % of the pre-burst fair
+    share: the guest's capacity drifts with the host's load)."""
     m = len(rows)
     if m < 4:
         return [("error", "few_samples")]
