@@ -366,6 +366,10 @@ pfc_sink()
 
 udp_bound() { topo_exec "$1" ss -lunH "sport = :$2" | grep -q .; }
 
+# udp_line_dps RATE: datagrams per second a port at RATE (tc units) carries
+# of the PFC senders' 1000-byte payloads (1042 bytes on the wire).
+udp_line_dps() { echo $(( $(rate_bps "$1") / (8 * 1042) )); }
+
 # iface_rx_bytes NODE DEV / iface_tx_packets NODE DEV: device counters.
 iface_stat() { ip netns exec "$(topo_ns "$1")" cat "/sys/class/net/$2/statistics/$3"; }
 

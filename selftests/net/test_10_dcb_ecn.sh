@@ -144,7 +144,7 @@ above_kmax()
 	fi
 	topo_exec r "$TOP/tools/udpflow" sink 6000 "$TMPD/stop" >"$TMPD/count" &
 	count_pid=$!
-	if ! wait_for --timeout 20 sh -c "ip netns exec $(topo_ns r) ss -lunH 'sport = :6000' | grep -q ."; then
+	if ! wait_for --timeout 20 udp_bound r 6000; then
 		check_err 1 "UDP counter did not start"
 		ect_stop
 		kill "$count_pid" 2>/dev/null

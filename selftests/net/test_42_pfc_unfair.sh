@@ -31,9 +31,7 @@ load_dcb
 RATE=$(scaled_rate 100mbit)
 TOS=0x60		# DSCP 24 -> band 3, not ECT
 WIN=${PFC42_WINDOW:-$(scaled_time 2)}	# seconds of measurement
-# datagrams per second at line rate (1000-byte payloads, 1042 bytes on
-# the wire)
-LINE_DPS=$(( $(rate_bps "$RATE") / (8 * 1042) ))
+LINE_DPS=$(udp_line_dps "$RATE")
 # sch_dcb's default PAUSE delay (5 ms), scaled with the rate
 SWOPTS="rate $RATE dscp-map 0:7 buffer 1mb ecn off pfc prio-pfc 3 xoff 16kb delay $(scaled_time 5ms)"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"

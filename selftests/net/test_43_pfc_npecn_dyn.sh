@@ -57,9 +57,7 @@ RATE=$(scaled_rate 100mbit)
 DELAY=$(scaled_time 5ms)	# sch_dcb's default
 ECT=0x62		# DSCP 24 (band 3), ECT(0)
 WIN=${PFC43_WINDOW:-$(scaled_time 2)}
-# datagrams per second at line rate (1000-byte payloads, 1042 bytes on
-# the wire)
-LINE_DPS=$(( $(rate_bps "$RATE") / (8 * 1042) ))
+LINE_DPS=$(udp_line_dps "$RATE")
 BASE="rate $RATE dscp-map 0:7 buffer 512kb ecn np-ecn"
 HOSTOPTS="rate $RATE dscp-map 0:7 limit 2mb"
 
