@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 300
-# suite: long
 #
 # DCQCN rate timeline from the tracepoint (issue 5 (d)): s1, s2 -> sw -> r,
 # every port and host NIC sch_dcb at the lab's default rate (100 Mbit/s),
@@ -41,13 +40,16 @@ SECS=${DCQCN74_SECS:-$(scaled_time 8)}
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[rpg_time_reset]=$DCQCN74_T_US
 [ -z "${DCQCN74_T_US:-}" ] || DCQCN_KNOBS[dce_tcp_rtt]=$DCQCN74_T_US
 LINE=${DCQCN74_LINE:-$(scaled_mbit 100)}
-SW="rate ${LINE}mbit buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb"
+# perftest's TCP control above RoCE's band (CTRL_MAP, rxe.sh): in band 0
+# strict priority starved s2's connection behind s1's flow, and s2 started
+# only when s1 had nearly ended (19 and 5 CNP events against 214 and 216)
+SW="rate ${LINE}mbit $CTRL_MAP buffer 1mb pfc prio-pfc $ROCE_BAND xoff 16kb"
 OUTD=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_74_dcqcn_timeline
 mkdir -p "$OUTD"
 # shellcheck disable=SC2086
 topo_dcb_all switch $SW || fail "tc: $SW"
 # shellcheck disable=SC2086
-topo_dcb_all host rate ${LINE}mbit limit 2mb || fail "tc: host NICs"
+topo_dcb_all host rate ${LINE}mbit $CTRL_MAP limit 2mb || fail "tc: host NICs"
 # shellcheck disable=SC2086
 dcb_set $SW ecn red kmin 5kb kmax 20kb pmax 0.01
 for h in s1 s2 r; do

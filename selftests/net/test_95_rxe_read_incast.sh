@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 900
-# suite: long
 #
 # RDMA READ under congestion control: a 4:1 READ incast.  r runs four
 # ib_read_bw clients, one to a server on each of s1..s4, so the data (the
