@@ -39,7 +39,7 @@
 # N = 64 only over runs of several hundred seconds; the guest is not even
 # then, with flows held at the rate floor.  With two packets per flow and
 # period (pcn_period_us=100000 run_s=300) it is fair at 32 and 64 flows
-# (results.rst, "PCN at 32 and 64 flows with T = 100 ms").
+# (notebook/results-history.rst, "PCN at 32 and 64 flows with T = 100 ms").
 #
 # PCN's rate floor (pcn/min_rate_kbps) is lowered to `pcn_min_rate_kbps`:
 # its automatic value at 10 Mb/s (409 kb/s, one packet per 10 base RTTs)

@@ -37,7 +37,7 @@ OFFER=$(scaled_rate 200M)		# 2:1 overload
 # On a slow kernel the offer is split between s1 and s2: a sender the
 # loaded guest stalls for tens of ms would otherwise let the queue drain
 # below the limit, and the packets refilling it see a shorter queue than
-# the curve's premise (one sender at SLOW=5 marked too few: results.rst).
+# the curve's premise (one sender at SLOW=5 marked too few: notebook/results-history.rst).
 NECT=1
 [ "$SLOW" = 1 ] || NECT=2
 # the curve's tolerance (relative, %): in virtual time the arrivals meet
@@ -75,7 +75,7 @@ curve="dscp-map 0:7 ecn red kmin ${KMIN}b kmax ${KMAX}b pmax $PMAX"
 # of the arrivals were tail-dropped: the step's checks would mean nothing.
 # A 2:1 offer tail-drops about half of the arrivals while the queue stays
 # at the limit; a sender the host starves lets the queue drain and the
-# arrivals meet a shorter queue than the curve's premise (results.rst,
+# arrivals meet a shorter queue than the curve's premise (notebook/results-history.rst,
 # "The debug kernel on the overflow change").
 run_case()
 {

@@ -44,7 +44,7 @@ mkdir -p "$KEEP" || fail "mkdir $KEEP"
 # time.  The burst is the line time a late qdisc watchdog may catch up;
 # the auto one (20 ms or 2 MTU) is too short for the loaded debug guest,
 # whose timers fire hundreds of ms late (with it a port backlogged
-# throughout came out low at SLOW=5: results.rst).  The long-run rate
+# throughout came out low at SLOW=5: notebook/results-history.rst).  The long-run rate
 # stays exact; nothing at SLOW=1.
 catchup()
 {

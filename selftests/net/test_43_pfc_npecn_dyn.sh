@@ -157,7 +157,7 @@ np_ecn()
 	check_assert assert_ge "$u_deq" 100 "packets through sw1's paused port"
 	# PCN's state machine lets the N packets queued at RESUME go unmarked
 	# and marks what arrives while they drain if it leaves with a queue
-	# behind it: a few packets per RESUME (results.rst), far from the
+	# behind it: a few packets per RESUME (notebook/results-history.rst), far from the
 	# saturated port's 100%.
 	check_assert assert_le "$u_mark" $((u_deq / 50)) "ECT packets marked by the paused, unsaturated port (2% of $u_deq)"
 	# two thirds of the line rate at least (WIN is already scaled)

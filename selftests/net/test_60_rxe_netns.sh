@@ -110,7 +110,7 @@ cap_start()
 # cap_stop: a TCP SYN from s1 to r's port 9 (closed) goes out last, and
 # tcpdump is stopped once it has written that SYN: a TCG guest's tcpdump
 # runs seconds behind the wire, and stopped at once it lost what was
-# still in its socket (results.rst).
+# still in its socket (notebook/results-history.rst).
 cap_marked() { [ "$(ncap 'tcp dst port 9')" -ge 1 ]; }
 cap_stop()
 {

@@ -32,7 +32,7 @@
 # and must still be running then.  (Flows sized to end just after the
 # window ended inside it when the guest was slow to start the
 # measurement: the device sent at its ceiling and then nothing, which had
-# read as a pacer falling short; results.rst.)  Flows are not reordered
+# read as a pacer falling short; notebook/results-history.rst.)  Flows are not reordered
 # on the way (topo.sh turns RPS on): reordering made go-back-N retransmit
 # and cost throughput.  (-u 20: a 4 s transport timeout, because the TCG
 # guest's vCPUs can stall for tens of ms under host load.)
@@ -141,7 +141,7 @@ C10=$(ceil 10) C50=$(ceil 50) C20=$(ceil 20) C40=$(ceil 40)
 
 # The guest's own capacity (no ceiling) bounds what can be checked: a
 # ceiling is only tested where the guest reaches 1.3 times it (a busy host
-# starves the TCG guest: results.rst).
+# starves the TCG guest: notebook/results-history.rst).
 rxe_cc s1 max_rate_mbps 0
 T0=$(rxe_tx_bytes s1)
 start_bw s1 18700 300 $((WINDOW + 15))

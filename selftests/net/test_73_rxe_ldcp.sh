@@ -116,7 +116,7 @@ done
 
 for h in s1 s2; do
 	# the result line: bytes iterations BW-peak BW-average MsgRate (in -D
-	# mode rxe's BW columns are unreliable: results.rst)
+	# mode rxe's BW columns are unreliable: notebook/results-history.rst)
 	it=$(awk '$1 == 65536 && NF >= 5 { print $2 }' "$TMPD/cli_$h" | tail -n1)
 	if [ -z "$it" ]; then
 		cat "$TMPD/cli_$h"

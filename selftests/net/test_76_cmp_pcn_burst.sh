@@ -32,7 +32,7 @@ CMP_POST=${CMP76_POST:-4}
 CMP_PRE=2
 CMP_BURST_MSGS=${CMP76_BURST_MSGS:-192}
 # the long flows must outlast the burst, which on the debug kernel
-# (SLOW=5) outlasted their unscaled 60 s (results.rst): their -D scales
+# (SLOW=5) outlasted their unscaled 60 s (notebook/results-history.rst): their -D scales
 # with SLOW (they are stopped after CMP_POST anyway)
 CMP_SECS=$(scaled_time 60)
 

@@ -14,7 +14,7 @@
 #    the bottleneck every 20 ms) the mean queue is at most K + 4 MTU (the
 #    issue's "below Kmin plus a few MTU"), and the 99th percentile at most
 #    4 K (no runaway: the TCG guest's ACK clock is bursty, and peaks
-#    near 4 K were seen with two flows, ldcp.rst, results.rst; without a
+#    near 4 K were seen with two flows, ldcp.rst, notebook/results-history.rst; without a
 #    working LDCP the queue would grow to the 1 MB buffer);
 #  - the switch sent no PAUSE frame.
 # Results (summary.tsv, flows.tsv, dcbmon.csv, queue.csv) are kept in

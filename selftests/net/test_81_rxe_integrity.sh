@@ -11,7 +11,7 @@
 #          line rate), IB timeout 12 (17 ms); with none, dcqcn, pcn, ldcp
 #          (ldcp's first window 32 packets, 32 KB: its derived one, a BDP
 #          of 5 KB, kept a debug kernel's slower sender under the limit,
-#          and the case would not have happened; results.rst)
+#          and the case would not have happened; notebook/results-history.rst)
 #   wred   RED between 4 and 12 KB, pmax 1, rxe's packets not ECT: WRED
 #          drops (none)
 #   pause  RoCE's band 3 lossless, r sends PAUSEs of 300 ms every
@@ -123,7 +123,7 @@ p1=$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")
 # Paused until the requester is done (killed below, then a RESUME): with
 # a fixed 30 s the PAUSE ended before the WRITEs were posted on the debug
 # kernel, where starting the two pyverbs ends takes longer than that, and
-# all four completed with success (results.rst).
+# all four completed with success (notebook/results-history.rst).
 ip netns exec "$(topo_ns r)" $PY "$FRAMES" hold eth0 600000 1 >"$D/hold.out" 2>&1 &
 hold=$!
 held() { [ "$(pfc_get "$(pfc_read sw "$PORT")" pause_rx "$ROCE_BAND")" -gt "$p1" ]; }

@@ -24,7 +24,7 @@
 #    virtual-time issue's goal at the default rate).  pcn's switch
 #    ports mark with np-ecn's default K (10 KB, sch_dcb.rst), or
 #    LOSSLESS_NPECN_K bytes; with K = 0, the paper's value, pcn fell
-#    below 0.9 here (the starvation pcn.rst describes; results.rst);
+#    below 0.9 here (the starvation pcn.rst describes; notebook/results-history.rst);
 #  - dcqcn sends at most a quarter of none's PAUSE frames (ECN acts
 #    before PFC; the 4:1 check of the hand-scaled test_70 it replaced);
 #  - with dcqcn and ldcp, the bottleneck queue stays near the marking
@@ -32,7 +32,7 @@
 #    at most half of none's, which sits at the PFC thresholds.  With the
 #    papers' 40 Gb/s knobs as DCQCN's defaults (before the rate-derived
 #    defaults) dcqcn's queue stayed above Kmax most of the time and both
-#    lossless runs dropped packets (results.rst, test_85).
+#    lossless runs dropped packets (notebook/results-history.rst, test_85).
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"

@@ -22,7 +22,7 @@
 # distribution's modules the test loads (rdma_rxe and what it depends on,
 # crc32, veth, sch_netem): depmod over all the distribution's modules
 # through 9p takes minutes in a TCG guest, over these next to nothing
-# (results.rst).
+# (notebook/results-history.rst).
 . "$(dirname "$0")/lib.sh"
 
 need_cmd make modprobe modinfo depmod rdma tc

@@ -22,7 +22,7 @@
 #               XFAIL on the debug kernel).  Not over each sender's own
 #               FCT: the 16 clients start one after the other, and one
 #               that started 0.8 s early finished alone at 5 Mb/s against
-#               the others' 0.6 (Jain 0.389 over FCTs, results.rst); that
+#               the others' 0.6 (Jain 0.389 over FCTs, notebook/results-history.rst); that
 #               index is logged.
 # Results are kept in build/selftests/net/test_91_dcqcn_incast16/.
 . "$(dirname "$0")/lib.sh"

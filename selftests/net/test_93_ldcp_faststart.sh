@@ -19,7 +19,7 @@
 # The completion times with and without fast start are logged, not
 # asserted: at the defaults fast start lowered the median FCT by 12 %
 # over three repetitions of the scenario, but the ranges of single runs
-# overlap (results.rst).
+# overlap (notebook/results-history.rst).
 # Results are kept in build/selftests/net/test_93_ldcp_faststart/.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh

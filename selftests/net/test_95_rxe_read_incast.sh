@@ -35,7 +35,7 @@
 # larger than the window goes alone): ldcp's clients read 4 KB (4
 # packets), the others perftest's 64 KB, of which the four flows' one
 # outstanding READ each would already be 256 KB on the wire
-# (results.rst, "RDMA READ under congestion control").
+# (notebook/results-history.rst, "RDMA READ under congestion control").
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
