@@ -19,7 +19,7 @@
 # send_err and the CM MADs a capture on s1's eth0 saw by attribute.
 # rtu_all lasts about 150 s (the client's timeout); without the 6.1
 # series' patch 0005 it does not end, the client's rdma_cm ID cannot be
-# destroyed (Documentation/results.rst, "A lost CM RTU").
+# destroyed (notebook/results-history.rst, "A lost CM RTU").
 . "$(dirname "$0")/../../selftests/net/lib.sh"
 # shellcheck source=../lib/dcb.sh
 . "$TOP/scripts/lib/dcb.sh"
