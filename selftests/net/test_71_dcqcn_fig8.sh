@@ -26,7 +26,7 @@
 # Run lengths: every algorithm at its defaults (rxe_cc.rst, "The rule":
 # T = K = 2.2 ms at 100 Mb/s), so the dcqcn run is 16 s (about 7000 T)
 # and its second half is measured.  At 10 Mb/s with T = K = 30 ms it
-# needed 48 s (Documentation/dcqcn.rst, "Fig. 8 at guest scale"); at the
+# needed 48 s (notebook/results-history.rst, "Fig. 8 at guest scale"); at the
 # defaults one run measured every h within 2.8 % of the fair share, Jain
 # 0.9995, and v at 98 % of its rate alone.
 # PFC's unfairness needs no long run: the none run is 6 s, v alone 3 s.

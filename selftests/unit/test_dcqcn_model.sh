@@ -4,7 +4,7 @@
 # Model test of DCQCN: N = 2, 4, 8 flows through one RED/ECN bottleneck
 # driving rxe_cc/dcqcn_sm.c unchanged (selftests/unit/dcqcn/model.c), at
 # paper scale (40 Gb/s) and guest scale (100 Mb/s): fair shares, queue
-# near Kmin, utilisation.  Then `model -x` (the sweep behind dcqcn.rst's
+# near Kmin, utilisation.  Then `model -x` (the sweep behind the notebook's
 # "Fig. 8 at guest scale"): test_71's setting (N = 27 ms, T = K = 30 ms)
 # over 48 s keeps every seed within 20 % of the mean share and alpha never
 # decays less than N after a CNP (it does with N = 50 ms > K), and bad
