@@ -238,11 +238,7 @@ void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);
 void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 		    unsigned int band, struct dcb_port_stats *st);
 
-/* Receiving PAUSE frames: implemented by the qdisc. */
-void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
-			const u16 *quanta);
-void dcb_pause_malformed(struct Qdisc *sch);
-struct Qdisc *dcb_root_qdisc(struct net_device *dev);
+/* Implemented by the qdisc. */
 u64 dcb_root_rate(struct net_device *dev);
 u64 dcb_peer_pause_rate(struct net_device *dev);
 

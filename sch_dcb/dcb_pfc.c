@@ -18,9 +18,6 @@
  * qdisc's lock) straight to the driver, so they never wait behind paused
  * data.
  *
- * Frames received on a device whose root qdisc is sch_dcb pause and
- * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
- *
  * Pools are per network namespace (net_generic storage): the namespace's
  * pool list and pool membership are under its dcb_net->mutex.  A pool is
  * reference counted, one reference per qdisc that joined it, and freed
@@ -44,7 +41,6 @@
 #include <linux/slab.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
-#include <linux/if_arp.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
@@ -56,28 +52,16 @@
 #include <net/netlink.h>
 
 #include "dcb.h"
+#include "dcb_frame.h"
 
 #define CREATE_TRACE_POINTS
 #include "dcb_trace.h"
 
-#define DCB_PFC_OPCODE		0x0101	/* 802.1Qbb per-priority PAUSE */
-#define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
 #define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
 #define DCB_RETRY_FAST		100	/* then every DCB_RETRY_SLOW_NS */
 #define DCB_RETRY_SLOW_NS	(100 * NSEC_PER_MSEC)
 #define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
-
-/* MAC control frame after the Ethernet header. */
-struct dcb_pfc_hdr {
-	__be16	opcode;
-	__be16	vector;		/* 802.3x: the pause time itself */
-	__be16	time[TC_DCB_NUM_BANDS];
-} __packed;
-
-static const u8 dcb_pfc_dst[ETH_ALEN] __aligned(2) = {
-	0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
-};
 
 struct dcb_port_band {
 	u64	bytes;		/* charged: shared + headroom */
@@ -918,82 +902,6 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 	spin_unlock_bh(&pool->lock);
 }
 
-/* ------------------------------------------------------------------ */
-/* Receiving PAUSE frames                                              */
-
-/*
- * The skb may be shared with other handlers of the frame (a packet socket
- * bound to ETH_P_PAUSE, ...): pulling the MAC control header may rewrite
- * it, so the handler works on its own copy (skb_share_check).  Frames
- * that are not well-formed Ethernet PFC/PAUSE frames are counted in the
- * port's pfc_malformed and otherwise ignored.
- */
-static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
-			 struct packet_type *pt, struct net_device *orig_dev)
-{
-	u16 quanta[TC_DCB_NUM_BANDS] = {};
-	const struct dcb_pfc_hdr *hdr;
-	u8 pause = 0, resume = 0;
-	struct Qdisc *sch;
-	unsigned int i;
-	u16 vector;
-
-	sch = dcb_root_qdisc(dev);
-	if (!sch)
-		goto out;
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (!skb)
-		return NET_RX_DROP;
-	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
-	    skb_mac_header_len(skb) < ETH_HLEN ||
-	    !ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
-	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
-		goto bad;
-	hdr = (const struct dcb_pfc_hdr *)skb->data;
-	switch (ntohs(hdr->opcode)) {
-	case DCB_PAUSE_OPCODE:
-		/* 802.3x: every band, the time in place of the vector */
-		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-			quanta[i] = ntohs(hdr->vector);
-		vector = 0xff;
-		break;
-	case DCB_PFC_OPCODE:
-		if (!pskb_may_pull(skb, sizeof(*hdr)))
-			goto bad;
-		hdr = (const struct dcb_pfc_hdr *)skb->data;
-		vector = ntohs(hdr->vector);
-		if (vector & 0xff00)
-			goto bad;	/* reserved bits must be zero */
-		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-			quanta[i] = ntohs(hdr->time[i]);
-		break;
-	default:
-		goto bad;
-	}
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		if (!(vector & BIT(i)))
-			continue;
-		if (quanta[i])
-			pause |= BIT(i);
-		else
-			resume |= BIT(i);
-	}
-	trace_dcb_pfc_rx(dev, pause, resume,
-			 pause ? quanta[__ffs(pause)] : 0);
-	dcb_pause_received(sch, pause, resume, quanta);
-	goto out;
-bad:
-	dcb_pause_malformed(sch);
-out:
-	consume_skb(skb);
-	return NET_RX_SUCCESS;
-}
-
-static struct packet_type dcb_pause_pt __read_mostly = {
-	.type	= cpu_to_be16(ETH_P_PAUSE),
-	.func	= dcb_pause_rcv,
-};
-
 /*
  * A port stops sending while its link is down (dcb_port_tx()); when the
  * carrier comes back, it announces what is pending and resumes its
@@ -1074,13 +982,11 @@ int dcb_pfc_init(void)
 		unregister_pernet_subsys(&dcb_net_ops);
 		return err;
 	}
-	dev_add_pack(&dcb_pause_pt);
 	return 0;
 }
 
 void dcb_pfc_exit(void)
 {
-	dev_remove_pack(&dcb_pause_pt);
 	unregister_netdevice_notifier(&dcb_netdev_nb);
 	unregister_pernet_subsys(&dcb_net_ops);
 }

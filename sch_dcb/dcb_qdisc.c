@@ -11,8 +11,9 @@
  * backlog.
  *
  * The ports of a network namespace share a buffer pool and emulate PFC
- * (dcb_pfc.c); this file pauses and resumes bands on the PAUSE frames its
- * device receives.
+ * (dcb_pfc.c).  PFC and PAUSE frames received on a device whose root
+ * qdisc is sch_dcb pause and resume its bands, here, beside the band
+ * state they change; everything else is counted or ignored.
  *
  * Classification: DSCP through a 64-entry map (default DSCP >> 3), or
  * skb->priority.  Band N is class <handle>:(N+1).
@@ -30,6 +31,7 @@
 #include <linux/ipv6.h>
 #include <linux/if_arp.h>
 #include <linux/if_ether.h>
+#include <linux/etherdevice.h>
 #include <net/netlink.h>
 #include <net/pkt_sched.h>
 #include <net/sch_generic.h>
@@ -37,6 +39,7 @@
 #include <net/dsfield.h>
 
 #include "dcb.h"
+#include "dcb_frame.h"
 #include "dcb_trace.h"
 
 #define DCB_BURST_AUTO_NS	(20 * NSEC_PER_MSEC) /* auto catch-up: 20 ms */
@@ -1325,11 +1328,11 @@ static void dcb_walk(struct Qdisc *sch, struct qdisc_walker *arg)
 }
 
 /* ------------------------------------------------------------------ */
-/* PAUSE frames received by the device (dcb_pfc.c parses them)        */
+/* PAUSE frames received by the device                                */
 
 static struct Qdisc_ops dcb_qdisc_ops;
 
-struct Qdisc *dcb_root_qdisc(struct net_device *dev)
+static struct Qdisc *dcb_root_qdisc(struct net_device *dev)
 {
 	struct Qdisc *sch = rcu_dereference(dev->qdisc);
 
@@ -1400,8 +1403,8 @@ static void dcb_kick(struct Qdisc *sch)
 		__netif_schedule(sch);
 }
 
-void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
-			const u16 *quanta)
+static void dcb_pause_received(struct Qdisc *sch, u8 pause_mask,
+			       u8 resume_mask, const u16 *quanta)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	u64 rate = READ_ONCE(q->pause_rate) ?: DCB_UNSHAPED_RATE;
@@ -1459,7 +1462,7 @@ void dcb_pause_received(struct Qdisc *sch, u8 pause_mask, u8 resume_mask,
 		dcb_kick(sch);
 }
 
-void dcb_pause_malformed(struct Qdisc *sch)
+static void dcb_pause_malformed(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 
@@ -1467,6 +1470,79 @@ void dcb_pause_malformed(struct Qdisc *sch)
 	q->pfc_malformed++;
 	spin_unlock(&q->rx_lock);
 }
+
+/*
+ * The skb may be shared with other handlers of the frame (a packet socket
+ * bound to ETH_P_PAUSE, ...): pulling the MAC control header may rewrite
+ * it, so the handler works on its own copy (skb_share_check).  Frames
+ * that are not well-formed Ethernet PFC/PAUSE frames are counted in the
+ * port's pfc_malformed and otherwise ignored.
+ */
+static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
+			 struct packet_type *pt, struct net_device *orig_dev)
+{
+	u16 quanta[TC_DCB_NUM_BANDS] = {};
+	const struct dcb_pfc_hdr *hdr;
+	u8 pause = 0, resume = 0;
+	struct Qdisc *sch;
+	unsigned int i;
+	u16 vector;
+
+	sch = dcb_root_qdisc(dev);
+	if (!sch)
+		goto out;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return NET_RX_DROP;
+	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
+	    skb_mac_header_len(skb) < ETH_HLEN ||
+	    !ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
+	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
+		goto bad;
+	hdr = (const struct dcb_pfc_hdr *)skb->data;
+	switch (ntohs(hdr->opcode)) {
+	case DCB_PAUSE_OPCODE:
+		/* 802.3x: every band, the time in place of the vector */
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			quanta[i] = ntohs(hdr->vector);
+		vector = 0xff;
+		break;
+	case DCB_PFC_OPCODE:
+		if (!pskb_may_pull(skb, sizeof(*hdr)))
+			goto bad;
+		hdr = (const struct dcb_pfc_hdr *)skb->data;
+		vector = ntohs(hdr->vector);
+		if (vector & 0xff00)
+			goto bad;	/* reserved bits must be zero */
+		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+			quanta[i] = ntohs(hdr->time[i]);
+		break;
+	default:
+		goto bad;
+	}
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
+		if (!(vector & BIT(i)))
+			continue;
+		if (quanta[i])
+			pause |= BIT(i);
+		else
+			resume |= BIT(i);
+	}
+	trace_dcb_pfc_rx(dev, pause, resume,
+			 pause ? quanta[__ffs(pause)] : 0);
+	dcb_pause_received(sch, pause, resume, quanta);
+	goto out;
+bad:
+	dcb_pause_malformed(sch);
+out:
+	consume_skb(skb);
+	return NET_RX_SUCCESS;
+}
+
+static struct packet_type dcb_pause_pt __read_mostly = {
+	.type	= cpu_to_be16(ETH_P_PAUSE),
+	.func	= dcb_pause_rcv,
+};
 
 static const struct Qdisc_class_ops dcb_class_ops = {
 	.leaf		= dcb_leaf,
@@ -1500,15 +1576,19 @@ static int __init dcb_module_init(void)
 
 	if (err)
 		return err;
+	dev_add_pack(&dcb_pause_pt);
 	err = register_qdisc(&dcb_qdisc_ops);
-	if (err)
+	if (err) {
+		dev_remove_pack(&dcb_pause_pt);
 		dcb_pfc_exit();
+	}
 	return err;
 }
 
 static void __exit dcb_module_exit(void)
 {
 	unregister_qdisc(&dcb_qdisc_ops);
+	dev_remove_pack(&dcb_pause_pt);
 	dcb_pfc_exit();
 	rcu_barrier();		/* ports and pools freed with kfree_rcu() */
 }
