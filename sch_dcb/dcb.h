@@ -95,8 +95,9 @@ struct dcb_port_stats {
 #define DCB_BUFFER_KEEP		(-1LL)
 
 /* Pool membership, configuration (RTNL / process context). */
-int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
-		  struct dcb_port **portp, struct netlink_ext_ack *extack);
+int dcb_pool_join(struct net_device *dev, bool root, u32 id,
+		  struct dcb_pool **poolp, struct dcb_port **portp,
+		  struct netlink_ext_ack *extack);
 int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port);
 void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port);
 int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
@@ -240,9 +241,8 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 
 /* Implemented by the qdisc. */
 u64 dcb_root_rate(struct net_device *dev);
-u64 dcb_peer_pause_rate(struct net_device *dev);
 
-int dcb_pfc_init(void);
+int dcb_pfc_init(u64 (*peer_pause_rate)(struct net_device *dev));
 void dcb_pfc_exit(void);
 
 #endif /* _SCH_DCB_H */

@@ -53,8 +53,6 @@
 
 #include "dcb.h"
 #include "dcb_frame.h"
-
-#define CREATE_TRACE_POINTS
 #include "dcb_trace.h"
 
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
@@ -104,6 +102,14 @@ struct dcb_net {
 };
 
 static unsigned int dcb_net_id __read_mostly;
+
+/*
+ * The rate (bytes/s) at which the link peer of a device times the quanta
+ * of our PAUSEs: the qdisc knows it (the peer may be a sch_dcb), and
+ * gives this at module load (dcb_pfc_init()), so the pool calls nothing
+ * of the qdisc.
+ */
+static u64 (*dcb_peer_rate)(struct net_device *dev) __read_mostly;
 
 static struct dcb_net *dcb_net(const struct net *net)
 {
@@ -190,16 +196,16 @@ static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
  * Half the lifetime of our PAUSE as the peer times it; pool->lock held.
  * The peer counts the quanta at its own rate, so a peer faster than this
  * port lets the pause lapse sooner than this port's rate says: time the
- * refresh with the faster of the two.  dcb_peer_pause_rate() knows the
- * peer's rate when it is our sch_dcb across a veth, and assumes an
- * unshaped peer when it cannot know.
+ * refresh with the faster of the two.  dcb_peer_rate() knows the peer's
+ * rate when it is our sch_dcb across a veth, and assumes an unshaped peer
+ * when it cannot know.
  */
 static u64 dcb_refresh_ns(const struct dcb_port *p)
 {
 	u64 rate = p->rate ?: DCB_UNSHAPED_RATE;
 	u64 lifetime;
 
-	rate = max(rate, dcb_peer_pause_rate(p->dev));
+	rate = max(rate, dcb_peer_rate(p->dev));
 	/* quanta * 512 bit times = quanta * 64 byte times */
 	lifetime = div64_u64((u64)p->pfc.quanta * 64 * NSEC_PER_SEC, rate);
 	return max_t(u64, lifetime / 2, DCB_REFRESH_MIN_NS);
@@ -703,20 +709,20 @@ static void dcb_pool_put(struct dcb_pool *pool)
 }
 
 /*
- * Join (creating it if needed) pool @id of the qdisc's namespace, taking
- * a reference to it; a root qdisc also gets a port, which
- * dcb_pool_activate() makes the pool's port of its device once the qdisc
- * is installed.
+ * Join (creating it if needed) pool @id of the namespace of @dev, the
+ * qdisc's device, taking a reference to it; a root qdisc (@root) also
+ * gets a port, which dcb_pool_activate() makes the pool's port of its
+ * device once the qdisc is installed.
  */
-int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
-		  struct dcb_port **portp, struct netlink_ext_ack *extack)
+int dcb_pool_join(struct net_device *dev, bool root, u32 id,
+		  struct dcb_pool **poolp, struct dcb_port **portp,
+		  struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = qdisc_dev(sch);
 	struct dcb_net *dn = dcb_net(dev_net(dev));
 	struct dcb_port *port = NULL;
 	struct dcb_pool *pool;
 
-	if (sch->parent == TC_H_ROOT) {
+	if (root) {
 		port = kzalloc(sizeof(*port), GFP_KERNEL_ACCOUNT);
 		if (!port)
 			goto nomem;
@@ -970,10 +976,11 @@ static struct pernet_operations dcb_net_ops = {
 	.size	= sizeof(struct dcb_net),
 };
 
-int dcb_pfc_init(void)
+int dcb_pfc_init(u64 (*peer_pause_rate)(struct net_device *dev))
 {
 	int err;
 
+	dcb_peer_rate = peer_pause_rate;
 	err = register_pernet_subsys(&dcb_net_ops);
 	if (err)
 		return err;

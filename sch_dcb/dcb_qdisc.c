@@ -40,6 +40,8 @@
 
 #include "dcb.h"
 #include "dcb_frame.h"
+
+#define CREATE_TRACE_POINTS
 #include "dcb_trace.h"
 
 #define DCB_BURST_AUTO_NS	(20 * NSEC_PER_MSEC) /* auto catch-up: 20 ms */
@@ -555,7 +557,8 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 
 	err = dcb_parse(opt, cfg, &q->init_buffer, true, extack);
 	if (!err)
-		err = dcb_pool_join(sch, cfg->pool, &q->pool, &q->port, extack);
+		err = dcb_pool_join(qdisc_dev(sch), sch->parent == TC_H_ROOT,
+				    cfg->pool, &q->pool, &q->port, extack);
 	if (!err)
 		err = dcb_check(sch, cfg, q->init_buffer, extack);
 	/* ->init changes nothing in the pool: qdisc_create() may still fail
@@ -1362,12 +1365,14 @@ EXPORT_SYMBOL_GPL(dcb_root_rate);
 
 /*
  * The rate (bytes/s) at which the link peer of @dev times the quanta of
- * our PAUSEs, for the refresh of dcb_pfc.c: the PAUSE rate of the root
- * sch_dcb of a veth peer, 0 for a veth peer without one (it honours no
- * PAUSE), and for a device whose peer is unknown the rate of an unshaped
- * port (DCB_UNSHAPED_RATE), the fastest this module assumes.
+ * our PAUSEs, for the refresh of dcb_pfc.c, which gets this function at
+ * module load (dcb_pfc_init()) rather than calling into the qdisc: the
+ * PAUSE rate of the root sch_dcb of a veth peer, 0 for a veth peer
+ * without one (it honours no PAUSE), and for a device whose peer is
+ * unknown the rate of an unshaped port (DCB_UNSHAPED_RATE), the fastest
+ * this module assumes.
  */
-u64 dcb_peer_pause_rate(struct net_device *dev)
+static u64 dcb_peer_pause_rate(struct net_device *dev)
 {
 	const struct net_device_ops *ops = dev->netdev_ops;
 	struct net_device *peer;
@@ -1572,7 +1577,7 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 
 static int __init dcb_module_init(void)
 {
-	int err = dcb_pfc_init();
+	int err = dcb_pfc_init(dcb_peer_pause_rate);
 
 	if (err)
 		return err;
