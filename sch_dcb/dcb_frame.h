@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sch_dcb: the MAC control frames of flow control, as the ports send them
- * (dcb_pfc.c) and the qdisc receives them (dcb_qdisc.c): 802.1Qbb
+ * (dcb_pool.c) and the qdisc receives them (dcb_qdisc.c): 802.1Qbb
  * per-priority PAUSE (PFC) and 802.3x PAUSE.
  *
  * Copyright (c) 2026 DCB lab

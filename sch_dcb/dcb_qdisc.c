@@ -11,7 +11,7 @@
  * backlog.
  *
  * The ports of a network namespace share a buffer pool and emulate PFC
- * (dcb_pfc.c).  PFC and PAUSE frames received on a device whose root
+ * (dcb_pool.c).  PFC and PAUSE frames received on a device whose root
  * qdisc is sch_dcb pause and resume its bands, here, beside the band
  * state they change; everything else is counted or ignored.
  *
@@ -38,7 +38,7 @@
 #include <net/inet_ecn.h>
 #include <net/dsfield.h>
 
-#include "dcb.h"
+#include "dcb_pool.h"
 #include "dcb_frame.h"
 
 #define CREATE_TRACE_POINTS
@@ -1365,8 +1365,8 @@ EXPORT_SYMBOL_GPL(dcb_root_rate);
 
 /*
  * The rate (bytes/s) at which the link peer of @dev times the quanta of
- * our PAUSEs, for the refresh of dcb_pfc.c, which gets this function at
- * module load (dcb_pfc_init()) rather than calling into the qdisc: the
+ * our PAUSEs, for the refresh of dcb_pool.c, which gets this function at
+ * module load (dcb_pool_init()) rather than calling into the qdisc: the
  * PAUSE rate of the root sch_dcb of a veth peer, 0 for a veth peer
  * without one (it honours no PAUSE), and for a device whose peer is
  * unknown the rate of an unshaped port (DCB_UNSHAPED_RATE), the fastest
@@ -1577,7 +1577,7 @@ static struct Qdisc_ops dcb_qdisc_ops __read_mostly = {
 
 static int __init dcb_module_init(void)
 {
-	int err = dcb_pfc_init(dcb_peer_pause_rate);
+	int err = dcb_pool_init(dcb_peer_pause_rate);
 
 	if (err)
 		return err;
@@ -1585,7 +1585,7 @@ static int __init dcb_module_init(void)
 	err = register_qdisc(&dcb_qdisc_ops);
 	if (err) {
 		dev_remove_pack(&dcb_pause_pt);
-		dcb_pfc_exit();
+		dcb_pool_exit();
 	}
 	return err;
 }
@@ -1594,7 +1594,7 @@ static void __exit dcb_module_exit(void)
 {
 	unregister_qdisc(&dcb_qdisc_ops);
 	dev_remove_pack(&dcb_pause_pt);
-	dcb_pfc_exit();
+	dcb_pool_exit();
 	rcu_barrier();		/* ports and pools freed with kfree_rcu() */
 }
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * sch_dcb internals shared by the qdisc (dcb_qdisc.c) and the shared
- * buffer / PFC machinery (dcb_pfc.c).
+ * sch_dcb: the switch's shared buffer pool and PFC (dcb_pool.c) as the
+ * qdisc (dcb_qdisc.c) uses it.
  *
  * Copyright (c) 2026 DCB lab
  */
-#ifndef _SCH_DCB_H
-#define _SCH_DCB_H
+#ifndef _SCH_DCB_POOL_H
+#define _SCH_DCB_POOL_H
 
 #include <linux/types.h>
 #include <linux/atomic.h>
@@ -110,7 +110,7 @@ u64 dcb_pool_size(const struct dcb_pool *pool);
 void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
 
 /*
- * A switch's shared buffer (dcb_pfc.c); its datapath part is here so that
+ * A switch's shared buffer (dcb_pool.c); its datapath part is here so that
  * the qdisc's enqueue and dequeue inline it.
  */
 struct dcb_pool {
@@ -242,7 +242,7 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 /* Implemented by the qdisc. */
 u64 dcb_root_rate(struct net_device *dev);
 
-int dcb_pfc_init(u64 (*peer_pause_rate)(struct net_device *dev));
-void dcb_pfc_exit(void);
+int dcb_pool_init(u64 (*peer_pause_rate)(struct net_device *dev));
+void dcb_pool_exit(void);
 
-#endif /* _SCH_DCB_H */
+#endif /* _SCH_DCB_POOL_H */

@@ -25,7 +25,7 @@
  * are under pool->lock, always taken inside the egress qdisc's lock (never
  * the reverse), except for a packet that no ingress port of the pool
  * received: it concerns no port, so it is charged with atomic operations
- * on the pool's byte count and peak alone (dcb_pool_charge() in dcb.h,
+ * on the pool's byte count and peak alone (dcb_pool_charge() in dcb_pool.h,
  * which the qdisc inlines), and the pool's size, reservation and headroom
  * use, which that charge reads, are written with WRITE_ONCE().  Ports are
  * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
@@ -51,7 +51,7 @@
 #include <net/netns/generic.h>
 #include <net/netlink.h>
 
-#include "dcb.h"
+#include "dcb_pool.h"
 #include "dcb_frame.h"
 #include "dcb_trace.h"
 
@@ -106,7 +106,7 @@ static unsigned int dcb_net_id __read_mostly;
 /*
  * The rate (bytes/s) at which the link peer of a device times the quanta
  * of our PAUSEs: the qdisc knows it (the peer may be a sch_dcb), and
- * gives this at module load (dcb_pfc_init()), so the pool calls nothing
+ * gives this at module load (dcb_pool_init()), so the pool calls nothing
  * of the qdisc.
  */
 static u64 (*dcb_peer_rate)(struct net_device *dev) __read_mostly;
@@ -976,7 +976,7 @@ static struct pernet_operations dcb_net_ops = {
 	.size	= sizeof(struct dcb_net),
 };
 
-int dcb_pfc_init(u64 (*peer_pause_rate)(struct net_device *dev))
+int dcb_pool_init(u64 (*peer_pause_rate)(struct net_device *dev))
 {
 	int err;
 
@@ -992,7 +992,7 @@ int dcb_pfc_init(u64 (*peer_pause_rate)(struct net_device *dev))
 	return 0;
 }
 
-void dcb_pfc_exit(void)
+void dcb_pool_exit(void)
 {
 	unregister_netdevice_notifier(&dcb_netdev_nb);
 	unregister_pernet_subsys(&dcb_net_ops);
