@@ -239,9 +239,6 @@ void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);
 void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 		    unsigned int band, struct dcb_port_stats *st);
 
-/* Implemented by the qdisc. */
-u64 dcb_root_rate(struct net_device *dev);
-
 int dcb_pool_init(u64 (*peer_pause_rate)(struct net_device *dev));
 void dcb_pool_exit(void);
 

@@ -38,6 +38,7 @@
 #include <net/inet_ecn.h>
 #include <net/dsfield.h>
 
+#include "dcb.h"
 #include "dcb_pool.h"
 #include "dcb_frame.h"
 
