@@ -18,9 +18,6 @@
  * qdisc's lock) straight to the driver, so they never wait behind paused
  * data.
  *
- * Frames received on a device whose root qdisc is sch_dcb pause and
- * resume its bands (dcb_qdisc.c); everything else is counted or ignored.
- *
  * Pools are per network namespace (net_generic storage): the namespace's
  * pool list and pool membership are under its dcb_net->mutex.  A pool is
  * reference counted, one reference per qdisc that joined it, and freed
@@ -28,7 +25,7 @@
  * are under pool->lock, always taken inside the egress qdisc's lock (never
  * the reverse), except for a packet that no ingress port of the pool
  * received: it concerns no port, so it is charged with atomic operations
- * on the pool's byte count and peak alone (dcb_pool_charge() in dcb.h,
+ * on the pool's byte count and peak alone (dcb_pool_charge() in dcb_pool.h,
  * which the qdisc inlines), and the pool's size, reservation and headroom
  * use, which that charge reads, are written with WRITE_ONCE().  Ports are
  * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
@@ -44,7 +41,6 @@
 #include <linux/slab.h>
 #include <linux/etherdevice.h>
 #include <linux/if_ether.h>
-#include <linux/if_arp.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
@@ -55,29 +51,15 @@
 #include <net/netns/generic.h>
 #include <net/netlink.h>
 
-#include "dcb.h"
-
-#define CREATE_TRACE_POINTS
+#include "dcb_pool.h"
+#include "dcb_frame.h"
 #include "dcb_trace.h"
 
-#define DCB_PFC_OPCODE		0x0101	/* 802.1Qbb per-priority PAUSE */
-#define DCB_PAUSE_OPCODE	0x0001	/* 802.3x PAUSE */
 #define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
 #define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
 #define DCB_RETRY_FAST		100	/* then every DCB_RETRY_SLOW_NS */
 #define DCB_RETRY_SLOW_NS	(100 * NSEC_PER_MSEC)
 #define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
-
-/* MAC control frame after the Ethernet header. */
-struct dcb_pfc_hdr {
-	__be16	opcode;
-	__be16	vector;		/* 802.3x: the pause time itself */
-	__be16	time[TC_DCB_NUM_BANDS];
-} __packed;
-
-static const u8 dcb_pfc_dst[ETH_ALEN] __aligned(2) = {
-	0x01, 0x80, 0xc2, 0x00, 0x00, 0x01
-};
 
 struct dcb_port_band {
 	u64	bytes;		/* charged: shared + headroom */
@@ -120,6 +102,14 @@ struct dcb_net {
 };
 
 static unsigned int dcb_net_id __read_mostly;
+
+/*
+ * The rate (bytes/s) at which the link peer of a device times the quanta
+ * of our PAUSEs: the qdisc knows it (the peer may be a sch_dcb), and
+ * gives this at module load (dcb_pool_init()), so the pool calls nothing
+ * of the qdisc.
+ */
+static u64 (*dcb_peer_rate)(struct net_device *dev) __read_mostly;
 
 static struct dcb_net *dcb_net(const struct net *net)
 {
@@ -206,16 +196,16 @@ static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
  * Half the lifetime of our PAUSE as the peer times it; pool->lock held.
  * The peer counts the quanta at its own rate, so a peer faster than this
  * port lets the pause lapse sooner than this port's rate says: time the
- * refresh with the faster of the two.  dcb_peer_pause_rate() knows the
- * peer's rate when it is our sch_dcb across a veth, and assumes an
- * unshaped peer when it cannot know.
+ * refresh with the faster of the two.  dcb_peer_rate() knows the peer's
+ * rate when it is our sch_dcb across a veth, and assumes an unshaped peer
+ * when it cannot know.
  */
 static u64 dcb_refresh_ns(const struct dcb_port *p)
 {
 	u64 rate = p->rate ?: DCB_UNSHAPED_RATE;
 	u64 lifetime;
 
-	rate = max(rate, dcb_peer_pause_rate(p->dev));
+	rate = max(rate, dcb_peer_rate(p->dev));
 	/* quanta * 512 bit times = quanta * 64 byte times */
 	lifetime = div64_u64((u64)p->pfc.quanta * 64 * NSEC_PER_SEC, rate);
 	return max_t(u64, lifetime / 2, DCB_REFRESH_MIN_NS);
@@ -719,20 +709,20 @@ static void dcb_pool_put(struct dcb_pool *pool)
 }
 
 /*
- * Join (creating it if needed) pool @id of the qdisc's namespace, taking
- * a reference to it; a root qdisc also gets a port, which
- * dcb_pool_activate() makes the pool's port of its device once the qdisc
- * is installed.
+ * Join (creating it if needed) pool @id of the namespace of @dev, the
+ * qdisc's device, taking a reference to it; a root qdisc (@root) also
+ * gets a port, which dcb_pool_activate() makes the pool's port of its
+ * device once the qdisc is installed.
  */
-int dcb_pool_join(struct Qdisc *sch, u32 id, struct dcb_pool **poolp,
-		  struct dcb_port **portp, struct netlink_ext_ack *extack)
+int dcb_pool_join(struct net_device *dev, bool root, u32 id,
+		  struct dcb_pool **poolp, struct dcb_port **portp,
+		  struct netlink_ext_ack *extack)
 {
-	struct net_device *dev = qdisc_dev(sch);
 	struct dcb_net *dn = dcb_net(dev_net(dev));
 	struct dcb_port *port = NULL;
 	struct dcb_pool *pool;
 
-	if (sch->parent == TC_H_ROOT) {
+	if (root) {
 		port = kzalloc(sizeof(*port), GFP_KERNEL_ACCOUNT);
 		if (!port)
 			goto nomem;
@@ -918,82 +908,6 @@ void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
 	spin_unlock_bh(&pool->lock);
 }
 
-/* ------------------------------------------------------------------ */
-/* Receiving PAUSE frames                                              */
-
-/*
- * The skb may be shared with other handlers of the frame (a packet socket
- * bound to ETH_P_PAUSE, ...): pulling the MAC control header may rewrite
- * it, so the handler works on its own copy (skb_share_check).  Frames
- * that are not well-formed Ethernet PFC/PAUSE frames are counted in the
- * port's pfc_malformed and otherwise ignored.
- */
-static int dcb_pause_rcv(struct sk_buff *skb, struct net_device *dev,
-			 struct packet_type *pt, struct net_device *orig_dev)
-{
-	u16 quanta[TC_DCB_NUM_BANDS] = {};
-	const struct dcb_pfc_hdr *hdr;
-	u8 pause = 0, resume = 0;
-	struct Qdisc *sch;
-	unsigned int i;
-	u16 vector;
-
-	sch = dcb_root_qdisc(dev);
-	if (!sch)
-		goto out;
-	skb = skb_share_check(skb, GFP_ATOMIC);
-	if (!skb)
-		return NET_RX_DROP;
-	if (dev->type != ARPHRD_ETHER || !skb_mac_header_was_set(skb) ||
-	    skb_mac_header_len(skb) < ETH_HLEN ||
-	    !ether_addr_equal(eth_hdr(skb)->h_dest, dcb_pfc_dst) ||
-	    !pskb_may_pull(skb, 2 * sizeof(__be16)))
-		goto bad;
-	hdr = (const struct dcb_pfc_hdr *)skb->data;
-	switch (ntohs(hdr->opcode)) {
-	case DCB_PAUSE_OPCODE:
-		/* 802.3x: every band, the time in place of the vector */
-		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-			quanta[i] = ntohs(hdr->vector);
-		vector = 0xff;
-		break;
-	case DCB_PFC_OPCODE:
-		if (!pskb_may_pull(skb, sizeof(*hdr)))
-			goto bad;
-		hdr = (const struct dcb_pfc_hdr *)skb->data;
-		vector = ntohs(hdr->vector);
-		if (vector & 0xff00)
-			goto bad;	/* reserved bits must be zero */
-		for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-			quanta[i] = ntohs(hdr->time[i]);
-		break;
-	default:
-		goto bad;
-	}
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-		if (!(vector & BIT(i)))
-			continue;
-		if (quanta[i])
-			pause |= BIT(i);
-		else
-			resume |= BIT(i);
-	}
-	trace_dcb_pfc_rx(dev, pause, resume,
-			 pause ? quanta[__ffs(pause)] : 0);
-	dcb_pause_received(sch, pause, resume, quanta);
-	goto out;
-bad:
-	dcb_pause_malformed(sch);
-out:
-	consume_skb(skb);
-	return NET_RX_SUCCESS;
-}
-
-static struct packet_type dcb_pause_pt __read_mostly = {
-	.type	= cpu_to_be16(ETH_P_PAUSE),
-	.func	= dcb_pause_rcv,
-};
-
 /*
  * A port stops sending while its link is down (dcb_port_tx()); when the
  * carrier comes back, it announces what is pending and resumes its
@@ -1062,10 +976,11 @@ static struct pernet_operations dcb_net_ops = {
 	.size	= sizeof(struct dcb_net),
 };
 
-int dcb_pfc_init(void)
+int dcb_pool_init(u64 (*peer_pause_rate)(struct net_device *dev))
 {
 	int err;
 
+	dcb_peer_rate = peer_pause_rate;
 	err = register_pernet_subsys(&dcb_net_ops);
 	if (err)
 		return err;
@@ -1074,13 +989,11 @@ int dcb_pfc_init(void)
 		unregister_pernet_subsys(&dcb_net_ops);
 		return err;
 	}
-	dev_add_pack(&dcb_pause_pt);
 	return 0;
 }
 
-void dcb_pfc_exit(void)
+void dcb_pool_exit(void)
 {
-	dev_remove_pack(&dcb_pause_pt);
 	unregister_netdevice_notifier(&dcb_netdev_nb);
 	unregister_pernet_subsys(&dcb_net_ops);
 }

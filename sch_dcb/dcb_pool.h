@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sch_dcb: the switch's shared buffer pool and PFC (dcb_pool.c) as the
+ * qdisc (dcb_qdisc.c) uses it.
+ *
+ * Copyright (c) 2026 DCB lab
+ */
+#ifndef _SCH_DCB_POOL_H
+#define _SCH_DCB_POOL_H
+
+#include <linux/types.h>
+#include <linux/atomic.h>
+#include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+#include <linux/skbuff.h>
+#include <net/sch_generic.h>
+
+#include "dcb_compat.h"
+#include "uapi/pkt_sched_dcb.h"
+
+struct dcb_net;
+struct dcb_pool;
+struct dcb_port;
+
+/* PAUSE quanta of an unshaped port are timed at 10 Gb/s (bytes/s). */
+#define DCB_UNSHAPED_RATE	(10000000000ULL / 8)
+
+/* PFC settings of one port as configured (0 = default where allowed). */
+struct dcb_pfc_cfg {
+	u8	mask;		/* lossless bands; 0 = PFC off */
+	u16	quanta;
+	u32	xoff;
+	u32	xon;
+	u32	beta;		/* 0 = static XOFF */
+	u32	headroom;
+	u32	delay_us;
+	u8	overflow;	/* enum tc_dcb_overflow */
+};
+
+/*
+ * What a queued packet was charged to, and the pause it waited through
+ * (NP-ECN); lives in qdisc_skb_cb()->data.
+ */
+struct dcb_skb_cb {
+	struct dcb_port	*port;		/* ingress port, or NULL */
+	u8		band;
+	u32		pause_seq;	/* band's pause_seq at enqueue, one
+					 * less if the band was paused then
+					 */
+};
+
+static inline struct dcb_skb_cb *dcb_cb(struct sk_buff *skb)
+{
+	qdisc_cb_private_validate(skb, sizeof(struct dcb_skb_cb));
+	return (struct dcb_skb_cb *)qdisc_skb_cb(skb)->data;
+}
+
+/* Outcome of the admission of a packet (dcb_pool_admit()). */
+enum dcb_admit {
+	DCB_ADMIT_OK,		/* charged to the pool */
+	DCB_ADMIT_WRED,		/* non-ECT, selected, not lossless: drop */
+	DCB_ADMIT_LIMIT,	/* beyond a limit and not lossless: drop */
+	DCB_ADMIT_HEADROOM,	/* ingress (port, band) beyond its headroom */
+	DCB_ADMIT_FULL,		/* shared part of the pool full */
+};
+
+/*
+ * What the egress qdisc asks of the admission, which alone knows whether
+ * the packet is lossless on its ingress port (PFC on for the band there,
+ * the pool of finite size for the limits).
+ */
+#define DCB_ADMIT_F_WRED	BIT(0)	/* drop unless lossless at ingress */
+#define DCB_ADMIT_F_LIMIT	BIT(1)	/* over a limit: drop unless lossless
+					 * at ingress in a sized pool
+					 */
+
+/* Per-port PFC figures for a statistics dump. */
+struct dcb_port_stats {
+	u64	pause_tx;
+	u64	resume_tx;
+	u64	in_bytes;
+	u64	in_peak;
+	u64	in_headroom;
+	u64	in_drops;
+	u64	in_borrowed;
+	u64	xoff;
+	u64	inflight_peak;
+	u64	react_us;
+};
+
+/* A pool size request: bytes (0 = unlimited), or keep the pool's size. */
+#define DCB_BUFFER_KEEP		(-1LL)
+
+/* Pool membership, configuration (RTNL / process context). */
+int dcb_pool_join(struct net_device *dev, bool root, u32 id,
+		  struct dcb_pool **poolp, struct dcb_port **portp,
+		  struct netlink_ext_ack *extack);
+int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port);
+void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port);
+int dcb_pool_check(struct dcb_pool *pool, struct dcb_port *port,
+		   const struct dcb_pfc_cfg *pfc, s64 buffer, u64 rate,
+		   unsigned int mtu, struct netlink_ext_ack *extack);
+void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
+		    const struct dcb_pfc_cfg *pfc, s64 buffer, u64 rate,
+		    unsigned int mtu);
+u64 dcb_pool_size(const struct dcb_pool *pool);
+void dcb_port_pfc(const struct dcb_port *port, struct dcb_pfc_cfg *pfc);
+
+/*
+ * A switch's shared buffer (dcb_pool.c); its datapath part is here so that
+ * the qdisc's enqueue and dequeue inline it.
+ */
+struct dcb_pool {
+	struct list_head	node;		/* in dcb_net->pools */
+	struct dcb_net		*dn;
+	u32			id;
+	refcount_t		ref;		/* one per qdisc */
+	unsigned int		nports;
+	spinlock_t		lock;
+	u64			size;		/* 0 = unlimited */
+	u64			reserved;	/* headroom of all ports */
+	atomic64_t		used;		/* bytes queued, headroom too */
+	atomic64_t		peak;
+	u64			headroom_used;
+	u64			drops_full;
+	struct xarray		ports;		/* ifindex -> dcb_port */
+	struct rcu_head		rcu;
+};
+
+/* Datapath (under the egress qdisc's lock). */
+enum dcb_admit dcb_pool_full(struct dcb_pool *pool);
+enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
+				 unsigned int band, unsigned int len,
+				 unsigned int flags);
+void dcb_pool_credit_port(struct dcb_pool *pool, const struct dcb_skb_cb *cb,
+			  unsigned int len);
+
+/* Raise the pool's peak to @used, racing chargers on other CPUs. */
+static inline void dcb_pool_peak(struct dcb_pool *pool, s64 used)
+{
+	s64 peak = atomic64_read(&pool->peak);
+
+	do {
+		if (likely(used <= peak))
+			return;
+	} while (!atomic64_try_cmpxchg(&pool->peak, &peak, used));
+}
+
+/*
+ * Charge @len bytes to the pool, which takes them into its shared part
+ * (the headroom of a paused band is the caller's to count): the pool's
+ * bytes now, or -1, and nothing charged, if that part is full.  The
+ * bytes are added before the test, so of two packets racing for the last
+ * room, on two CPUs, with or without pool->lock, one at least sees the
+ * other's bytes: the shared part never exceeds its size.  A racer may see
+ * bytes that are about to leave the shared part (another's headroom
+ * packet between its charge and its headroom count, or a refused packet
+ * between its charge and its undoing) and refuse a packet that would
+ * have fit: only at the last MTU or so of a full pool, and never on one
+ * CPU.
+ */
+static __always_inline s64 dcb_pool_charge(struct dcb_pool *pool,
+					    unsigned int len)
+{
+	u64 size = READ_ONCE(pool->size);
+	s64 used = atomic64_add_return(len, &pool->used);
+	u64 limit;
+
+	if (!size)
+		return used;
+	limit = size - min(size, READ_ONCE(pool->reserved));
+	if (used - (s64)READ_ONCE(pool->headroom_used) <= (s64)limit)
+		return used;
+	atomic64_sub(len, &pool->used);
+	return -1;
+}
+
+/*
+ * The part of dcb_pool_admit() for a packet that no port of the pool
+ * received: lossy, charged to no port, no lock.
+ */
+static __always_inline enum dcb_admit
+dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
+		     unsigned int band, unsigned int len, unsigned int flags)
+{
+	s64 used;
+
+	if (unlikely(flags))
+		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
+						  DCB_ADMIT_LIMIT;
+	used = dcb_pool_charge(pool, len);
+	if (unlikely(used < 0))
+		return dcb_pool_full(pool);
+	dcb_pool_peak(pool, used);
+	cb->port = NULL;
+	cb->band = band;
+	return DCB_ADMIT_OK;
+}
+
+/*
+ * Admit @skb to @band of the egress qdisc and charge it to the pool and
+ * to its ingress (port, band): one port lookup and at most one lock for
+ * the whole decision, under the egress qdisc's lock.  @flags
+ * (DCB_ADMIT_F_*) are the egress qdisc's drops, which a packet lossless
+ * on its ingress port escapes: a WRED drop of a selected non-ECT packet,
+ * and the limits, which a sized pool's ingress accounting replaces (XOFF,
+ * headroom, the shared part).  A packet that no port of the pool received
+ * (sent by the switch itself, or received by a device that is not a port)
+ * is lossy and charged to no port: it takes no lock.
+ */
+static inline enum dcb_admit dcb_pool_admit(struct dcb_pool *pool,
+					    struct sk_buff *skb,
+					    unsigned int band,
+					    unsigned int len,
+					    unsigned int flags)
+{
+	if (skb->skb_iif)
+		return dcb_pool_admit_rx(pool, skb, band, len, flags);
+	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
+}
+
+/* Return the charge of @skb, @len bytes, leaving the egress qdisc. */
+static inline void dcb_pool_credit(struct dcb_pool *pool,
+				   struct sk_buff *skb, unsigned int len)
+{
+	const struct dcb_skb_cb *cb = dcb_cb(skb);
+
+	if (cb->port)
+		dcb_pool_credit_port(pool, cb, len);
+	else
+		atomic64_sub(len, &pool->used);
+}
+
+/* Statistics. */
+void dcb_pool_stats(struct dcb_pool *pool, struct tc_dcb_pool_stats *ps);
+void dcb_port_stats(struct dcb_pool *pool, struct dcb_port *port,
+		    unsigned int band, struct dcb_port_stats *st);
+
+int dcb_pool_init(u64 (*peer_pause_rate)(struct net_device *dev));
+void dcb_pool_exit(void);
+
+#endif /* _SCH_DCB_POOL_H */
