@@ -1537,6 +1537,18 @@ void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why)
 	rxe_counter_inc(rxe_cc_qp_dev(qp), why);
 }
 
+/* Held by the window (an algorithm's, or rxe's unacknowledged PSNs). */
+void rxe_cc_window_stall(struct rxe_qp *qp)
+{
+	rxe_cc_held(qp, RXE_CNT_CC_WINDOW_STALLS);
+}
+
+/* Held by rxe's limit of skbs in flight per QP (not yet taken by the stack). */
+void rxe_cc_skb_stall(struct rxe_qp *qp)
+{
+	rxe_cc_held(qp, RXE_CNT_CC_SKB_STALLS);
+}
+
 /* Wire size of a packet of @qp's path: Ethernet to ICRC. */
 static u32 rxe_cc_wire_bytes(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
