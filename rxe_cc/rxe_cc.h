@@ -178,10 +178,6 @@ u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset);
 void rxe_cc_timer_arm(struct rxe_qp *qp, u64 expires_ns);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
 
-/* Built-in algorithms. */
-int rxe_cc_fixed_init(void);
-void rxe_cc_fixed_exit(void);
-
 /* Hooks called from the patched rxe. */
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
