@@ -178,10 +178,6 @@ u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset);
 void rxe_cc_timer_arm(struct rxe_qp *qp, u64 expires_ns);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
 
-/* Built-in algorithms. */
-int rxe_cc_fixed_init(void);
-void rxe_cc_fixed_exit(void);
-
 /* Hooks called from the patched rxe. */
 int rxe_cc_init(void);
 void rxe_cc_exit(void);
@@ -204,6 +200,8 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
 bool rxe_cc_resp_pace_wait(struct rxe_qp *qp);
 void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why);
+void rxe_cc_window_stall(struct rxe_qp *qp);
+void rxe_cc_skb_stall(struct rxe_qp *qp);
 void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 		   struct rxe_pkt_info *pkt);
 void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
@@ -245,18 +243,6 @@ static inline bool rxe_cc_window_full(struct rxe_qp *qp,
 	if (wqe->wr.opcode == IB_WR_RDMA_READ && last != qp->comp.psn)
 		last += rxe_cc_read_pkts(qp, wqe) - 1;
 	return psn_compare(last, qp->comp.psn + w - 1) > 0;
-}
-
-/* Held by the window (an algorithm's, or rxe's unacknowledged PSNs). */
-static inline void rxe_cc_window_stall(struct rxe_qp *qp)
-{
-	rxe_cc_held(qp, RXE_CNT_CC_WINDOW_STALLS);
-}
-
-/* Held by rxe's limit of skbs in flight per QP (not yet taken by the stack). */
-static inline void rxe_cc_skb_stall(struct rxe_qp *qp)
-{
-	rxe_cc_held(qp, RXE_CNT_CC_SKB_STALLS);
 }
 
 /*

@@ -55,7 +55,7 @@ import time
 import zlib
 
 U32_MAX = 0xffffffff
-# cc/<knob>: (min, max), as rxe_cc.c's RXE_CC_DEV_KNOB lines
+# cc/<knob>: (min, max), as rxe_cc_knobs.c's RXE_CC_DEV_KNOB lines
 DEV_KNOBS = {
     "max_rate_mbps": (0, 4000000),
     "base_rtt_us": (1, 1000000),
