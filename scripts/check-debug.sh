@@ -186,9 +186,11 @@ record() {
 		res[name] = /^not ok/ ? "fail" : (note ~ /^SKIP/ ? "skip" : "ok")
 		gsub(/\t/, " ", note); why[name] = note; order[++n] = name
 	}
-	/^# net\/[^ ]+: [0-9.]+s$/ {
+	# (the runner appends ", guest CPU N% busy, ..." since d06ba38;
+	# older outputs end at the time)
+	/^# net\/[^ ]+: [0-9.]+s(,|$)/ {
 		t = $2; sub(/^net\//, "", t); sub(/:$/, "", t)
-		sec = $3; sub(/s$/, "", sec); secs[t] = sec
+		sec = $3; sub(/,$/, "", sec); sub(/s$/, "", sec); secs[t] = sec
 	}
 	END {
 		for (i = 1; i <= n; i++) {

@@ -7,7 +7,7 @@
 # only the newest line of a test, and only lines of its flavour's kernel
 # (a KCSAN pass does not count for the KASAN suite, nor the reverse).
 #
-# timeout: 180
+# timeout: 300
 
 . "$(dirname "$0")/../net/lib.sh"
 
@@ -27,7 +27,8 @@ mapfile -t suite < <(DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" \
 	--guest-only --list | sed 's|^net/||')
 [ ${#suite[@]} -ge 4 ] || fail "run.sh --list gave ${#suite[@]} tests"
 
-# A run's output as check-debug.sh prints it; the older format had 7-digit
+# A run's output as check-debug.sh prints it (the runner's time line with
+# and without the guest's CPU share); the older format had 7-digit
 # hashes and "(modified)" for either tree.
 kdir=/var/cache/dcblab/debug-kernel/0123456789abcdef/linux
 cat >"$tmp/run1.out" <<EOF
@@ -38,7 +39,7 @@ TAP version 13
 ok 1 - net/${suite[0]}
 # net/${suite[0]}: 56.6s
 not ok 2 - net/${suite[1]} # fail: queue never reached 1000000 bytes
-# net/${suite[1]}: 300.2s
+# net/${suite[1]}: 300.2s, guest CPU 55% busy, 329 processes
 ok 3 - net/${suite[2]} # SKIP no perftest
 # net/${suite[2]}: 3.0s
 2 passed, 1 failed
