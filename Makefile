@@ -56,7 +56,7 @@ endif
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES = $(sort $(wildcard $(TOP)/rxe_cc/patches/$(KSERIES)/*.patch))
 
-.PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-long check-unit check-vm \
+.PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-kcsan check-long check-unit check-vm \
 	check-smoke \
 	demo bench bench-clock bench-repro bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
 	dkms-uninstall
@@ -214,6 +214,11 @@ check-smoke: $(DEPS_STAMP)
 # /var/cache/dcblab/debug-kernel); see Documentation/testing.rst.
 check-debug: deps
 	bash $(TOP)/scripts/check-debug.sh
+
+# The concurrency-heavy tests on the KCSAN flavour of that kernel (cached
+# beside it); see Documentation/testing.rst.
+check-kcsan: deps
+	DCBLAB_DEBUG_FLAVOUR=kcsan bash $(TOP)/scripts/check-debug.sh
 
 # make check plus the long experiments (tests marked `# suite: long`).
 check-long: $(DEPS_STAMP)

@@ -6,6 +6,12 @@
 # UBSAN, debug objects; scripts/debug-kernel.sh builds it once and caches
 # it outside the repository).
 #
+# DCBLAB_DEBUG_FLAVOUR=kcsan (`make check-kcsan`) runs on the KCSAN
+# flavour of that kernel instead (KCSAN in place of KASAN, the rest
+# alike) and, unless --filter is given, only the concurrency-heavy tests
+# of KCSAN_TESTS below: that is its suite, for --coverage and --remaining
+# too.  Its build directory is build/debug-kcsan.
+#
 # Our modules are built for that kernel in $DCBLAB_BUILD (default
 # build/debug: sch_dcb from links to sch_dcb/, rdma_rxe and the algorithms
 # as `make rxe` builds them), so the tree's own build for `make check`
@@ -17,11 +23,13 @@
 #
 # Each guest test's result is appended to a ledger ($DCBLAB_DEBUG_LEDGER,
 # default $DCBLAB_BUILD/check-debug.tsv) with the git trees of sch_dcb/ and
-# rxe_cc/ it ran on, so that a suite run in parts, on different days or
-# machines, can be added up:
+# rxe_cc/ it ran on and the kernel (its release names the flavour:
+# -dcblab-debug is kasan, -dcblab-kcsan kcsan), so that a suite run in
+# parts, on different days or machines, can be added up:
 #
 #   check-debug.sh --coverage [LEDGER...]   which tests of the suite passed
 #                                           on the current kernel trees
+#                                           and this flavour's kernel
 #   check-debug.sh --remaining [OPTIONS]    run only the others
 #   check-debug.sh --record RUN_OUTPUT...   add a saved run's results (the
 #                                           run writes $DCBLAB_BUILD/run.out)
@@ -33,7 +41,31 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd -P)
 
-export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug}
+FLAVOUR=${DCBLAB_DEBUG_FLAVOUR:-kasan}
+case $FLAVOUR in
+kasan) export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug} ;;
+kcsan) export DCBLAB_BUILD=${DCBLAB_BUILD:-$TOP/build/debug-kcsan} ;;
+*) echo "check-debug: unknown DCBLAB_DEBUG_FLAVOUR '$FLAVOUR' (kasan or kcsan)" >&2; exit 2 ;;
+esac
+export DCBLAB_DEBUG_FLAVOUR=$FLAVOUR
+# The KCSAN pass: the tests where our code runs in several contexts at once
+# (Documentation/testing.rst, "KCSAN: make check-kcsan").
+#   PFC across ports   test_40 (8 ingress ports of one pool, PAUSE both
+#                      ways), test_41 (PAUSE spreading over two switches),
+#                      test_47 (netlink reconfiguration of ports sharing a
+#                      pool under traffic), test_48 (PAUSE frames received
+#                      while the port transmits)
+#   pacer and CNP      test_62 (CNPs, NP and RP), test_64 (200 paced QPs),
+#                      test_72 (PCN's NP timer and CNPs), test_97 (pacer
+#                      and window)
+#   teardown           test_45 (PFC ports replaced and removed under
+#                      traffic), test_67 (paced QPs killed mid-transfer),
+#                      test_83 (QPs destroyed, rdma_rxe unloaded, packets
+#                      in flight)
+#   sysfs              test_68 (cc/ knobs while cc/algo switches and the
+#                      device goes), test_80 (the sysfs fuzzer with QP
+#                      churn, module loads and device deletes)
+KCSAN_TESTS='test_40_pfc_incast|test_41_pfc_tree|test_45_pfc_teardown|test_47_dcb_nl_fuzz|test_48_pfc_frame_fuzz|test_62_rxe_cnp|test_64_rxe_many_qps|test_67_rxe_qp_destroy|test_68_rxe_cc_sysfs|test_72_rxe_pcn|test_80_rxe_sysfs_fuzz|test_83_rxe_destroy_inflight|test_97_rxe_pacer_hold'
 LEDGER=${DCBLAB_DEBUG_LEDGER:-$DCBLAB_BUILD/check-debug.tsv}
 LEDGER_HEAD=$'date\tcommit\tsch_dcb\trxe_cc\tkernel\ttest\tresult\tseconds\tnote'
 
@@ -46,14 +78,19 @@ tree_of() {
 	echo "$t"
 }
 
-# The tests make check-debug runs in the guest, one name per line
+# The tests make check-debug (or check-kcsan) runs in the guest, one name
+# per line
 suite_tests() {
-	DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" --guest-only --list |
+	local f=
+	[ "$FLAVOUR" != kcsan ] || f="^net/($KCSAN_TESTS)\$"
+	DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" --guest-only --list ${f:+--filter "$f"} |
 		sed 's|^net/||'
 }
 
 # coverage_table LEDGER...: for each test of the suite the newest ledger
-# line on the current trees; a test is covered when that line is a pass.
+# line on the current trees and a kernel of this flavour (its release's
+# -dcblab-NAME; debug, or none, is kasan: the lines from before flavours);
+# a test is covered when that line is a pass.
 # Prints a table and "N of M covered"; the uncovered names go to fd 3.
 coverage_table() {
 	local sch rxe
@@ -65,9 +102,16 @@ coverage_table() {
 		suite_tests >&3
 		return 1 ;;
 	esac
-	awk -F'\t' -v sch="$sch" -v rxe="$rxe" -v list="$(suite_tests | paste -sd' ')" '
+	awk -F'\t' -v sch="$sch" -v rxe="$rxe" -v flavour="$FLAVOUR" \
+		-v list="$(suite_tests | paste -sd' ')" '
 	BEGIN { n = split(list, order, " ") }
 	$1 == "date" || $3 != sch || $4 != rxe { next }
+	{
+		k = $5; sub(/\/.*/, "", k); f = "kasan"
+		if (match(k, /-dcblab-[a-z0-9]+$/)) f = substr(k, RSTART + 8)
+		if (f == "debug") f = "kasan"
+		if (f != flavour) next
+	}
 	{
 		if (!($6 in last) || $1 >= date[$6]) {
 			last[$6] = $7; date[$6] = $1; secs[$6] = $8
@@ -76,7 +120,7 @@ coverage_table() {
 		if ($7 == "fail") fails[$6]++
 	}
 	END {
-		printf "sch_dcb %s, rxe_cc %s\n", sch, rxe
+		printf "sch_dcb %s, rxe_cc %s, %s kernel\n", sch, rxe, flavour
 		for (i = 1; i <= n; i++) {
 			t = order[i]
 			if (!(t in last)) {
@@ -142,9 +186,11 @@ record() {
 		res[name] = /^not ok/ ? "fail" : (note ~ /^SKIP/ ? "skip" : "ok")
 		gsub(/\t/, " ", note); why[name] = note; order[++n] = name
 	}
-	/^# net\/[^ ]+: [0-9.]+s$/ {
+	# (the runner appends ", guest CPU N% busy, ..." since d06ba38;
+	# older outputs end at the time)
+	/^# net\/[^ ]+: [0-9.]+s(,|$)/ {
 		t = $2; sub(/^net\//, "", t); sub(/:$/, "", t)
-		sec = $3; sub(/s$/, "", sec); secs[t] = sec
+		sec = $3; sub(/,$/, "", sec); sub(/s$/, "", sec); secs[t] = sec
 	}
 	END {
 		for (i = 1; i <= n; i++) {
@@ -190,7 +236,16 @@ case ${1:-} in
 	set -- --guest-only --filter "^net/($todo)\$" "$@" ;;
 esac
 
-kdir=$(bash "$TOP/scripts/debug-kernel.sh" --print-kdir)
+# The KCSAN pass runs its own list unless the tests are chosen here.
+if [ "$FLAVOUR" = kcsan ]; then
+	f=
+	for a in "$@"; do
+		case $a in --filter*|--unit-only) f=1 ;; esac
+	done
+	[ -n "$f" ] || set -- --guest-only --filter "^net/($KCSAN_TESTS)\$" "$@"
+fi
+
+kdir=$(bash "$TOP/scripts/debug-kernel.sh" --flavour "$FLAVOUR" --print-kdir)
 export DCBLAB_TIMEOUT_SCALE=${DCBLAB_TIMEOUT_SCALE:-6}
 # Timing-sensitive tests scale their rates down and durations up by this
 # (scripts/lib/common.sh, scaled_rate / scaled_time).

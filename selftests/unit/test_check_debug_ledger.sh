@@ -4,9 +4,10 @@
 # check-debug.sh's ledger (runs on the host, no VM, no debug kernel): a
 # saved run's output is recorded with its trees and times, and --coverage
 # adds up ledgers, counting only passes on the current kernel trees and
-# only the newest line of a test.
+# only the newest line of a test, and only lines of its flavour's kernel
+# (a KCSAN pass does not count for the KASAN suite, nor the reverse).
 #
-# timeout: 120
+# timeout: 300
 
 . "$(dirname "$0")/../net/lib.sh"
 
@@ -26,7 +27,8 @@ mapfile -t suite < <(DCBLAB_CHECK_DEBUG=1 bash "$TOP/selftests/run.sh" \
 	--guest-only --list | sed 's|^net/||')
 [ ${#suite[@]} -ge 4 ] || fail "run.sh --list gave ${#suite[@]} tests"
 
-# A run's output as check-debug.sh prints it; the older format had 7-digit
+# A run's output as check-debug.sh prints it (the runner's time line with
+# and without the guest's CPU share); the older format had 7-digit
 # hashes and "(modified)" for either tree.
 kdir=/var/cache/dcblab/debug-kernel/0123456789abcdef/linux
 cat >"$tmp/run1.out" <<EOF
@@ -37,7 +39,7 @@ TAP version 13
 ok 1 - net/${suite[0]}
 # net/${suite[0]}: 56.6s
 not ok 2 - net/${suite[1]} # fail: queue never reached 1000000 bytes
-# net/${suite[1]}: 300.2s
+# net/${suite[1]}: 300.2s, guest CPU 55% busy, 329 processes
 ok 3 - net/${suite[2]} # SKIP no perftest
 # net/${suite[2]}: 3.0s
 2 passed, 1 failed
@@ -93,4 +95,30 @@ grep -q "^${#suite[@]} of ${#suite[@]} covered$" "$tmp/cov" || fail "coverage: $
 bash "$CD" --record /dev/null 2>/dev/null && fail "--record took a file without the run's header"
 bash "$CD" --coverage "$tmp/none.tsv" 2>/dev/null && fail "--coverage took a missing ledger"
 log "ok: all passed exits 0; bad input rejected"
+
+# The KCSAN flavour: its ledger lines name the -dcblab-kcsan kernel, its
+# suite is its own list, and neither flavour counts the other's passes.
+mapfile -t ksuite < <(DCBLAB_DEBUG_FLAVOUR=kcsan bash "$CD" --coverage /dev/null |
+	sed -n 's/^  \([^ ]*\) .*/\1/p')
+if [ ${#ksuite[@]} -lt 2 ] || [ ${#ksuite[@]} -ge ${#suite[@]} ]; then
+	fail "the KCSAN suite has ${#ksuite[@]} tests (the whole suite ${#suite[@]})"
+fi
+sed -e 's/6\.1\.999-dcblab-debug/6.1.999-dcblab-kcsan/' \
+	-e "s|net/${suite[0]}|net/${ksuite[0]}|" "$tmp/run1.out" >"$tmp/run2.out"
+touch -d 2026-01-06T00:00:00Z "$tmp/run2.out"
+DCBLAB_DEBUG_LEDGER=$tmp/kcsan.tsv bash "$CD" --record "$tmp/run2.out" 2>"$tmp/err" ||
+	fail "--record of a KCSAN run failed: $(cat "$tmp/err")"
+[ "$(awk -F'\t' -v t="${ksuite[0]}" '$6 == t { print $5 "/" $7 }' "$tmp/kcsan.tsv")" = \
+	6.1.999-dcblab-kcsan/0123456789abcdef/ok ] ||
+	fail "KCSAN ledger line: $(grep "${ksuite[0]}" "$tmp/kcsan.tsv")"
+bash "$CD" --coverage "$tmp/kcsan.tsv" >"$tmp/cov" && fail "a KCSAN pass covered the KASAN suite"
+grep -qE "^  ${ksuite[0]} +not run" "$tmp/cov" ||
+	fail "the KASAN coverage counted a KCSAN line: $(grep "${ksuite[0]}" "$tmp/cov")"
+DCBLAB_DEBUG_FLAVOUR=kcsan bash "$CD" --coverage "$tmp/kcsan.tsv" "$tmp/ledger.tsv" \
+	"$tmp/more.tsv" >"$tmp/cov" && rc=0 || rc=$?
+[ $rc = 1 ] || fail "KCSAN --coverage exit $rc with tests missing"
+grep -q "^1 of ${#ksuite[@]} covered$" "$tmp/cov" ||
+	fail "KCSAN coverage (KASAN lines must not count): $(tail -n1 "$tmp/cov")"
+grep -qE "^  ${ksuite[0]} +ok " "$tmp/cov" || fail "the KCSAN pass is not shown: $(cat "$tmp/cov")"
+log "ok: KCSAN lines name their kernel and count only for the KCSAN suite"
 exit 0
