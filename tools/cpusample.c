@@ -23,9 +23,9 @@
  * the scheduler tick (250 Hz in Debian's kernel), which samples what the
  * CPU runs at the tick.  In a guest under qemu's icount, timers expire
  * exactly, and packet work driven by them can keep a fixed phase to the
- * tick: the same RDMA incast read 30, 31, 34 and 49 % kernel time in four
- * runs, and 89 % once.  A sample period that is no divisor of the tick's
- * (and not a round number) breaks that lock.  The idle share is not
+ * tick, and identical runs then read very different kernel shares.  A
+ * sample period that is no divisor of the tick's (and not a round number)
+ * breaks that lock.  The idle share is not
  * sampled: /proc/stat's idle and iowait times are measured exactly (the
  * kernel stops the tick in idle and times the idle periods), and a
  * sample in the idle loop is a kernel sample, so

@@ -466,8 +466,9 @@ xfail_on_slow() {
 # of 997 us of CPU time, not read from /proc/stat: /proc/stat splits busy
 # time by what the 250 Hz scheduler tick finds running, and in virtual
 # time packet work driven by exact timers can keep a fixed phase to the
-# tick (four runs of one incast read 30-49 % that way, one 89 %).  Without
-# tools/cpusample (not built) /proc/stat is read, with a warning.
+# tick, so that identical runs read very different shares (testing.rst,
+# "The CPU guard").  Without tools/cpusample (not built) /proc/stat is
+# read, with a warning.
 # cpu_guard LABEL logs it,
 # appends "LABEL<TAB>busy%" to $DCBLAB_CPU_LOG (guest-runner and dcblab
 # record it with the results) and fails the test when it is above
@@ -549,9 +550,9 @@ cpu_guard() {
 	if [ "$busy" -le "$DCBLAB_CPU_BOUND" ]; then
 		log "cpu guard: guest kernel busy $busy% during $label (bound $DCBLAB_CPU_BOUND%$ticks)"
 	elif [ "${DCBLAB_CPU_GUARD:-fail}" = warn ] || [ "${DCBLAB_MACHINE_SLOW:-no}" = yes ]; then
-		echo "WARNING: guest kernel busy $busy% during $label, above the CPU guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network" >&2
+		echo "WARNING: guest kernel busy $busy% during $label$ticks, above the CPU guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network" >&2
 	else
-		fail "guest kernel busy $busy% during $label, above the CPU guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network"
+		fail "guest kernel busy $busy% during $label$ticks, above the CPU guard's $DCBLAB_CPU_BOUND%: the run measured the emulated hosts' CPU, not the network"
 	fi
 }
 
