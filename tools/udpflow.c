@@ -32,9 +32,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "idlespin.h"
 
 static void bad_usage(void)
 {
@@ -68,6 +71,32 @@ static double num(const char *opt, const char *s, double max, int whole)
 		exit(2);
 	}
 	return v;
+}
+
+/*
+ * In a virtual-time guest (scripts/vm-run exports DCBLAB_ICOUNT) a sender
+ * that blocks on its qdisc or sleeps until its next datagram lets the
+ * guest's CPU halt, and while it is halted the guest's clock follows the
+ * host's (idlespin.h): a child spins at SCHED_IDLE as long as the flow
+ * lasts.  DCBLAB_IDLESPIN=0 turns it off.
+ */
+static void spin_while_sending(void)
+{
+	const char *e = getenv("DCBLAB_IDLESPIN");
+	pid_t parent = getpid();
+
+	if (!getenv("DCBLAB_ICOUNT") || (e && !strcmp(e, "0")))
+		return;
+	if (fork())	/* the sender, or no child: the flow goes on */
+		return;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(0);
+	/* a caller reading our output waits for its end of file */
+	if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+		_exit(0);
+	idlespin_run(parent);
+	_exit(0);
 }
 
 static int do_send(int argc, char **argv)
@@ -115,6 +144,7 @@ static int do_send(int argc, char **argv)
 	buf = calloc(1, len + 1);
 	if (!buf)
 		return 1;
+	spin_while_sending();
 	t0 = now();
 	for (i = 0; i < count; i++) {
 		if (interval > 0) {

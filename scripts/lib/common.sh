@@ -556,6 +556,27 @@ cpu_guard() {
 	fi
 }
 
+# clock_spin: in virtual time, keep the guest's CPU from halting until
+# the test's (or scenario's) shell exits: tools/idlespin spins at
+# SCHED_IDLE, so every other task and all kernel work go first.  While a
+# virtual-time guest's CPU is halted its clock follows the host's, and a
+# timer due then fires when the host wakes qemu, late by what the host's
+# load makes of that wake-up (tools/idlespin.h; testing.rst, "The two
+# clocks").  Flows that block or sleep (iperf3, a sender on a shaped
+# qdisc) call it when they start; tools/udpflow forks the same spinner
+# itself, and perftest polls.  DCBLAB_IDLESPIN=0 turns it off.
+clock_spin() {
+	[ -n "${DCBLAB_ICOUNT:-}" ] && [ "${DCBLAB_IDLESPIN:-1}" != 0 ] || return 0
+	[ -z "${_LIB_SPIN:-}" ] || return 0
+	if [ ! -x "$TOP/tools/idlespin" ]; then
+		echo "WARNING: $TOP/tools/idlespin not built (make tools): idle time follows the host's clock" >&2
+		return 0
+	fi
+	# not a child of this shell: a test's bare `wait` must not wait for it
+	("$TOP/tools/idlespin" --while "$$" </dev/null >/dev/null 2>&1 &)
+	_LIB_SPIN=1
+}
+
 # assert_within_pct A B PCT MSG: fail unless |A - B| <= PCT% of |B|.
 assert_within_pct() {
 	_lib_num "$1" && _lib_num "$2" && _lib_num "$3" ||

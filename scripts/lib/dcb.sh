@@ -104,6 +104,7 @@ listening() { topo_exec r ss -ltnH "sport = :$1" | grep -q .; }
 # r (needs a udp_server on PORT), in the background (pid in FLOW_PID).
 udp_flow()
 {
+	clock_spin
 	# no function or subshell in between: $! is iperf3 itself (kill works)
 	ip netns exec "$(topo_ns "$1")" iperf3 -c "$RIP" -p "$2" -u -b "$3" --tos "$4" \
 		--pacing-timer 100 \

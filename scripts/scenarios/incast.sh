@@ -120,6 +120,7 @@ run()
 	# while): every client waits for a start file, then all go together.
 	local go
 	go=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
+	clock_spin
 	for i in $(seq "$n"); do
 		topo_exec "h$i" timeout $((${dur%.*} + margin)) bash -c \
 			'while [ ! -e "$1" ]; do sleep 0.02; done; shift; exec "$@"' _ "$go" \

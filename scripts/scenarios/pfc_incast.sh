@@ -89,6 +89,7 @@ pfcs_client()
 	else
 		rate_bps=$(dl_rate_bps "${P[rate]}")
 	fi
+	clock_spin
 	topo_exec "$1" timeout $((${4%.*} + $(safety_margin 90))) bash -c \
 		'while [ ! -e "$1" ]; do sleep 0.02; done; sleep "$2"; shift 2; exec "$@"' \
 		_ "$PFCS_GO" "${5:-0}" \

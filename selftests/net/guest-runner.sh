@@ -113,7 +113,9 @@ test_timeout() {
 # now_us: the guest's clock in microseconds
 now_us() { echo "${EPOCHREALTIME//[.,]/}"; }
 
-# cpu_jiffies: the guest's busy and total CPU time (jiffies, /proc/stat)
+# cpu_jiffies: the guest's busy and total CPU time (jiffies, /proc/stat;
+# niced time is not busy: it is tools/idlespin, the virtual-time guest's
+# stand-in for its idle loop, scripts/lib/common.sh's clock_spin)
 # and the processes created since boot (each costs several ms of wall time
 # in a TCG guest, an exec far more: the number says where a test's wall
 # time goes)
@@ -123,7 +125,7 @@ cpu_jiffies() {
 	while read -r k v rest; do
 		[ "$k" = processes ] && { forks=$v; break; }
 	done </proc/stat
-	echo "$((u + n + s + q + sq + st)) $((u + n + s + i + w + q + sq + st)) $forks"
+	echo "$((u + s + q + sq + st)) $((u + n + s + i + w + q + sq + st)) $forks"
 }
 
 # Kernel log lines since the marker line MARK (the whole buffer when the
