@@ -35,7 +35,7 @@
 #                                           run writes $DCBLAB_BUILD/run.out)
 #
 # Both read that ledger and the project's record of earlier runs,
-# Documentation/check-debug.tsv (lines copied from ledgers).
+# notebook/check-debug.tsv (lines copied from ledgers).
 
 set -euo pipefail
 
@@ -143,7 +143,7 @@ coverage_table() {
 # The ledgers to add up by default: this build's and the project's record
 ledgers() {
 	local f
-	for f in "$TOP/Documentation/check-debug.tsv" "$LEDGER"; do
+	for f in "$TOP/notebook/check-debug.tsv" "$LEDGER"; do
 		[ ! -r "$f" ] || echo "$f"
 	done
 }
