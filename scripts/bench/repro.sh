@@ -25,7 +25,7 @@
 # Environment: RATE (default 100mbit), SECS (incast length, default 30;
 # measured over its second half, long enough for DCQCN's per-flow rates
 # to average over many of its rate cycles),
-# CLOCKS (default "virtual real"), UDP (default 1; 0 leaves the UDP flow
+# CLOCKS (default "virtual real"; empty: none), UDP (default 1; 0 leaves the UDP flow
 # out).  Exit 0 whatever the numbers (the goal lines say PASS or FAIL), 1
 # when a run gave no result.
 
@@ -35,7 +35,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd -P)
 ALGO=${1:-dcqcn}
 RATE=${RATE:-100mbit}
 SECS=${SECS:-30}
-CLOCKS=${CLOCKS:-virtual real}
+CLOCKS=${CLOCKS-virtual real}
 OUT=$(mktemp -d "${DCBLAB_BUILD:-$TOP/build}/bench-repro.XXXXXX") || exit 1
 SPIN=()
 
