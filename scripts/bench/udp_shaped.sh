@@ -36,15 +36,18 @@ ip netns exec $A "$TOP/tools/udpflow" send 10.77.0.2 9000 --count 1000000000 \
 	--interval 0 >/dev/null 2>&1 &
 SPID=$!
 
-rx() { cat /sys/class/net/eth0/statistics/rx_bytes; }
+# rx: the receiver's byte count and the time of that reading, together
+# (a process start between them would put its own time into the window)
+rx() {
+	ip netns exec $B bash -c \
+		'read -r b </sys/class/net/eth0/statistics/rx_bytes; echo "$EPOCHREALTIME $b"'
+}
 lag() { "$TOP/tools/dcbmon" -s "$A:eth0" | awk '$1 ~ /:shaper_lag_us$/ { print $2 }'; }
 idle() { awk '/^cpu / { print $5, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 sleep 1
-b0=$(ip netns exec $B cat /sys/class/net/eth0/statistics/rx_bytes)
-l0=$(lag); read -r i0 t0 < <(idle); s0=$(date +%s.%N)
+l0=$(lag); read -r i0 t0 < <(idle); read -r s0 b0 < <(rx)
 sleep "$SECS"
-b1=$(ip netns exec $B cat /sys/class/net/eth0/statistics/rx_bytes)
-l1=$(lag); read -r i1 t1 < <(idle); s1=$(date +%s.%N)
+read -r s1 b1 < <(rx); l1=$(lag); read -r i1 t1 < <(idle)
 : >/run/us-stop
 awk -v b=$((b1 - b0)) -v a="$s0" -v z="$s1" -v l=$((l1 - l0)) \
 	-v i=$((i1 - i0)) -v t=$((t1 - t0)) 'BEGIN {
