@@ -88,9 +88,11 @@ run_case()
 		ect_stop
 		return 1
 	fi
+	cpu_mark
 	s1=$(dcb_snap 1)
 	sleep "$window"
 	s2=$(dcb_snap 1)
+	cpu_guard "limit $limit: the window"
 	ect_stop
 	ENQ=$(dcb_delta "$s1" "$s2" enq_packets)
 	MARKED=$(dcb_delta "$s1" "$s2" ecn_marked)

@@ -78,8 +78,10 @@ measure()
 		check_err 1 "port not backlogged at ${mbit}mbit"
 		return
 	fi
+	cpu_mark
 	"$TOP/tools/dcbmon" -i 50 -d "$(scaled_time 8)" -o "$csv" "$SWNS:$PORT"
 	check_err $? "dcbmon failed"
+	cpu_guard "${mbit}mbit: the measured 8 s"
 	kill "${flows[@]}" 2>/dev/null
 	[ "$RET" = 0 ] || return
 	# Sum over sampling intervals that start and end with at least 10

@@ -96,7 +96,9 @@ victim_alone()
 		check_err 1 "victim flow does not arrive"
 		return
 	fi
+	cpu_mark
 	ALONE=$(victim_rate "$WIN")
+	cpu_guard "the victim alone"
 	log "victim alone: $ALONE b/s"
 	# the victim alone was limited by its NIC's line rate, not starved
 	check_perf_assert assert_ge "$ALONE" $(( $(rate_bps "$RATE") * 9 / 10 )) "victim alone (b/s)"
@@ -114,7 +116,9 @@ victim_slowed()
 		check_err 1 "the victim's sender was never paused (sw2->sw1 pause_tx $(pfc_stat sw2 "$up" pause_tx 3))"
 		return
 	fi
+	cpu_mark
 	during=$(victim_rate "$WIN")
+	cpu_guard "the victim during the incast"
 	log "victim during the incast: $during b/s"
 	if [ -z "$ALONE" ]; then
 		check_err 1 "no rate of the victim alone to compare with"

@@ -100,9 +100,11 @@ bottleneck_busy()
 measure()
 {
 	local i
+	cpu_mark
 	tc_sink_snap K0 r
 	sleep "$WIN"
 	tc_sink_snap K1 r
+	cpu_guard "the window"
 	for i in 1 2 3 4; do
 		if [ -z "${K1[$((7000 + i))]:-}" ]; then
 			check_err 1 "no sink counter for port $((7000 + i))"
