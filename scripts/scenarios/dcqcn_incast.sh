@@ -40,7 +40,8 @@ EOF2
 # at LINE Mb/s (sch_dcb on every switch port and host NIC), PFC on RoCE's
 # band 3; results go to OUTDIR.  A 537 ms transport timeout by default
 # (RXE_BW_U; with 134 ms, two runs ended in IBV_WC_REM_INV_REQ_ERR): paced
-# QPs lose a packet now and then (Documentation/dcqcn.rst) and perftest's
+# QPs lose a packet now and then (notebook/results-history.rst, "dcqcn.rst:
+# the real-time guest runs"; spurious timeouts, since fixed) and perftest's
 # usual 4 s stalls the flow.
 dcqi_setup()
 {
