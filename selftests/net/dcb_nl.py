@@ -19,14 +19,23 @@ dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
 bands [{index, limit, ecn, ecn_default, nonect}], pool, buffer, nonect,
 pfc {mask, xoff, xon, beta, headroom, quanta, delay, overflow}; and, not sch_dcb
 options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
-which the core refuses after the qdisc's init succeeded).  (class): limit,
-ecn, ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
-Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
+which the core refuses after the qdisc's init succeeded).  (class): limit, ecn,
+ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit
+0/1.  The attribute numbers come from sch_dcb/uapi/pkt_sched_dcb.h
+through scripts/dcbanalysis/uapi.py (`make user` generates it)."""
 import json
 import os
 import socket
 import struct
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+try:
+    from dcbanalysis import uapi as U
+except ImportError:
+    sys.exit("dcb_nl.py: scripts/dcbanalysis/uapi.py is missing: run make user")
 
 RTM_NEWQDISC, RTM_GETQDISC, RTM_NEWTCLASS = 36, 38, 40
 RTNLGRP_TC = 4
@@ -37,13 +46,17 @@ NLMSG_ERROR = 2
 NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
 TCA_KIND, TCA_OPTIONS, TCA_STAB = 1, 2, 8
 NLA_F_NESTED = 0x8000
-(RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
-BAND = 1
-B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, B_NONECT = 1, 2, 3, 4, 5
-POOL, BUFFER, PFC, NONECT = 10, 11, 12, 13
-PFC_FIELDS = (("mask", 1, "=B"), ("xoff", 2, "=I"), ("xon", 3, "=I"),
-              ("beta", 4, "=I"), ("headroom", 5, "=I"), ("quanta", 6, "=H"),
-              ("delay", 7, "=I"), ("overflow", 8, "=B"))
+RATE64, OVERHEAD, BURST, LIMIT = U.TCA_DCB_RATE64, U.TCA_DCB_OVERHEAD, U.TCA_DCB_BURST, U.TCA_DCB_LIMIT
+CLASSIFY, DSCP_MAP, ECN, BANDS = U.TCA_DCB_CLASSIFY, U.TCA_DCB_DSCP_MAP, U.TCA_DCB_ECN, U.TCA_DCB_BANDS
+POOL, BUFFER, PFC, NONECT = U.TCA_DCB_POOL, U.TCA_DCB_BUFFER, U.TCA_DCB_PFC, U.TCA_DCB_NONECT
+BAND = U.TCA_DCB_BAND
+B_INDEX, B_LIMIT, B_ECN = U.TCA_DCB_BAND_INDEX, U.TCA_DCB_BAND_LIMIT, U.TCA_DCB_BAND_ECN
+B_ECN_DEFAULT, B_NONECT = U.TCA_DCB_BAND_ECN_DEFAULT, U.TCA_DCB_BAND_NONECT
+PFC_FIELDS = (("mask", U.TCA_DCB_PFC_PRIO_MASK, "=B"), ("xoff", U.TCA_DCB_PFC_XOFF, "=I"),
+              ("xon", U.TCA_DCB_PFC_XON, "=I"), ("beta", U.TCA_DCB_PFC_BETA, "=I"),
+              ("headroom", U.TCA_DCB_PFC_HEADROOM, "=I"),
+              ("quanta", U.TCA_DCB_PFC_QUANTA, "=H"), ("delay", U.TCA_DCB_PFC_DELAY, "=I"),
+              ("overflow", U.TCA_DCB_PFC_OVERFLOW, "=B"))
 
 
 def attr(kind, payload):
@@ -52,7 +65,7 @@ def attr(kind, payload):
 
 
 def ecn(v):
-    return struct.pack("=IIII", *v)
+    return struct.pack(U.struct_format("tc_dcb_ecn"), *v)
 
 
 def band_attrs(b):

@@ -38,13 +38,17 @@ from dcb_nl import (attr, ecn, RTM_NEWQDISC, RTM_NEWTCLASS, F_REQUEST, F_ACK,
                     NETLINK_CAP_ACK, TCA_KIND, TCA_OPTIONS, NLA_F_NESTED,
                     RATE64, OVERHEAD,
                     BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS, BAND,
-                    B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, POOL, BUFFER, PFC)
+                    B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, POOL, BUFFER, PFC,
+                    PFC_FIELDS, U)
+
+TCA_DCB_MAX = U.TCA_DCB_MAX
 
 RTM_DELQDISC, RTM_GETQDISC = 37, 38
 NLM_F_DUMP = 0x300
 NLMSG_DONE = 3
 ROOT = 0xFFFFFFFF
 HANDLE = 0x10000
+UNKNOWN = TCA_DCB_MAX + 1     # the first type no nest of sch_dcb knows
 
 U32 = (0, 1, 2, 7, 8, 63, 64, 1499, 1500, 1501, 3000, 9000, 65535, 65536,
        1 << 20, 100 << 20, (1 << 31) - 1, 1 << 31, (1 << 32) - 2, (1 << 32) - 1)
@@ -94,7 +98,7 @@ class Fuzz:
         if x < 0.055:
             return attr(kind ^ NLA_F_NESTED, payload)                 # nest flag flipped
         if x < 0.065:
-            return attr(r.randrange(13, 40), payload)                # unknown type
+            return attr(r.randrange(UNKNOWN, 40), payload)           # unknown type
         if x < 0.08:
             return attr(kind, payload) * 2                            # duplicated
         return attr(kind, payload)
@@ -115,11 +119,10 @@ class Fuzz:
     def pfc(self):
         r = self.r
         out = b""
-        for kind, gen in ((1, self.u8), (2, self.u32), (3, self.u32), (4, self.u32),
-                          (5, self.u32), (6, self.u16), (7, self.u32),
-                          (8, self.u8)):
+        gens = {"=B": self.u8, "=H": self.u16, "=I": self.u32}
+        for _, kind, fmt in PFC_FIELDS:
             if r.random() < 0.5:
-                out += self.mangle(kind, gen())
+                out += self.mangle(kind, gens[fmt]())
         return out
 
     def qdisc_opts(self):
