@@ -112,13 +112,25 @@ static void once(bool *seen, int argc, char **argv)
 	*seen = true;
 }
 
-static void add_ecn(struct nlmsghdr *n, int type, const struct tc_dcb_ecn *e)
+/* A marking curve as given, for its TCA_DCB_ECN_* nest */
+struct ecn_arg {
+	__u8	mode;
+	__u32	kmin, kmax, pmax;
+};
+
+static void add_ecn(struct nlmsghdr *n, int type, const struct ecn_arg *e)
 {
-	addattr_l(n, DCB_MAXLEN, type, e, sizeof(*e));
+	struct rtattr *nest = addattr_nest(n, DCB_MAXLEN, type | NLA_F_NESTED);
+
+	addattr8(n, DCB_MAXLEN, TCA_DCB_ECN_MODE, e->mode);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_KMIN, e->kmin);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_KMAX, e->kmax);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_PMAX, e->pmax);
+	addattr_nest_end(n, nest);
 }
 
 /* "red kmin SIZE kmax SIZE pmax PROB", with *argvp at "red" */
-static int parse_red(int *argcp, char ***argvp, struct tc_dcb_ecn *e)
+static int parse_red(int *argcp, char ***argvp, struct ecn_arg *e)
 {
 	bool kmin = false, kmax = false, pmax = false;
 	int argc = *argcp;
@@ -167,7 +179,7 @@ static int parse_red(int *argcp, char ***argvp, struct tc_dcb_ecn *e)
  * "ecn MODE ..." with *argvp at "ecn"; leaves it at the last word used.
  * Returns 1 for "default" (a band's, when allowed), 0 for a curve in @e.
  */
-static int parse_ecn(int *argcp, char ***argvp, struct tc_dcb_ecn *e, bool band)
+static int parse_ecn(int *argcp, char ***argvp, struct ecn_arg *e, bool band)
 {
 	int argc = *argcp, ret = 0;
 	char **argv = *argvp;
@@ -235,7 +247,7 @@ static int parse_band_opt(int *argcp, char ***argvp, struct nlmsghdr *n,
 {
 	int argc = *argcp, r;
 	char **argv = *argvp;
-	struct tc_dcb_ecn e;
+	struct ecn_arg e;
 
 	if (strcmp(*argv, "limit") == 0) {
 		once(&seen->limit, argc, argv);
@@ -469,7 +481,7 @@ static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 	struct port_seen ps = { false };
 	unsigned int bands_given = 0;
 	__u8 map[TC_DCB_NUM_DSCP];
-	struct tc_dcb_ecn e;
+	struct ecn_arg e;
 	int r, cur = -1;
 	__u64 rate;
 	__u32 u32;
@@ -658,27 +670,36 @@ static void print_dcb_rate(const char *key, const char *fmt, __u64 rate)
 	print_string(PRINT_FP, NULL, fmt, "unlimited");
 }
 
-static void print_ecn(const struct tc_dcb_ecn *e)
+/* A curve's nest: JSON every member, text in the syntax parse_ecn takes */
+static void print_ecn(struct rtattr *opt)
 {
-	double p = (double)e->pmax / TC_DCB_PROB_ONE;
+	struct rtattr *tb[TCA_DCB_ECN_MAX + 1];
+	unsigned int mode, kmin, kmax;
 	char buf[32];
-	__u32 back;
+	__u32 back, pmax;
+	double p;
 	int prec;
 
+	parse_rtattr_nested(tb, TCA_DCB_ECN_MAX, opt);
+	mode = attr_u(tb, TCA_DCB_ECN_MODE);
+	kmin = attr_u(tb, TCA_DCB_ECN_KMIN);
+	kmax = attr_u(tb, TCA_DCB_ECN_KMAX);
+	pmax = attr_u(tb, TCA_DCB_ECN_PMAX);
+	p = (double)pmax / TC_DCB_PROB_ONE;
 	open_json_object("ecn");
-	print_string(PRINT_ANY, "mode", "ecn %s ", NAME_OF(ecn_names, e->mode));
-	print_uint(PRINT_JSON, "kmin", NULL, e->kmin);
-	print_uint(PRINT_JSON, "kmax", NULL, e->kmax);
+	print_string(PRINT_ANY, "mode", "ecn %s ", NAME_OF(ecn_names, mode));
+	print_uint(PRINT_JSON, "kmin", NULL, kmin);
+	print_uint(PRINT_JSON, "kmax", NULL, kmax);
 	print_float(PRINT_JSON, "pmax", NULL, p);
-	if (e->mode == TC_DCB_ECN_STEP || e->mode == TC_DCB_ECN_NP_ECN)
-		print_size(PRINT_FP, NULL, "k %s ", e->kmin);
-	if (e->mode == TC_DCB_ECN_RED) {
-		print_size(PRINT_FP, NULL, "kmin %s ", e->kmin);
-		print_size(PRINT_FP, NULL, "kmax %s ", e->kmax);
+	if (mode == TC_DCB_ECN_STEP || mode == TC_DCB_ECN_NP_ECN)
+		print_size(PRINT_FP, NULL, "k %s ", kmin);
+	if (mode == TC_DCB_ECN_RED) {
+		print_size(PRINT_FP, NULL, "kmin %s ", kmin);
+		print_size(PRINT_FP, NULL, "kmax %s ", kmax);
 		/* the shortest decimal that parses back to the same pmax */
 		for (prec = 1; prec < 17; prec++) {
 			snprintf(buf, sizeof(buf), "%.*g", prec, p);
-			if (!get_prob(&back, buf) && back == e->pmax)
+			if (!get_prob(&back, buf) && back == pmax)
 				break;
 		}
 		print_string(PRINT_FP, NULL, "pmax %s ", buf);
@@ -690,16 +711,14 @@ static void print_ecn(const struct tc_dcb_ecn *e)
 static void print_band(struct rtattr *opt, bool cls)
 {
 	struct rtattr *tb[TCA_DCB_BAND_MAX + 1];
-	const struct tc_dcb_ecn *e;
 
 	parse_rtattr_nested(tb, TCA_DCB_BAND_MAX, opt);
 	if (tb[TCA_DCB_BAND_INDEX])
 		print_uint(PRINT_ANY, "band", "band %u ", attr_u(tb, TCA_DCB_BAND_INDEX));
 	if (cls || tb[TCA_DCB_BAND_LIMIT])
 		print_size(PRINT_ANY, "limit", "limit %s ", attr_u(tb, TCA_DCB_BAND_LIMIT));
-	e = attr(tb, TCA_DCB_BAND_ECN, sizeof(*e));
-	if (e)
-		print_ecn(e);
+	if (tb[TCA_DCB_BAND_ECN])
+		print_ecn(tb[TCA_DCB_BAND_ECN]);
 	else if (cls || tb[TCA_DCB_BAND_ECN_DEFAULT])
 		print_string(PRINT_FP, NULL, "ecn %s ", "default");
 	if (cls || tb[TCA_DCB_BAND_NONECT])
@@ -755,7 +774,6 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCB_MAX + 1], *b;
 	char buf[TC_DCB_NUM_DSCP * 6];
-	const struct tc_dcb_ecn *e;
 	unsigned int i, len = 0;
 	const __u64 *rate;
 	const __u8 *map;
@@ -788,9 +806,8 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		close_json_array(PRINT_JSON, NULL);
 		print_string(PRINT_FP, NULL, "dscp-map %s ", buf);
 	}
-	e = attr(tb, TCA_DCB_ECN, sizeof(*e));
-	if (e)
-		print_ecn(e);
+	if (tb[TCA_DCB_ECN])
+		print_ecn(tb[TCA_DCB_ECN]);
 	if (tb[TCA_DCB_NONECT])	/* text: only when not the default */
 		print_string(attr_u(tb, TCA_DCB_NONECT) ? PRINT_ANY : PRINT_JSON,
 			     "nonect", "nonect %s ",

@@ -49,13 +49,21 @@ enum tc_dcb_ecn_mode {
  *         TC_DCB_NP_ECN_K_DEFAULT is what tc sends when none is given).
  *         K must be below the band's limit; kmax and pmax must be 0;
  *         no WRED.
+ *
+ * A curve travels as a nest of TCA_DCB_ECN_* (TCA_DCB_ECN of the port,
+ * TCA_DCB_BAND_ECN of a band) and replaces the curve as a whole: MODE is
+ * required, a member left out is 0.  New members are appended, with 0
+ * meaning what the curve did without them.
  */
-struct tc_dcb_ecn {
-	__u32	mode;		/* enum tc_dcb_ecn_mode */
-	__u32	kmin;		/* bytes (also K of STEP and NP_ECN) */
-	__u32	kmax;		/* bytes */
-	__u32	pmax;		/* probability, TC_DCB_PROB_ONE = 1.0 */
+enum {
+	TCA_DCB_ECN_UNSPEC,
+	TCA_DCB_ECN_MODE,	/* u8, enum tc_dcb_ecn_mode */
+	TCA_DCB_ECN_KMIN,	/* u32, bytes (also K of STEP and NP_ECN) */
+	TCA_DCB_ECN_KMAX,	/* u32, bytes */
+	TCA_DCB_ECN_PMAX,	/* u32, probability, TC_DCB_PROB_ONE = 1.0 */
+	__TCA_DCB_ECN_MAX
 };
+#define TCA_DCB_ECN_MAX (__TCA_DCB_ECN_MAX - 1)
 
 /*
  * NP-ECN's K when the user gives none (tc): 10 KB, two packets of the
@@ -93,13 +101,14 @@ enum {
 				 */
 	TCA_DCB_CLASSIFY,	/* u8, enum tc_dcb_classify */
 	TCA_DCB_DSCP_MAP,	/* u8[TC_DCB_NUM_DSCP], band of each DSCP */
-	TCA_DCB_ECN,		/* struct tc_dcb_ecn, default of every band */
+	TCA_DCB_RESERVED,	/* not used; refused */
 	TCA_DCB_BANDS,		/* nest of TCA_DCB_BAND */
 	TCA_DCB_PAD,
 	TCA_DCB_POOL,		/* u32, shared buffer pool id in the netns */
 	TCA_DCB_BUFFER,		/* u32, pool size in bytes; 0 = unlimited */
 	TCA_DCB_PFC,		/* nest of TCA_DCB_PFC_*, replaced as a whole */
 	TCA_DCB_NONECT,		/* u8, enum tc_dcb_nonect, bands' default */
+	TCA_DCB_ECN,		/* nest of TCA_DCB_ECN_*, default of every band */
 	__TCA_DCB_MAX
 };
 #define TCA_DCB_MAX (__TCA_DCB_MAX - 1)
@@ -120,9 +129,10 @@ enum {
 	TCA_DCB_BAND_UNSPEC,
 	TCA_DCB_BAND_INDEX,	/* u8, 0..7 */
 	TCA_DCB_BAND_LIMIT,	/* u32, bytes; 0 = port limit only */
-	TCA_DCB_BAND_ECN,	/* struct tc_dcb_ecn, overrides the default */
+	TCA_DCB_BAND_RESERVED,	/* not used; refused */
 	TCA_DCB_BAND_ECN_DEFAULT, /* flag: drop the override */
 	TCA_DCB_BAND_NONECT,	/* u8, enum tc_dcb_nonect; AUTO = port's */
+	TCA_DCB_BAND_ECN,	/* nest of TCA_DCB_ECN_*, overrides the default */
 	__TCA_DCB_BAND_MAX
 };
 #define TCA_DCB_BAND_MAX (__TCA_DCB_BAND_MAX - 1)

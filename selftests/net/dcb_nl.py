@@ -15,11 +15,13 @@ built in a page-sized buffer, which a dcb qdisc message must fit.  Prints
 "ok notify LEN dump LEN" (the messages' lengths) or what is missing.
 
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
-dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
+dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32] (or an object with
+some of mode, kmin, kmax, pmax: only those are sent),
 bands [{index, limit, ecn, ecn_default, nonect}], pool, buffer, nonect,
 pfc {mask, xoff, xon, beta, headroom, quanta, delay, overflow}; and, not sch_dcb
 options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
-which the core refuses after the qdisc's init succeeded).  (class): limit, ecn,
+which the core refuses after the qdisc's init succeeded), raw [[TYPE,
+"HEX"], ...] (attributes appended as given).  (class): limit, ecn,
 ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit
 0/1.  The attribute numbers come from sch_dcb/uapi/pkt_sched_dcb.h
 through scripts/dcbanalysis/uapi.py (`make user` generates it)."""
@@ -57,6 +59,8 @@ PFC_FIELDS = (("mask", U.TCA_DCB_PFC_PRIO_MASK, "=B"), ("xoff", U.TCA_DCB_PFC_XO
               ("headroom", U.TCA_DCB_PFC_HEADROOM, "=I"),
               ("quanta", U.TCA_DCB_PFC_QUANTA, "=H"), ("delay", U.TCA_DCB_PFC_DELAY, "=I"),
               ("overflow", U.TCA_DCB_PFC_OVERFLOW, "=B"))
+ECN_FIELDS = (("mode", U.TCA_DCB_ECN_MODE, "=B"), ("kmin", U.TCA_DCB_ECN_KMIN, "=I"),
+              ("kmax", U.TCA_DCB_ECN_KMAX, "=I"), ("pmax", U.TCA_DCB_ECN_PMAX, "=I"))
 
 
 def attr(kind, payload):
@@ -65,7 +69,12 @@ def attr(kind, payload):
 
 
 def ecn(v):
-    return struct.pack(U.struct_format("tc_dcb_ecn"), *v)
+    """The TCA_DCB_ECN_* attributes of a curve: [mode, kmin, kmax, pmax],
+    or a dict of some of them (only those)"""
+    if not isinstance(v, dict):
+        v = dict(zip(("mode", "kmin", "kmax", "pmax"), v))
+    return b"".join(attr(kind, struct.pack(fmt, v[key]))
+                    for key, kind, fmt in ECN_FIELDS if key in v)
 
 
 def band_attrs(b):
@@ -75,7 +84,7 @@ def band_attrs(b):
     if "limit" in b:
         out += attr(B_LIMIT, struct.pack("=I", b["limit"]))
     if "ecn" in b:
-        out += attr(B_ECN, ecn(b["ecn"]))
+        out += attr(B_ECN | NLA_F_NESTED, ecn(b["ecn"]))
     if b.get("ecn_default"):
         out += attr(B_ECN_DEFAULT, b"")
     if "nonect" in b:
@@ -95,7 +104,7 @@ def qdisc_attrs(o):
     if "dscp_map" in o:
         out += attr(DSCP_MAP, bytes(o["dscp_map"]))
     if "ecn" in o:
-        out += attr(ECN, ecn(o["ecn"]))
+        out += attr(ECN | NLA_F_NESTED, ecn(o["ecn"]))
     if "nonect" in o:
         out += attr(NONECT, struct.pack("=B", o["nonect"]))
     for key, kind in (("pool", POOL), ("buffer", BUFFER)):
@@ -108,6 +117,8 @@ def qdisc_attrs(o):
     if "bands" in o:
         out += attr(BANDS | NLA_F_NESTED,
                     b"".join(attr(BAND | NLA_F_NESTED, band_attrs(b)) for b in o["bands"]))
+    for kind, data in o.get("raw", ()):
+        out += attr(kind, bytes.fromhex(data))
     return out
 
 

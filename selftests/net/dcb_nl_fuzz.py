@@ -84,8 +84,13 @@ class Fuzz:
         r = self.r
         kmin = self.pick(U32, 32)
         kmax = kmin + r.choice((0, 1, 1500, 100000)) if r.random() < 0.6 else self.pick(U32, 32)
-        return ecn((r.choice((0, 1, 1, 2, 2, 3, 3, 4, 255)), kmin, kmax & 0xffffffff,
-                    self.pick((0, 1, 1 << 24, 1 << 31, 0xffffffff), 32)))
+        v = {"mode": r.choice((0, 1, 1, 2, 2, 3, 3, 4, 255)), "kmin": kmin,
+             "kmax": kmax & 0xffffffff,
+             "pmax": self.pick((0, 1, 1 << 24, 1 << 31, 0xffffffff), 32)}
+        for key in list(v):     # members left out (mode: refused)
+            if r.random() < 0.05:
+                del v[key]
+        return b"".join(self.mangle(kind, data) for kind, data in parse_list(ecn(v)))
 
     def mangle(self, kind, payload):
         """One attribute, sometimes damaged."""
@@ -111,7 +116,7 @@ class Fuzz:
         if r.random() < 0.5:
             out += self.mangle(B_LIMIT, self.u32())
         if r.random() < 0.5:
-            out += self.mangle(B_ECN, self.ecn())
+            out += self.mangle(B_ECN | NLA_F_NESTED, self.ecn())
         if r.random() < 0.2:
             out += self.mangle(B_ECN_DEFAULT, b"" if r.random() < 0.9 else b"\1")
         return out
@@ -140,7 +145,7 @@ class Fuzz:
             out += self.mangle(DSCP_MAP, bytes(r.choice((0, 1, 3, 7, 7, 8, 255))
                                                for _ in range(n)))
         if r.random() < 0.35:
-            out += self.mangle(ECN, self.ecn())
+            out += self.mangle(ECN | NLA_F_NESTED, self.ecn())
         if r.random() < 0.3:
             if r.random() < 0.1:    # band attributes without their BAND nest
                 inner = self.band(True)
@@ -203,6 +208,19 @@ class Netlink:
                     kind = attrs.get(TCA_KIND, b"").rstrip(b"\0").decode()
                     out[ifindex] = (kind, parse(attrs.get(TCA_OPTIONS, b"")))
                 off += (ln + 3) & ~3
+
+
+def parse_list(buf):
+    """[(type with flags, payload)] of the attributes in buf"""
+    out = []
+    off = 0
+    while off + 4 <= len(buf):
+        ln, kind = struct.unpack_from("=HH", buf, off)
+        if ln < 4:
+            break
+        out.append((kind, bytes(buf[off + 4:off + ln])))
+        off += (ln + 3) & ~3
+    return out
 
 
 def parse(buf):
