@@ -564,17 +564,38 @@ static void dcb_stats_add(struct tc_dcb_stats *sum,
 	sum->pause_react_us = max(react, st->pause_react_us);
 }
 
+/*
+ * The header of a TCA_STATS_APP (pkt_sched_dcb.h): the size of each
+ * block that follows it, the port's and the pool's only for the port.
+ */
+static void dcb_xstats_hdr(struct tc_dcb_xstats *hdr, bool port)
+{
+	/* the blocks follow each other: each a multiple of 8 bytes */
+	BUILD_BUG_ON(sizeof(struct tc_dcb_xstats) % 8 ||
+		     sizeof(struct tc_dcb_port_stats) % 8 ||
+		     sizeof(struct tc_dcb_stats) % 8 ||
+		     sizeof(struct tc_dcb_pool_stats) % 8);
+	hdr->version = TC_DCB_XSTATS_VERSION;
+	hdr->nbands = TC_DCB_NUM_BANDS;
+	hdr->size = sizeof(*hdr);
+	hdr->port_size = port ? sizeof(struct tc_dcb_port_stats) : 0;
+	hdr->stats_size = sizeof(struct tc_dcb_stats);
+	hdr->pool_size = port ? sizeof(struct tc_dcb_pool_stats) : 0;
+}
+
+/* The port's statistics: header, port, totals, pool. */
 int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct tc_dcb_xstats *xs = &q->xstats;
+	struct dcb_xstats *xs = &q->xstats;
 	struct tc_dcb_stats st;
 	unsigned int i;
 
+	BUILD_BUG_ON(sizeof(*xs) != sizeof(xs->hdr) + sizeof(xs->port) +
+		     sizeof(xs->total) + sizeof(xs->pool));
 	memset(xs, 0, sizeof(*xs));
-	xs->version = TC_DCB_XSTATS_VERSION;
-	xs->nbands = TC_DCB_NUM_BANDS;
-	xs->rate = q->cfg.rate;
+	dcb_xstats_hdr(&xs->hdr, true);
+	xs->port.rate = q->cfg.rate;
 	/* the core dumps without the qdisc lock: the queues need it */
 	sch_tree_lock(sch);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
@@ -586,7 +607,7 @@ int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	sch_tree_unlock(sch);
 	dcb_pool_stats(q->pool, &xs->pool);
 	spin_lock_bh(&q->rx_lock);
-	xs->pfc_malformed = q->pfc_malformed;
+	xs->port.pfc_malformed = q->pfc_malformed;
 	spin_unlock_bh(&q->rx_lock);
 	return gnet_stats_copy_app(d, xs, sizeof(*xs));
 }
@@ -617,22 +638,28 @@ int dcb_dump_class(struct Qdisc *sch, unsigned long cl,
 	return skb->len;
 }
 
+/* A band's statistics: header, the band's counters. */
 int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			 struct gnet_dump *d)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct dcb_band *b = &q->band[cl - 1];
 	struct gnet_stats_queue qs = {};
-	struct tc_dcb_stats st;
+	struct {
+		struct tc_dcb_xstats	hdr;
+		struct tc_dcb_stats	st;
+	} xs;
 
+	BUILD_BUG_ON(sizeof(xs) != sizeof(xs.hdr) + sizeof(xs.st));
+	dcb_xstats_hdr(&xs.hdr, false);
 	sch_tree_lock(sch);
 	qs.qlen = b->q.qlen;
 	qs.backlog = b->backlog;
 	qs.drops = b->st.drops_tail + b->st.drops_wred + b->st.drops_headroom;
-	dcb_fill_stats(q, cl - 1, &st);
+	dcb_fill_stats(q, cl - 1, &xs.st);
 	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
 		return -1;
-	return gnet_stats_copy_app(d, &st, sizeof(st));
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }

@@ -67,6 +67,14 @@ struct dcb_band {
 	bool			held;		/* skipped while paused */
 };
 
+/* The qdisc's TCA_STATS_APP: the header and its blocks, as sent. */
+struct dcb_xstats {
+	struct tc_dcb_xstats	 hdr;
+	struct tc_dcb_port_stats port;
+	struct tc_dcb_stats	 total;
+	struct tc_dcb_pool_stats pool;
+};
+
 /* dcb_sched.ds_class[]: the band (bits 0-2), and ECT */
 #define DCB_CLASS_BAND		(TC_DCB_NUM_BANDS - 1)
 #define DCB_CLASS_ECT		BIT(3)
@@ -91,7 +99,7 @@ struct dcb_sched {
 	spinlock_t		rx_lock;	/* PAUSE receive state */
 	u64			pause_rate;	/* bytes/s timing PAUSE quanta */
 	u64			pfc_malformed;	/* under rx_lock */
-	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
+	struct dcb_xstats	xstats;		/* scratch for dumps */
 };
 
 #endif /* _SCH_DCB_SCHED_H */

@@ -5,9 +5,8 @@
   gen_uapi.py [--header H] [--fields F] -o OUT.py
 
 Reads sch_dcb/uapi/pkt_sched_dcb.h: every integer #define, every enum
-member (numbered as C numbers them) and the members of every struct of
-__u8/__u16/__u32/__u64 members (one holding another struct is left
-out), and writes them as Python names, so
+member (numbered as C numbers them) and the members of every struct
+(each a __u8/__u16/__u32/__u64), and writes them as Python names, so
 that the Python tools take the attribute numbers and the statistics
 layout from the header instead of typing them again.  The members of
 struct tc_dcb_stats must be DCB_STATS_FIELDS of include/dcb_stats_fields.h,
@@ -58,10 +57,9 @@ def parse(text):
                 continue
             m = re.fullmatch(r"(__u8|__u16|__u32|__u64)\s+(\w+)", decl)
             if not m:
-                break   # a struct inside: left out
+                raise ValueError("struct %s: cannot read member %r" % (name, decl))
             members.append((m.group(2), FORMATS[m.group(1)]))
-        else:
-            structs[name] = tuple(members)
+        structs[name] = tuple(members)
     # defines may name enum members, so after the enums
     for name, expr in defines:
         try:

@@ -13,7 +13,7 @@
 
 #include "tc_abi.h"
 #include "pkt_sched_dcb.h"
-#include "dcb_stats_fields.h"
+#include "dcb_xstats.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* addattr bound: tc's request buffer is larger, our options < 1 KB */
@@ -856,16 +856,19 @@ static const struct { int i; const char *fmt; } stats_text[] = {
 };
 static_assert(ARRAY_SIZE(stats_text) == DCB_STAT_drops_wred + 1, "stats_text");
 
-static void print_stats(const struct tc_dcb_stats *s, bool text)
+/* The @num counters the module sent (this build knows no more) */
+static void print_stats(const struct tc_dcb_stats *s, unsigned int num)
 {
 	char fmt[40];
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(stats_names); i++)
+	for (i = 0; i < num; i++)
 		print_lluint(PRINT_JSON, stats_names[i], NULL, STAT(s, i));
-	for (i = 0; text && i < ARRAY_SIZE(stats_text); i++)
-		print_lluint(PRINT_FP, NULL, stats_text[i].fmt, STAT(s, stats_text[i].i));
-	for (i = ARRAY_SIZE(stats_text); text && i < ARRAY_SIZE(stats_names); i++) {
+	for (i = 0; i < ARRAY_SIZE(stats_text); i++)
+		if (stats_text[i].i < (int)num)
+			print_lluint(PRINT_FP, NULL, stats_text[i].fmt,
+				     STAT(s, stats_text[i].i));
+	for (i = ARRAY_SIZE(stats_text); i < num; i++) {
 		snprintf(fmt, sizeof(fmt), " %s %%llu", stats_names[i]);
 		if (STAT(s, i))
 			print_lluint(PRINT_FP, NULL, fmt, STAT(s, i));
@@ -887,40 +890,34 @@ static void print_pool(const struct tc_dcb_pool_stats *p)
 }
 
 /*
- * A qdisc's TCA_STATS_APP is struct tc_dcb_xstats of our version (what
- * follows its totals moves when struct tc_dcb_stats grows); a class's is
- * one struct tc_dcb_stats (the band's counters), of which a newer module
- * may send more.
+ * TCA_STATS_APP: a qdisc's (the port: totals, pool) or a class's (a
+ * band's counters), read as far as this build knows them (dcb_xstats.h).
  */
 static int dcb_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
-	const struct tc_dcb_xstats *x;
-	unsigned int len;
+	struct dcb_xstats x;
+	const char *why;
+	char buf[128];
 
 	if (!xstats)
 		return 0;
-	x = RTA_DATA(xstats);
-	len = RTA_PAYLOAD(xstats);
-	if (len > sizeof(struct tc_dcb_stats) && x->nbands == TC_DCB_NUM_BANDS &&
-	    x->version != TC_DCB_XSTATS_VERSION) {
-		fprintf(stderr, "dcb: xstats version %u, this q_dcb.so knows %d: rebuild it with the module\n",
-			x->version, TC_DCB_XSTATS_VERSION);
+	why = dcb_xstats_read(RTA_DATA(xstats), RTA_PAYLOAD(xstats), &x, buf,
+			      sizeof(buf));
+	if (why) {
+		fprintf(stderr, "dcb: %s\n", why);
 		return -1;
 	}
-	if (len < sizeof(struct tc_dcb_stats)) {
-		fprintf(stderr, "dcb: xstats too short (%u bytes)\n", len);
-		return -1;
-	}
-	if (len < sizeof(*x)) {
-		print_stats(RTA_DATA(xstats), true);
+	if (!x.port) {
+		print_stats(&x.stats, x.stats_num);
 		return 0;
 	}
-	print_dcb_rate("rate_in_force", " total: rate %s", x->rate);
-	print_stats(&x->total, true);
+	print_dcb_rate("rate_in_force", " total: rate %s", x.port_stats.rate);
+	print_stats(&x.stats, x.stats_num);
 	print_nl();
-	print_pool(&x->pool);
-	print_lluint(x->pfc_malformed ? PRINT_ANY : PRINT_JSON, "pfc_malformed",
-		     " pfc_malformed %llu", x->pfc_malformed);
+	print_pool(&x.pool);
+	print_lluint(x.port_stats.pfc_malformed ? PRINT_ANY : PRINT_JSON,
+		     "pfc_malformed", " pfc_malformed %llu",
+		     x.port_stats.pfc_malformed);
 	return 0;
 }
 
