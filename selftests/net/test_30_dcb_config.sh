@@ -159,9 +159,11 @@ kernel_refusals()
 	kcheck "out of range" change "$PORT" '{"ecn":[4,0,0,0]}'	# first past np-ecn
 	kcheck "ecn: mode missing" change "$PORT" '{"ecn":{"kmin":1000,"kmax":2000}}'
 	kcheck "ecn: mode missing" class-change "$PORT" 1:2 '{"ecn":{"kmin":1000}}'
-	# the curve as the binary struct it once was: refused
+	# the curve as the binary struct it once was (mode 2, kmin 4096, kmax
+	# 4096, pmax 1.0) in the reserved numbers: refused at the top and in a
+	# band (TCA_DCB_BANDS, 0x8008, holding the nest of band 2)
 	kcheck "reserved attribute" change "$PORT" '{"raw":[[7,"020000000010000000100000ffffffff"]]}'
-	kcheck "reserved attribute" change "$PORT" '{"raw":[[32776,"2400088020000180050001000200000014000300020000000010000000100000ffffffff"]]}'
+	kcheck "reserved attribute" change "$PORT" '{"raw":[[32776,"20000180050001000200000014000300020000000010000000100000ffffffff"]]}'
 	kcheck "out of range" change "$PORT" '{"bands":[{"index":8,"limit":1}]}'
 	kcheck "band index missing" change "$PORT" '{"bands":[{"limit":1}]}'
 	kcheck "out of range" change "$PORT" '{"limit":0}'
