@@ -14,10 +14,10 @@
 # JSON are tested against the real module: selftests/tc-testing, run by
 # net/test_35_tc_tdc.
 #
-# timeout: 60
+# timeout: 120
 . "$(dirname "$0")/../net/lib.sh"
 
-need_cmd tc python3
+need_cmd tc python3 "${CC:-gcc}"
 [ -f "$TOP/tc/q_dcb.so" ] || skip "tc/q_dcb.so not built (make user)"
 export TC_LIB_DIR=$TOP/tc
 tmp=$(mktemp -d)
