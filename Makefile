@@ -56,7 +56,7 @@ endif
 RXE_STAMP := $(RXE_BUILD)/.prepared
 RXE_PATCHES = $(sort $(wildcard $(TOP)/rxe_cc/patches/$(KSERIES)/*.patch))
 
-.PHONY: all modules sch_dcb-kernel rxe user tc tools man deps depcheck check check-debug check-kcsan check-long check-unit check-vm \
+.PHONY: all modules sch_dcb-kernel rxe user tc tools py man deps depcheck check check-debug check-kcsan check-long check-unit check-vm \
 	check-smoke \
 	demo bench bench-clock bench-repro bench-rxe clean sparse checkpatch install uninstall dkms-source dkms-install \
 	dkms-uninstall
@@ -139,13 +139,23 @@ sparse: $(RXE_STAMP)
 checkpatch:
 	bash $(TOP)/scripts/checkpatch.sh
 
-user: tc tools
+user: tc tools py
 
 tc:
 	$(MAKE) -C $(TOP)/tc
 
 tools:
 	$(MAKE) -C $(TOP)/tools
+
+# The uAPI's numbers for the Python tools (attribute numbers, statistics
+# layout), generated from the header rather than typed again.
+PY_UAPI := $(TOP)/scripts/dcbanalysis/uapi.py
+
+py: $(PY_UAPI)
+
+$(PY_UAPI): $(TOP)/scripts/gen_uapi.py $(TOP)/sch_dcb/uapi/pkt_sched_dcb.h \
+		$(TOP)/include/dcb_stats_fields.h
+	python3 $(TOP)/scripts/gen_uapi.py -o $@
 
 # Man pages from Documentation/man/*.rst (rst2man, python3-docutils).
 MAN_SRC := $(wildcard $(TOP)/Documentation/man/*.rst)
@@ -378,3 +388,4 @@ clean:
 	rm -rf $(RXE_BUILD) $(RXE_BUILD).src
 	-$(MAKE) -C $(TOP)/tc clean
 	-$(MAKE) -C $(TOP)/tools clean
+	rm -f $(PY_UAPI)

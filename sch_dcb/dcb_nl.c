@@ -46,12 +46,21 @@ static struct netlink_range_validation dcb_limit_range = {
 	.max = U32_MAX,
 };
 
+static const struct nla_policy dcb_ecn_policy[TCA_DCB_ECN_MAX + 1] = {
+	[TCA_DCB_ECN_MODE]	= NLA_POLICY_MAX(NLA_U8, __TC_DCB_ECN_MAX - 1),
+	[TCA_DCB_ECN_KMIN]	= { .type = NLA_U32 },
+	[TCA_DCB_ECN_KMAX]	= { .type = NLA_U32 },
+	[TCA_DCB_ECN_PMAX]	= { .type = NLA_U32 },
+};
+
 static const struct nla_policy dcb_band_policy[TCA_DCB_BAND_MAX + 1] = {
 	[TCA_DCB_BAND_INDEX]	= NLA_POLICY_MAX(NLA_U8, TC_DCB_NUM_BANDS - 1),
 	[TCA_DCB_BAND_LIMIT]	= { .type = NLA_U32 },
-	[TCA_DCB_BAND_ECN]	= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_BAND_RESERVED]	= { .type = NLA_REJECT,
+				    .reject_message = "band: reserved attribute; the curve is TCA_DCB_BAND_ECN, a nest" },
 	[TCA_DCB_BAND_ECN_DEFAULT] = { .type = NLA_FLAG },
 	[TCA_DCB_BAND_NONECT]	= NLA_POLICY_MAX(NLA_U8, __TC_DCB_NONECT_MAX - 1),
+	[TCA_DCB_BAND_ECN]	= NLA_POLICY_NESTED(dcb_ecn_policy),
 };
 
 static const struct nla_policy dcb_pfc_policy[TCA_DCB_PFC_MAX + 1] = {
@@ -80,44 +89,64 @@ static const struct nla_policy dcb_policy[TCA_DCB_MAX + 1] = {
 	[TCA_DCB_CLASSIFY]	= NLA_POLICY_MAX(NLA_U8,
 						 __TC_DCB_CLASSIFY_MAX - 1),
 	[TCA_DCB_DSCP_MAP]	= NLA_POLICY_EXACT_LEN(TC_DCB_NUM_DSCP),
-	[TCA_DCB_ECN]		= NLA_POLICY_EXACT_LEN(sizeof(struct tc_dcb_ecn)),
+	[TCA_DCB_RESERVED]	= { .type = NLA_REJECT,
+				    .reject_message = "dcb: reserved attribute; the curve is TCA_DCB_ECN, a nest" },
 	[TCA_DCB_BANDS]		= NLA_POLICY_NESTED_ARRAY(dcb_band_policy),
 	[TCA_DCB_POOL]		= { .type = NLA_U32 },
 	[TCA_DCB_BUFFER]	= { .type = NLA_U32 },
 	[TCA_DCB_PFC]		= NLA_POLICY_NESTED(dcb_pfc_policy),
 	[TCA_DCB_NONECT]	= NLA_POLICY_MAX(NLA_U8, __TC_DCB_NONECT_MAX - 1),
+	[TCA_DCB_ECN]		= NLA_POLICY_NESTED(dcb_ecn_policy),
 };
 
 /* ------------------------------------------------------------------ */
 /* Configuration                                                      */
 
-static int dcb_check_ecn(const struct nlattr *attr, struct tc_dcb_ecn *ecn,
+/*
+ * A curve from its nest @attr into *@ecn: it replaces the curve as a
+ * whole, a member left out is 0.  The policy has checked each member.
+ */
+static int dcb_parse_ecn(const struct nlattr *attr, struct dcb_ecn *ecn,
 			 struct netlink_ext_ack *extack)
 {
-	nla_memcpy(ecn, attr, sizeof(*ecn));
+	struct nlattr *tb[TCA_DCB_ECN_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, TCA_DCB_ECN_MAX, attr, dcb_ecn_policy,
+			       extack);
+	if (err)
+		return err;
+	if (!tb[TCA_DCB_ECN_MODE]) {
+		NL_SET_ERR_MSG_ATTR(extack, attr, "ecn: mode missing");
+		return -EINVAL;
+	}
+	memset(ecn, 0, sizeof(*ecn));
+	ecn->mode = nla_get_u8(tb[TCA_DCB_ECN_MODE]);
+	if (tb[TCA_DCB_ECN_KMIN])
+		ecn->kmin = nla_get_u32(tb[TCA_DCB_ECN_KMIN]);
+	if (tb[TCA_DCB_ECN_KMAX])
+		ecn->kmax = nla_get_u32(tb[TCA_DCB_ECN_KMAX]);
+	if (tb[TCA_DCB_ECN_PMAX])
+		ecn->pmax = nla_get_u32(tb[TCA_DCB_ECN_PMAX]);
 
 	switch (ecn->mode) {
-	case TC_DCB_ECN_OFF:
-		return 0;
 	case TC_DCB_ECN_RED:
 		if (ecn->kmin >= ecn->kmax) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
+			NL_SET_ERR_MSG_ATTR(extack, tb[TCA_DCB_ECN_KMIN] ?: attr,
 					    "red: kmin must be below kmax");
 			return -EINVAL;
 		}
 		return 0;
-	case TC_DCB_ECN_STEP:
-		return 0;
 	case TC_DCB_ECN_NP_ECN:
 		if (ecn->kmax || ecn->pmax) {
-			NL_SET_ERR_MSG_ATTR(extack, attr,
+			NL_SET_ERR_MSG_ATTR(extack, ecn->kmax ? tb[TCA_DCB_ECN_KMAX] :
+					    tb[TCA_DCB_ECN_PMAX],
 					    "np-ecn: kmax and pmax must be 0 (K is kmin)");
 			return -EINVAL;
 		}
 		return 0;
 	default:
-		NL_SET_ERR_MSG_ATTR(extack, attr, "unknown ECN mode");
-		return -EINVAL;
+		return 0;
 	}
 }
 
@@ -129,7 +158,7 @@ static int dcb_check_ecn(const struct nlattr *attr, struct tc_dcb_ecn *ecn,
 static int dcb_check_np_ecn(const struct dcb_cfg *cfg,
 			    struct netlink_ext_ack *extack)
 {
-	const struct tc_dcb_ecn *ecn;
+	const struct dcb_ecn *ecn;
 	unsigned int i;
 	u32 limit;
 
@@ -150,7 +179,7 @@ static int dcb_check_np_ecn(const struct dcb_cfg *cfg,
 static int dcb_apply_band(struct nlattr **tb, struct dcb_band_cfg *bc,
 			  struct netlink_ext_ack *extack)
 {
-	struct tc_dcb_ecn ecn;
+	struct dcb_ecn ecn;
 	int err;
 
 	if (tb[TCA_DCB_BAND_ECN] && tb[TCA_DCB_BAND_ECN_DEFAULT]) {
@@ -159,7 +188,7 @@ static int dcb_apply_band(struct nlattr **tb, struct dcb_band_cfg *bc,
 		return -EINVAL;
 	}
 	if (tb[TCA_DCB_BAND_ECN]) {
-		err = dcb_check_ecn(tb[TCA_DCB_BAND_ECN], &ecn, extack);
+		err = dcb_parse_ecn(tb[TCA_DCB_BAND_ECN], &ecn, extack);
 		if (err)
 			return err;
 		bc->ecn = ecn;
@@ -246,7 +275,7 @@ int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 	      bool create, struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[TCA_DCB_MAX + 1];
-	struct tc_dcb_ecn ecn;
+	struct dcb_ecn ecn;
 	unsigned int i;
 	int err;
 
@@ -285,7 +314,7 @@ int dcb_parse(struct nlattr *opt, struct dcb_cfg *cfg, s64 *buffer,
 		memcpy(cfg->dscp_map, map, TC_DCB_NUM_DSCP);
 	}
 	if (tb[TCA_DCB_ECN]) {
-		err = dcb_check_ecn(tb[TCA_DCB_ECN], &ecn, extack);
+		err = dcb_parse_ecn(tb[TCA_DCB_ECN], &ecn, extack);
 		if (err)
 			return err;
 		cfg->ecn = ecn;
@@ -378,14 +407,29 @@ int dcb_apply_class(struct nlattr **tb, unsigned long cl, struct dcb_cfg *cfg,
 /* ------------------------------------------------------------------ */
 /* Dumps                                                              */
 
+/* Every member, so a reader sees the curve whole. */
+static int dcb_put_ecn(struct sk_buff *skb, int type, const struct dcb_ecn *ecn)
+{
+	struct nlattr *nest;
+
+	nest = nla_nest_start(skb, type);
+	if (!nest ||
+	    nla_put_u8(skb, TCA_DCB_ECN_MODE, ecn->mode) ||
+	    nla_put_u32(skb, TCA_DCB_ECN_KMIN, ecn->kmin) ||
+	    nla_put_u32(skb, TCA_DCB_ECN_KMAX, ecn->kmax) ||
+	    nla_put_u32(skb, TCA_DCB_ECN_PMAX, ecn->pmax))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int dcb_put_band(struct sk_buff *skb, const struct dcb_band_cfg *bc)
 {
 	if (nla_put_u32(skb, TCA_DCB_BAND_LIMIT, bc->limit))
 		return -EMSGSIZE;
 	if (bc->nonect && nla_put_u8(skb, TCA_DCB_BAND_NONECT, bc->nonect))
 		return -EMSGSIZE;
-	if (bc->ecn_own &&
-	    nla_put(skb, TCA_DCB_BAND_ECN, sizeof(bc->ecn), &bc->ecn))
+	if (bc->ecn_own && dcb_put_ecn(skb, TCA_DCB_BAND_ECN, &bc->ecn))
 		return -EMSGSIZE;
 	return 0;
 }
@@ -429,7 +473,7 @@ int dcb_dump(struct Qdisc *sch, struct sk_buff *skb)
 	    nla_put_u32(skb, TCA_DCB_LIMIT, cfg->limit) ||
 	    nla_put_u8(skb, TCA_DCB_CLASSIFY, cfg->classify) ||
 	    nla_put(skb, TCA_DCB_DSCP_MAP, TC_DCB_NUM_DSCP, cfg->dscp_map) ||
-	    nla_put(skb, TCA_DCB_ECN, sizeof(cfg->ecn), &cfg->ecn) ||
+	    dcb_put_ecn(skb, TCA_DCB_ECN, &cfg->ecn) ||
 	    nla_put_u8(skb, TCA_DCB_NONECT, cfg->nonect))
 		goto nla_put_failure;
 
@@ -520,17 +564,38 @@ static void dcb_stats_add(struct tc_dcb_stats *sum,
 	sum->pause_react_us = max(react, st->pause_react_us);
 }
 
+/*
+ * The header of a TCA_STATS_APP (pkt_sched_dcb.h): the size of each
+ * block that follows it, the port's and the pool's only for the port.
+ */
+static void dcb_xstats_hdr(struct tc_dcb_xstats *hdr, bool port)
+{
+	/* the blocks follow each other: each a multiple of 8 bytes */
+	BUILD_BUG_ON(sizeof(struct tc_dcb_xstats) % 8 ||
+		     sizeof(struct tc_dcb_port_stats) % 8 ||
+		     sizeof(struct tc_dcb_stats) % 8 ||
+		     sizeof(struct tc_dcb_pool_stats) % 8);
+	hdr->version = TC_DCB_XSTATS_VERSION;
+	hdr->nbands = TC_DCB_NUM_BANDS;
+	hdr->size = sizeof(*hdr);
+	hdr->port_size = port ? sizeof(struct tc_dcb_port_stats) : 0;
+	hdr->stats_size = sizeof(struct tc_dcb_stats);
+	hdr->pool_size = port ? sizeof(struct tc_dcb_pool_stats) : 0;
+}
+
+/* The port's statistics: header, port, totals, pool. */
 int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct tc_dcb_xstats *xs = &q->xstats;
+	struct dcb_xstats *xs = &q->xstats;
 	struct tc_dcb_stats st;
 	unsigned int i;
 
+	BUILD_BUG_ON(sizeof(*xs) != sizeof(xs->hdr) + sizeof(xs->port) +
+		     sizeof(xs->total) + sizeof(xs->pool));
 	memset(xs, 0, sizeof(*xs));
-	xs->version = TC_DCB_XSTATS_VERSION;
-	xs->nbands = TC_DCB_NUM_BANDS;
-	xs->rate = q->cfg.rate;
+	dcb_xstats_hdr(&xs->hdr, true);
+	xs->port.rate = q->cfg.rate;
 	/* the core dumps without the qdisc lock: the queues need it */
 	sch_tree_lock(sch);
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
@@ -542,7 +607,7 @@ int dcb_dump_stats(struct Qdisc *sch, struct gnet_dump *d)
 	sch_tree_unlock(sch);
 	dcb_pool_stats(q->pool, &xs->pool);
 	spin_lock_bh(&q->rx_lock);
-	xs->pfc_malformed = q->pfc_malformed;
+	xs->port.pfc_malformed = q->pfc_malformed;
 	spin_unlock_bh(&q->rx_lock);
 	return gnet_stats_copy_app(d, xs, sizeof(*xs));
 }
@@ -573,22 +638,28 @@ int dcb_dump_class(struct Qdisc *sch, unsigned long cl,
 	return skb->len;
 }
 
+/* A band's statistics: header, the band's counters. */
 int dcb_dump_class_stats(struct Qdisc *sch, unsigned long cl,
 			 struct gnet_dump *d)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	struct dcb_band *b = &q->band[cl - 1];
 	struct gnet_stats_queue qs = {};
-	struct tc_dcb_stats st;
+	struct {
+		struct tc_dcb_xstats	hdr;
+		struct tc_dcb_stats	st;
+	} xs;
 
+	BUILD_BUG_ON(sizeof(xs) != sizeof(xs.hdr) + sizeof(xs.st));
+	dcb_xstats_hdr(&xs.hdr, false);
 	sch_tree_lock(sch);
 	qs.qlen = b->q.qlen;
 	qs.backlog = b->backlog;
 	qs.drops = b->st.drops_tail + b->st.drops_wred + b->st.drops_headroom;
-	dcb_fill_stats(q, cl - 1, &st);
+	dcb_fill_stats(q, cl - 1, &xs.st);
 	sch_tree_unlock(sch);
 	if (gnet_stats_copy_basic(d, NULL, &b->bstats, true) < 0 ||
 	    gnet_stats_copy_queue(d, NULL, &qs, qs.qlen) < 0)
 		return -1;
-	return gnet_stats_copy_app(d, &st, sizeof(st));
+	return gnet_stats_copy_app(d, &xs, sizeof(xs));
 }

@@ -83,7 +83,7 @@ static void dcb_commit(struct Qdisc *sch, const struct dcb_cfg *cfg)
 	}
 	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		const struct dcb_band_cfg *bc = &cfg->band[i];
-		const struct tc_dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
+		const struct dcb_ecn *ecn = bc->ecn_own ? &bc->ecn : &cfg->ecn;
 
 		q->band[i].ecn = *ecn;
 		q->band[i].nonect = bc->nonect ?: cfg->nonect;
@@ -282,7 +282,7 @@ other:
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
-static bool dcb_ecn_select(const struct tc_dcb_ecn *ecn, u32 qlen)
+static bool dcb_ecn_select(const struct dcb_ecn *ecn, u32 qlen)
 {
 	u32 p;
 

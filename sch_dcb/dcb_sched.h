@@ -16,8 +16,16 @@
 #include "dcb_pool.h"
 #include "uapi/pkt_sched_dcb.h"
 
+/* A marking curve (TCA_DCB_ECN_*, see pkt_sched_dcb.h). */
+struct dcb_ecn {
+	u8			mode;		/* enum tc_dcb_ecn_mode */
+	u32			kmin;		/* bytes; K of STEP, NP_ECN */
+	u32			kmax;		/* bytes */
+	u32			pmax;		/* TC_DCB_PROB_ONE = 1.0 */
+};
+
 struct dcb_band_cfg {
-	struct tc_dcb_ecn	ecn;		/* own curve, if ecn_own */
+	struct dcb_ecn		ecn;		/* own curve, if ecn_own */
 	bool			ecn_own;
 	u8			nonect;		/* enum tc_dcb_nonect */
 	u32			limit;		/* bytes, 0 = port limit only */
@@ -31,7 +39,7 @@ struct dcb_cfg {
 	u32			limit;		/* port limit, bytes */
 	u8			classify;
 	u8			dscp_map[TC_DCB_NUM_DSCP];
-	struct tc_dcb_ecn	ecn;		/* default curve */
+	struct dcb_ecn		ecn;		/* default curve */
 	u8			nonect;		/* bands' default */
 	struct dcb_band_cfg	band[TC_DCB_NUM_BANDS];
 	u32			pool;		/* pool id */
@@ -42,7 +50,7 @@ struct dcb_band {
 	struct qdisc_skb_head	q;
 	u32			backlog;	/* bytes */
 	/* effective marking curve, derived from the configuration */
-	struct tc_dcb_ecn	ecn;
+	struct dcb_ecn		ecn;
 	u8			nonect;		/* own, else the port's */
 	u32			limit;
 	struct gnet_stats_basic_sync bstats;
@@ -57,6 +65,14 @@ struct dcb_band {
 	 */
 	u32			pause_seq;
 	bool			held;		/* skipped while paused */
+};
+
+/* The qdisc's TCA_STATS_APP: the header and its blocks, as sent. */
+struct dcb_xstats {
+	struct tc_dcb_xstats	 hdr;
+	struct tc_dcb_port_stats port;
+	struct tc_dcb_stats	 total;
+	struct tc_dcb_pool_stats pool;
 };
 
 /* dcb_sched.ds_class[]: the band (bits 0-2), and ECT */
@@ -83,7 +99,7 @@ struct dcb_sched {
 	spinlock_t		rx_lock;	/* PAUSE receive state */
 	u64			pause_rate;	/* bytes/s timing PAUSE quanta */
 	u64			pfc_malformed;	/* under rx_lock */
-	struct tc_dcb_xstats	xstats;		/* scratch for dumps */
+	struct dcb_xstats	xstats;		/* scratch for dumps */
 };
 
 #endif /* _SCH_DCB_SCHED_H */

@@ -13,7 +13,7 @@
 
 #include "tc_abi.h"
 #include "pkt_sched_dcb.h"
-#include "dcb_stats_fields.h"
+#include "dcb_xstats.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 /* addattr bound: tc's request buffer is larger, our options < 1 KB */
@@ -44,30 +44,26 @@ static int dcb_err(const char *msg, const char *arg)
 	return -1;
 }
 
+/* Names in printed options; the index is the uAPI's value. */
 static const char *const ecn_names[] = {
 	[TC_DCB_ECN_OFF] = "off", [TC_DCB_ECN_RED] = "red",
 	[TC_DCB_ECN_STEP] = "step", [TC_DCB_ECN_NP_ECN] = "np-ecn",
 };
-static const char *const nonect_names[] = { "default", "pass", "drop" };
-/* enum tc_dcb_overflow */
-static const char *const overflow_names[] = { "shared", "drop" };
-static const char *const classify_names[] = { "dscp", "prio" };
-
-static int name_index(const char *const *names, unsigned int n, const char *s)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (names[i] && strcmp(names[i], s) == 0)
-			return i;
-	return -1;
-}
+static const char *const nonect_names[] = {
+	[TC_DCB_NONECT_AUTO] = "default", [TC_DCB_NONECT_PASS] = "pass",
+	[TC_DCB_NONECT_DROP] = "drop",
+};
+static const char *const overflow_names[] = {
+	[TC_DCB_OVERFLOW_SHARED] = "shared", [TC_DCB_OVERFLOW_DROP] = "drop",
+};
+static const char *const classify_names[] = {
+	[TC_DCB_CLASSIFY_DSCP] = "dscp", [TC_DCB_CLASSIFY_PRIO] = "prio",
+};
 
 static const char *name_of(const char *const *names, unsigned int n, unsigned int i)
 {
 	return i < n && names[i] ? names[i] : "unknown";
 }
-#define NAME_INDEX(names, s)	name_index(names, ARRAY_SIZE(names), s)
 #define NAME_OF(names, i)	name_of(names, ARRAY_SIZE(names), i)
 
 /* "0.01" or "1%" -> fixed point, TC_DCB_PROB_ONE = 1.0 */
@@ -108,65 +104,117 @@ static int get_index(const char *s, size_t len, unsigned int max)
 	return get_u8(&v, buf, 10) || v >= max ? -1 : v;
 }
 
-static bool is_red_kw(const char *s)
+/* The first time a keyword is given: refuses it the second time. */
+static void once(bool *seen, int argc, char **argv)
 {
-	return !strcmp(s, "kmin") || !strcmp(s, "kmax") || !strcmp(s, "pmax");
+	if (*seen)
+		duparg(*argv, argc > 1 ? argv[1] : "");
+	*seen = true;
+}
+
+/* A marking curve as given, for its TCA_DCB_ECN_* nest */
+struct ecn_arg {
+	__u8	mode;
+	__u32	kmin, kmax, pmax;
+};
+
+static void add_ecn(struct nlmsghdr *n, int type, const struct ecn_arg *e)
+{
+	struct rtattr *nest = addattr_nest(n, DCB_MAXLEN, type | NLA_F_NESTED);
+
+	addattr8(n, DCB_MAXLEN, TCA_DCB_ECN_MODE, e->mode);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_KMIN, e->kmin);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_KMAX, e->kmax);
+	addattr32(n, DCB_MAXLEN, TCA_DCB_ECN_PMAX, e->pmax);
+	addattr_nest_end(n, nest);
+}
+
+/* "red kmin SIZE kmax SIZE pmax PROB", with *argvp at "red" */
+static int parse_red(int *argcp, char ***argvp, struct ecn_arg *e)
+{
+	bool kmin = false, kmax = false, pmax = false;
+	int argc = *argcp;
+	char **argv = *argvp;
+
+	e->mode = TC_DCB_ECN_RED;
+	while (NEXT_ARG_OK()) {
+		NEXT_ARG();
+		if (strcmp(*argv, "kmin") == 0) {
+			NEXT_ARG();
+			if (kmin)
+				duparg("kmin", *argv);
+			kmin = true;
+			e->kmin = size_arg(*argv);
+		} else if (strcmp(*argv, "kmax") == 0) {
+			NEXT_ARG();
+			if (kmax)
+				duparg("kmax", *argv);
+			kmax = true;
+			e->kmax = size_arg(*argv);
+		} else if (strcmp(*argv, "pmax") == 0) {
+			NEXT_ARG();
+			if (pmax)
+				duparg("pmax", *argv);
+			pmax = true;
+			if (get_prob(&e->pmax, *argv))
+				invarg("\"pmax\" is 0..1 or a percentage", *argv);
+		} else {
+			PREV_ARG();
+			break;
+		}
+	}
+	if (!kmin || !kmax || !pmax)
+		return dcb_err("\"ecn red\" needs kmin, kmax and pmax; missing",
+			       !kmin ? "kmin" : !kmax ? "kmax" : "pmax");
+	if (e->kmin > e->kmax)
+		return dcb_err("kmin is greater than kmax", NULL);
+	if (e->kmin == e->kmax)
+		return dcb_err("kmin equals kmax: use \"ecn step k SIZE\"", NULL);
+	*argcp = argc;
+	*argvp = argv;
+	return 0;
 }
 
 /*
  * "ecn MODE ..." with *argvp at "ecn"; leaves it at the last word used.
  * Returns 1 for "default" (a band's, when allowed), 0 for a curve in @e.
  */
-static int parse_ecn(int *argcp, char ***argvp, struct tc_dcb_ecn *e, bool band)
+static int parse_ecn(int *argcp, char ***argvp, struct ecn_arg *e, bool band)
 {
-	int argc = *argcp, seen = 0, bit, ret = 0;
+	int argc = *argcp, ret = 0;
 	char **argv = *argvp;
 
 	memset(e, 0, sizeof(*e));
 	NEXT_ARG();
-	e->mode = NAME_INDEX(ecn_names, *argv);
 	if (band && strcmp(*argv, "default") == 0) {
 		ret = 1;
-	} else if (e->mode == TC_DCB_ECN_STEP) {
+	} else if (strcmp(*argv, "off") == 0) {
+		e->mode = TC_DCB_ECN_OFF;
+	} else if (strcmp(*argv, "red") == 0) {
+		if (parse_red(&argc, &argv, e))
+			return -1;
+	} else if (strcmp(*argv, "step") == 0) {
+		e->mode = TC_DCB_ECN_STEP;
 		if (!NEXT_ARG_OK() || strcmp(argv[1], "k"))
 			return dcb_err("\"ecn step\" needs \"k SIZE\"", NULL);
 		NEXT_ARG();
 		NEXT_ARG();
 		e->kmin = e->kmax = size_arg(*argv);
 		e->pmax = TC_DCB_PROB_ONE;
-	} else if (e->mode == TC_DCB_ECN_NP_ECN) {
+	} else if (strcmp(*argv, "np-ecn") == 0) {
 		/* K travels as kmin; kmax and pmax stay 0 */
+		e->mode = TC_DCB_ECN_NP_ECN;
 		e->kmin = TC_DCB_NP_ECN_K_DEFAULT;
-		if (NEXT_ARG_OK() && is_red_kw(argv[1]))
+		if (NEXT_ARG_OK() && (strcmp(argv[1], "kmin") == 0 ||
+				      strcmp(argv[1], "kmax") == 0 ||
+				      strcmp(argv[1], "pmax") == 0))
 			return dcb_err("\"ecn np-ecn\" takes only \"k SIZE\", not", argv[1]);
 		if (NEXT_ARG_OK() && strcmp(argv[1], "k") == 0) {
 			NEXT_ARG();
 			NEXT_ARG();
 			e->kmin = size_arg(*argv);
 		}
-	} else if (e->mode == TC_DCB_ECN_RED) {
-		while (NEXT_ARG_OK() && is_red_kw(argv[1])) {
-			NEXT_ARG();
-			bit = (*argv)[0] == 'p' ? 4 : (*argv)[2] == 'i' ? 1 : 2;
-			NEXT_ARG();
-			if (seen & bit)
-				duparg(argv[-1], *argv);
-			seen |= bit;
-			if (bit == 1)
-				e->kmin = size_arg(*argv);
-			if (bit == 2)
-				e->kmax = size_arg(*argv);
-			if (bit == 4 && get_prob(&e->pmax, *argv))
-				invarg("\"pmax\" is 0..1 or a percentage", *argv);
-		}
-		if (seen != 7)
-			return dcb_err("\"ecn red\" needs kmin, kmax and pmax; missing",
-				       !(seen & 1) ? "kmin" : !(seen & 2) ? "kmax" : "pmax");
-		if (e->kmin > e->kmax)
-			return dcb_err("kmin is greater than kmax", NULL);
-		if (e->kmin == e->kmax)
-			return dcb_err("kmin equals kmax: use \"ecn step k SIZE\"", NULL);
-	} else if (e->mode != TC_DCB_ECN_OFF) {
+	} else {
 		return dcb_err("ecn is off, red, step, np-ecn or (a band's) default, not", *argv);
 	}
 	*argcp = argc;
@@ -176,48 +224,77 @@ static int parse_ecn(int *argcp, char ***argvp, struct tc_dcb_ecn *e, bool band)
 
 static __u8 nonect_arg(const char *arg)
 {
-	int i = NAME_INDEX(nonect_names, arg);
-
-	if (i < 0)
-		invarg("\"nonect\" is pass, drop or default", arg);
-	return i;
+	if (strcmp(arg, "default") == 0)
+		return TC_DCB_NONECT_AUTO;
+	if (strcmp(arg, "pass") == 0)
+		return TC_DCB_NONECT_PASS;
+	if (strcmp(arg, "drop") == 0)
+		return TC_DCB_NONECT_DROP;
+	invarg("\"nonect\" is pass, drop or default", arg);
 }
+
+/* The options of one band given so far */
+struct band_seen {
+	bool	limit, ecn, nonect;
+};
 
 /*
  * limit / ecn / nonect of a band (inside its TCA_DCB_BAND nest) or of a
  * class (TCA_OPTIONS).  Returns 1 if *argvp is none of them.
  */
-static int parse_band_opt(int *argcp, char ***argvp, struct nlmsghdr *n, unsigned int *seen)
+static int parse_band_opt(int *argcp, char ***argvp, struct nlmsghdr *n,
+			  struct band_seen *seen)
 {
-	int argc = *argcp, k, r;
+	int argc = *argcp, r;
 	char **argv = *argvp;
-	struct tc_dcb_ecn e;
+	struct ecn_arg e;
 
-	k = !strcmp(*argv, "limit") ? 1 : !strcmp(*argv, "ecn") ? 2 :
-	    !strcmp(*argv, "nonect") ? 4 : 0;
-	if (!k)
-		return 1;
-	if (*seen & k)
-		duparg(*argv, argc > 1 ? argv[1] : "");
-	*seen |= k;
-	if (k == 2) {
+	if (strcmp(*argv, "limit") == 0) {
+		once(&seen->limit, argc, argv);
+		NEXT_ARG();
+		addattr32(n, DCB_MAXLEN, TCA_DCB_BAND_LIMIT, size_arg(*argv));
+	} else if (strcmp(*argv, "ecn") == 0) {
+		once(&seen->ecn, argc, argv);
 		r = parse_ecn(&argc, &argv, &e, true);
 		if (r < 0)
 			return -1;
 		if (r)
 			addattr(n, DCB_MAXLEN, TCA_DCB_BAND_ECN_DEFAULT);
 		else
-			addattr_l(n, DCB_MAXLEN, TCA_DCB_BAND_ECN, &e, sizeof(e));
-	} else {
+			add_ecn(n, TCA_DCB_BAND_ECN, &e);
+	} else if (strcmp(*argv, "nonect") == 0) {
+		once(&seen->nonect, argc, argv);
 		NEXT_ARG();
-		if (k == 1)
-			addattr32(n, DCB_MAXLEN, TCA_DCB_BAND_LIMIT, size_arg(*argv));
-		else
-			addattr8(n, DCB_MAXLEN, TCA_DCB_BAND_NONECT, nonect_arg(*argv));
+		addattr8(n, DCB_MAXLEN, TCA_DCB_BAND_NONECT, nonect_arg(*argv));
+	} else {
+		return 1;
 	}
 	*argcp = argc;
 	*argvp = argv;
 	return 0;
+}
+
+/* "PRIO:on" or "PRIO:off" (PRIO 0..7 or all) on top of *@mask */
+static void prio_onoff(const char *arg, __u8 *mask)
+{
+	const char *c = strchr(arg, ':');
+	int b;
+	__u8 bits;
+
+	if (strncmp(arg, "all:", 4) == 0) {
+		bits = 0xff;
+	} else {
+		b = get_index(arg, c - arg, TC_DCB_NUM_BANDS);
+		if (b < 0)
+			invarg("expected PRIO:on or PRIO:off, PRIO 0..7 or all", arg);
+		bits = 1u << b;
+	}
+	if (strcmp(c, ":on") == 0)
+		*mask |= bits;
+	else if (strcmp(c, ":off") == 0)
+		*mask &= ~bits;
+	else
+		invarg("expected PRIO:on or PRIO:off, PRIO 0..7 or all", arg);
 }
 
 /* "3,6" | "all" | dcb(8)'s "3:on 6:on" (a word per priority, "all:on") */
@@ -232,19 +309,10 @@ static void parse_prio_pfc(int *argcp, char ***argvp, __u8 *mask)
 	if (strcmp(*argv, "all") == 0) {
 		*mask = 0xff;
 	} else if (strchr(*argv, ':')) {
-		for (;;) {
-			c = strchr(*argv, ':');
-			b = strncmp(*argv, "all:", 4) ?
-			    get_index(*argv, c - *argv, TC_DCB_NUM_BANDS) : 8;
-			if (b < 0 || (strcmp(c, ":on") && strcmp(c, ":off")))
-				invarg("expected PRIO:on or PRIO:off, PRIO 0..7 or all", *argv);
-			if (strcmp(c, ":on") == 0)
-				*mask |= b == 8 ? 0xff : 1u << b;
-			else
-				*mask &= b == 8 ? 0 : ~(1u << b);
-			if (!NEXT_ARG_OK() || !strchr(argv[1], ':'))
-				break;
+		prio_onoff(*argv, mask);
+		while (NEXT_ARG_OK() && strchr(argv[1], ':')) {
 			NEXT_ARG();
+			prio_onoff(*argv, mask);
 		}
 	} else {
 		for (p = *argv; ; p = c + 1) {
@@ -261,67 +329,89 @@ static void parse_prio_pfc(int *argcp, char ***argvp, __u8 *mask)
 	*argvp = argv;
 }
 
-static const char *const pfc_kw[] = {
-	"prio-pfc", "xoff", "xon", "beta", "headroom", "quanta", "delay",
-	"overflow",
-};
+static bool is_pfc_opt(const char *s)
+{
+	return strcmp(s, "prio-pfc") == 0 || strcmp(s, "xoff") == 0 ||
+	       strcmp(s, "xon") == 0 || strcmp(s, "beta") == 0 ||
+	       strcmp(s, "headroom") == 0 || strcmp(s, "quanta") == 0 ||
+	       strcmp(s, "delay") == 0 || strcmp(s, "overflow") == 0;
+}
 
 /* "pfc off" | "pfc [prio-pfc ...] {xoff SIZE [xon SIZE] | beta N} ..." */
 static int parse_pfc(int *argcp, char ***argvp, struct nlmsghdr *n)
 {
+	bool prio_pfc = false, has_xoff = false, has_xon = false, has_beta = false;
+	bool has_headroom = false, has_quanta = false, has_delay = false;
+	bool has_overflow = false;
 	__u32 xoff = 0, xon = 0, beta = 0, headroom = 0, delay = 0;
-	int argc = *argcp, k, seen = 0;
+	__u8 mask = 0xff, overflow = TC_DCB_OVERFLOW_SHARED;
+	int argc = *argcp;
 	char **argv = *argvp;
 	struct rtattr *nest;
-	__u8 mask = 0xff, overflow = TC_DCB_OVERFLOW_SHARED;
 	__u16 quanta = 0;
 
 	NEXT_ARG();
 	if (strcmp(*argv, "off") == 0) {
 		mask = 0;
-		if (NEXT_ARG_OK() && NAME_INDEX(pfc_kw, argv[1]) >= 0)
+		if (NEXT_ARG_OK() && is_pfc_opt(argv[1]))
 			return dcb_err("\"pfc off\" takes no", argv[1]);
 	} else {
 		PREV_ARG();
-		while (NEXT_ARG_OK() && (k = NAME_INDEX(pfc_kw, argv[1])) >= 0) {
+		while (NEXT_ARG_OK()) {
 			NEXT_ARG();
-			if (seen & (1 << k))
-				duparg(*argv, NEXT_ARG_OK() ? argv[1] : "");
-			seen |= 1 << k;
-			if (k == 0) {
+			if (strcmp(*argv, "prio-pfc") == 0) {
+				once(&prio_pfc, argc, argv);
 				parse_prio_pfc(&argc, &argv, &mask);
-				continue;
-			}
-			NEXT_ARG();
-			if (k == 1)
+			} else if (strcmp(*argv, "xoff") == 0) {
+				once(&has_xoff, argc, argv);
+				NEXT_ARG();
 				xoff = size_arg(*argv);
-			if (k == 1 && !xoff)
-				invarg("\"xoff\" must be above 0", *argv);
-			if (k == 2)
+				if (!xoff)
+					invarg("\"xoff\" must be above 0", *argv);
+			} else if (strcmp(*argv, "xon") == 0) {
+				once(&has_xon, argc, argv);
+				NEXT_ARG();
 				xon = size_arg(*argv);
-			if (k == 3 && (get_u32(&beta, *argv, 10) || !beta || beta > 1000))
-				invarg("\"beta\" is 1..1000", *argv);
-			if (k == 4)
+			} else if (strcmp(*argv, "beta") == 0) {
+				once(&has_beta, argc, argv);
+				NEXT_ARG();
+				if (get_u32(&beta, *argv, 10) || !beta || beta > 1000)
+					invarg("\"beta\" is 1..1000", *argv);
+			} else if (strcmp(*argv, "headroom") == 0) {
+				once(&has_headroom, argc, argv);
+				NEXT_ARG();
 				headroom = size_arg(*argv);
-			if (k == 5 && (get_u16(&quanta, *argv, 0) || !quanta))
-				invarg("\"quanta\" is 1..65535", *argv);
-			if (k == 6 && (**argv == '-' || get_time(&delay, *argv)))
-				invarg("\"delay\" is a time (us, ms, s)", *argv);
-			if (k == 7) {
-				int o = NAME_INDEX(overflow_names, *argv);
-
-				if (o < 0)
+			} else if (strcmp(*argv, "quanta") == 0) {
+				once(&has_quanta, argc, argv);
+				NEXT_ARG();
+				if (get_u16(&quanta, *argv, 0) || !quanta)
+					invarg("\"quanta\" is 1..65535", *argv);
+			} else if (strcmp(*argv, "delay") == 0) {
+				once(&has_delay, argc, argv);
+				NEXT_ARG();
+				if (**argv == '-' || get_time(&delay, *argv))
+					invarg("\"delay\" is a time (us, ms, s)", *argv);
+			} else if (strcmp(*argv, "overflow") == 0) {
+				once(&has_overflow, argc, argv);
+				NEXT_ARG();
+				if (strcmp(*argv, "shared") == 0)
+					overflow = TC_DCB_OVERFLOW_SHARED;
+				else if (strcmp(*argv, "drop") == 0)
+					overflow = TC_DCB_OVERFLOW_DROP;
+				else
 					invarg("\"overflow\" is shared or drop", *argv);
-				overflow = o;
+			} else {
+				PREV_ARG();
+				break;
 			}
 		}
 		if (xoff && beta)
 			return dcb_err("pfc: \"xoff\" (static) or \"beta\" (dynamic XOFF), not both", NULL);
-		if ((seen & 4) && !xoff)
+		if (has_xon && !xoff)
 			return dcb_err("pfc: \"xon\" needs \"xoff\"", NULL);
 		if (!xoff && !beta)
 			return dcb_err("pfc: needs \"xoff SIZE\" or \"beta N\" (or \"pfc off\")", NULL);
-		if ((seen & 4) && xon >= xoff)
+		if (has_xon && xon >= xoff)
 			return dcb_err("pfc: xon must be below xoff", NULL);
 	}
 	/* the nest replaces the port's PFC as a whole: 0 = default */
@@ -349,7 +439,9 @@ static void get_dscp_map(__u8 *map, const char *arg)
 
 	for (dscp = 0; dscp < TC_DCB_NUM_DSCP; dscp++)
 		map[dscp] = dscp >> 3;
-	for (p = arg; strcmp(arg, "default"); p = c + 1) {
+	if (strcmp(arg, "default") == 0)
+		return;
+	for (p = arg; ; p = c + 1) {
 		c = p + strcspn(p, ",");
 		colon = memchr(p, ':', c - p);
 		dscp = colon ? get_index(p, colon - p, TC_DCB_NUM_DSCP) : -1;
@@ -363,50 +455,55 @@ static void get_dscp_map(__u8 *map, const char *arg)
 	}
 }
 
-/* Options of the port; index = bit in dcb_parse_qopt()'s seen */
-static const char *const port_kw[] = {
-	"rate", "overhead", "burst", "limit", "classify", "dscp-map", "ecn",
-	"nonect", "pool", "buffer", "pfc",
+/* The port options given so far */
+struct port_seen {
+	bool	rate, overhead, burst, limit, classify, dscp_map, ecn, nonect;
+	bool	pool, buffer, pfc;
 };
+
+/*
+ * A port option: once, and before the first band (@band >= 0 while the
+ * options of a band are being read).  Returns -1 after a message.
+ */
+static int port_opt(bool *seen, int band, int argc, char **argv)
+{
+	if (band >= 0)
+		return dcb_err("must come before the first \"band\":", *argv);
+	once(seen, argc, argv);
+	return 0;
+}
 
 static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	static const int size_attr[] = {
-		[2] = TCA_DCB_BURST, [3] = TCA_DCB_LIMIT, [9] = TCA_DCB_BUFFER,
-	};
 	struct rtattr *tail, *bands = NULL, *band = NULL;
-	unsigned int seen = 0, band_seen = 0, bands_given = 0;
+	struct band_seen bs = { false };
+	struct port_seen ps = { false };
+	unsigned int bands_given = 0;
 	__u8 map[TC_DCB_NUM_DSCP];
-	struct tc_dcb_ecn e;
-	int k, r, cur = -1;
+	struct ecn_arg e;
+	int r, cur = -1;
 	__u64 rate;
 	__u32 u32;
 
 	tail = addattr_nest(n, DCB_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
-	for (; argc > 0; argc--, argv++) {
+	while (argc > 0) {
+		/* after "band N": its limit, ecn or nonect */
+		if (cur >= 0) {
+			r = parse_band_opt(&argc, &argv, n, &bs);
+			if (r < 0)
+				return -1;
+			if (r == 0) {
+				argc--;
+				argv++;
+				continue;
+			}
+		}
 		if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
-		}
-		k = NAME_INDEX(port_kw, *argv);
-		if (cur >= 0) {
-			r = parse_band_opt(&argc, &argv, n, &band_seen);
-			if (r <= 0) {
-				if (r < 0)
-					return -1;
-				continue;
-			}
-			if (k >= 0)
-				return dcb_err("must come before the first \"band\":", *argv);
-		}
-		if (k >= 0 && (seen & (1u << k)))
-			duparg(*argv, argc > 1 ? argv[1] : "");
-		if (k >= 0)
-			seen |= 1u << k;
-
-		if (strcmp(*argv, "band") == 0) {
-			if (cur >= 0 && !band_seen)
+		} else if (strcmp(*argv, "band") == 0) {
+			if (cur >= 0 && !bs.limit && !bs.ecn && !bs.nonect)
 				return dcb_err("a band needs limit, ecn or nonect", NULL);
 			NEXT_ARG();
 			cur = get_index(*argv, strlen(*argv), TC_DCB_NUM_BANDS);
@@ -415,47 +512,80 @@ static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			if (bands_given & (1u << cur))
 				return dcb_err("band given twice:", *argv);
 			bands_given |= 1u << cur;
-			band_seen = 0;
+			memset(&bs, 0, sizeof(bs));
 			if (band)
 				addattr_nest_end(n, band);
 			if (!bands)
 				bands = addattr_nest(n, DCB_MAXLEN, TCA_DCB_BANDS | NLA_F_NESTED);
 			band = addattr_nest(n, DCB_MAXLEN, TCA_DCB_BAND | NLA_F_NESTED);
 			addattr8(n, DCB_MAXLEN, TCA_DCB_BAND_INDEX, cur);
-		} else if (k == 0) {				/* rate */
+		} else if (strcmp(*argv, "rate") == 0) {
+			if (port_opt(&ps.rate, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
 			rate = 0;
 			if (strcmp(*argv, "unlimited") &&
 			    (**argv == '-' || get_rate64(&rate, *argv)))
 				invarg("\"rate\" is a tc rate (50mbit, 1gbit), 0 or unlimited", *argv);
 			addattr64(n, DCB_MAXLEN, TCA_DCB_RATE64, rate);
-		} else if (k == 1 || k == 8) {			/* overhead, pool */
+		} else if (strcmp(*argv, "overhead") == 0) {
+			if (port_opt(&ps.overhead, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
 			if (get_u32(&u32, *argv, 10))
 				invarg("expected a number, 0..4294967295", *argv);
-			addattr32(n, DCB_MAXLEN, k == 1 ? TCA_DCB_OVERHEAD : TCA_DCB_POOL, u32);
-		} else if (k == 2 || k == 3 || k == 9) {	/* sizes */
+			addattr32(n, DCB_MAXLEN, TCA_DCB_OVERHEAD, u32);
+		} else if (strcmp(*argv, "burst") == 0) {
+			if (port_opt(&ps.burst, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
-			addattr32(n, DCB_MAXLEN, size_attr[k], size_arg(*argv));
-		} else if (k == 4) {				/* classify */
+			addattr32(n, DCB_MAXLEN, TCA_DCB_BURST, size_arg(*argv));
+		} else if (strcmp(*argv, "limit") == 0) {
+			if (port_opt(&ps.limit, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
-			r = NAME_INDEX(classify_names, *argv);
-			if (r < 0)
+			addattr32(n, DCB_MAXLEN, TCA_DCB_LIMIT, size_arg(*argv));
+		} else if (strcmp(*argv, "classify") == 0) {
+			if (port_opt(&ps.classify, cur, argc, argv))
+				return -1;
+			NEXT_ARG();
+			if (strcmp(*argv, "dscp") == 0)
+				addattr8(n, DCB_MAXLEN, TCA_DCB_CLASSIFY, TC_DCB_CLASSIFY_DSCP);
+			else if (strcmp(*argv, "prio") == 0)
+				addattr8(n, DCB_MAXLEN, TCA_DCB_CLASSIFY, TC_DCB_CLASSIFY_PRIO);
+			else
 				invarg("\"classify\" is dscp or prio", *argv);
-			addattr8(n, DCB_MAXLEN, TCA_DCB_CLASSIFY, r);
-		} else if (k == 5) {				/* dscp-map */
+		} else if (strcmp(*argv, "dscp-map") == 0) {
+			if (port_opt(&ps.dscp_map, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
 			get_dscp_map(map, *argv);
 			addattr_l(n, DCB_MAXLEN, TCA_DCB_DSCP_MAP, map, sizeof(map));
-		} else if (k == 6) {				/* ecn */
-			if (parse_ecn(&argc, &argv, &e, false) < 0)
+		} else if (strcmp(*argv, "ecn") == 0) {
+			if (port_opt(&ps.ecn, cur, argc, argv) ||
+			    parse_ecn(&argc, &argv, &e, false) < 0)
 				return -1;
-			addattr_l(n, DCB_MAXLEN, TCA_DCB_ECN, &e, sizeof(e));
-		} else if (k == 7) {				/* nonect */
+			add_ecn(n, TCA_DCB_ECN, &e);
+		} else if (strcmp(*argv, "nonect") == 0) {
+			if (port_opt(&ps.nonect, cur, argc, argv))
+				return -1;
 			NEXT_ARG();
 			addattr8(n, DCB_MAXLEN, TCA_DCB_NONECT, nonect_arg(*argv));
-		} else if (k == 10) {				/* pfc */
-			if (parse_pfc(&argc, &argv, n))
+		} else if (strcmp(*argv, "pool") == 0) {
+			if (port_opt(&ps.pool, cur, argc, argv))
+				return -1;
+			NEXT_ARG();
+			if (get_u32(&u32, *argv, 10))
+				invarg("expected a number, 0..4294967295", *argv);
+			addattr32(n, DCB_MAXLEN, TCA_DCB_POOL, u32);
+		} else if (strcmp(*argv, "buffer") == 0) {
+			if (port_opt(&ps.buffer, cur, argc, argv))
+				return -1;
+			NEXT_ARG();
+			addattr32(n, DCB_MAXLEN, TCA_DCB_BUFFER, size_arg(*argv));
+		} else if (strcmp(*argv, "pfc") == 0) {
+			if (port_opt(&ps.pfc, cur, argc, argv) ||
+			    parse_pfc(&argc, &argv, n))
 				return -1;
 		} else {
 			fprintf(stderr, "dcb: unknown option \"%s\"%s\n", *argv,
@@ -463,8 +593,10 @@ static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 			explain();
 			return -1;
 		}
+		argc--;
+		argv++;
 	}
-	if (cur >= 0 && !band_seen)
+	if (cur >= 0 && !bs.limit && !bs.ecn && !bs.nonect)
 		return dcb_err("a band needs limit, ecn or nonect", NULL);
 	if (band)
 		addattr_nest_end(n, band);
@@ -477,22 +609,27 @@ static int dcb_parse_qopt(struct qdisc_util *qu, int argc, char **argv,
 static int dcb_parse_copt(struct qdisc_util *qu, int argc, char **argv,
 			  struct nlmsghdr *n, const char *dev)
 {
-	unsigned int seen = 0;
+	struct band_seen seen = { false };
 	struct rtattr *tail;
 	int r;
 
 	tail = addattr_nest(n, DCB_MAXLEN, TCA_OPTIONS | NLA_F_NESTED);
-	for (; argc > 0; argc--, argv++) {
-		r = strcmp(*argv, "help") ? parse_band_opt(&argc, &argv, n, &seen) : 2;
-		if (r < 0)
-			return -1;
-		if (r == 1)
-			fprintf(stderr, "dcb: unknown class option \"%s\" (limit, ecn, nonect)\n",
-				*argv);
-		if (r) {
+	while (argc > 0) {
+		if (strcmp(*argv, "help") == 0) {
 			explain();
 			return -1;
 		}
+		r = parse_band_opt(&argc, &argv, n, &seen);
+		if (r < 0)
+			return -1;
+		if (r) {
+			fprintf(stderr, "dcb: unknown class option \"%s\" (limit, ecn, nonect)\n",
+				*argv);
+			explain();
+			return -1;
+		}
+		argc--;
+		argv++;
 	}
 	addattr_nest_end(n, tail);
 	return 0;
@@ -533,27 +670,36 @@ static void print_dcb_rate(const char *key, const char *fmt, __u64 rate)
 	print_string(PRINT_FP, NULL, fmt, "unlimited");
 }
 
-static void print_ecn(const struct tc_dcb_ecn *e)
+/* A curve's nest: JSON every member, text in the syntax parse_ecn takes */
+static void print_ecn(struct rtattr *opt)
 {
-	double p = (double)e->pmax / TC_DCB_PROB_ONE;
+	struct rtattr *tb[TCA_DCB_ECN_MAX + 1];
+	unsigned int mode, kmin, kmax;
 	char buf[32];
-	__u32 back;
+	__u32 back, pmax;
+	double p;
 	int prec;
 
+	parse_rtattr_nested(tb, TCA_DCB_ECN_MAX, opt);
+	mode = attr_u(tb, TCA_DCB_ECN_MODE);
+	kmin = attr_u(tb, TCA_DCB_ECN_KMIN);
+	kmax = attr_u(tb, TCA_DCB_ECN_KMAX);
+	pmax = attr_u(tb, TCA_DCB_ECN_PMAX);
+	p = (double)pmax / TC_DCB_PROB_ONE;
 	open_json_object("ecn");
-	print_string(PRINT_ANY, "mode", "ecn %s ", NAME_OF(ecn_names, e->mode));
-	print_uint(PRINT_JSON, "kmin", NULL, e->kmin);
-	print_uint(PRINT_JSON, "kmax", NULL, e->kmax);
+	print_string(PRINT_ANY, "mode", "ecn %s ", NAME_OF(ecn_names, mode));
+	print_uint(PRINT_JSON, "kmin", NULL, kmin);
+	print_uint(PRINT_JSON, "kmax", NULL, kmax);
 	print_float(PRINT_JSON, "pmax", NULL, p);
-	if (e->mode == TC_DCB_ECN_STEP || e->mode == TC_DCB_ECN_NP_ECN)
-		print_size(PRINT_FP, NULL, "k %s ", e->kmin);
-	if (e->mode == TC_DCB_ECN_RED) {
-		print_size(PRINT_FP, NULL, "kmin %s ", e->kmin);
-		print_size(PRINT_FP, NULL, "kmax %s ", e->kmax);
+	if (mode == TC_DCB_ECN_STEP || mode == TC_DCB_ECN_NP_ECN)
+		print_size(PRINT_FP, NULL, "k %s ", kmin);
+	if (mode == TC_DCB_ECN_RED) {
+		print_size(PRINT_FP, NULL, "kmin %s ", kmin);
+		print_size(PRINT_FP, NULL, "kmax %s ", kmax);
 		/* the shortest decimal that parses back to the same pmax */
 		for (prec = 1; prec < 17; prec++) {
 			snprintf(buf, sizeof(buf), "%.*g", prec, p);
-			if (!get_prob(&back, buf) && back == e->pmax)
+			if (!get_prob(&back, buf) && back == pmax)
 				break;
 		}
 		print_string(PRINT_FP, NULL, "pmax %s ", buf);
@@ -565,16 +711,14 @@ static void print_ecn(const struct tc_dcb_ecn *e)
 static void print_band(struct rtattr *opt, bool cls)
 {
 	struct rtattr *tb[TCA_DCB_BAND_MAX + 1];
-	const struct tc_dcb_ecn *e;
 
 	parse_rtattr_nested(tb, TCA_DCB_BAND_MAX, opt);
 	if (tb[TCA_DCB_BAND_INDEX])
 		print_uint(PRINT_ANY, "band", "band %u ", attr_u(tb, TCA_DCB_BAND_INDEX));
 	if (cls || tb[TCA_DCB_BAND_LIMIT])
 		print_size(PRINT_ANY, "limit", "limit %s ", attr_u(tb, TCA_DCB_BAND_LIMIT));
-	e = attr(tb, TCA_DCB_BAND_ECN, sizeof(*e));
-	if (e)
-		print_ecn(e);
+	if (tb[TCA_DCB_BAND_ECN])
+		print_ecn(tb[TCA_DCB_BAND_ECN]);
 	else if (cls || tb[TCA_DCB_BAND_ECN_DEFAULT])
 		print_string(PRINT_FP, NULL, "ecn %s ", "default");
 	if (cls || tb[TCA_DCB_BAND_NONECT])
@@ -630,7 +774,6 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 {
 	struct rtattr *tb[TCA_DCB_MAX + 1], *b;
 	char buf[TC_DCB_NUM_DSCP * 6];
-	const struct tc_dcb_ecn *e;
 	unsigned int i, len = 0;
 	const __u64 *rate;
 	const __u8 *map;
@@ -663,9 +806,8 @@ static int dcb_print_qopt(struct qdisc_util *qu, FILE *f, struct rtattr *opt)
 		close_json_array(PRINT_JSON, NULL);
 		print_string(PRINT_FP, NULL, "dscp-map %s ", buf);
 	}
-	e = attr(tb, TCA_DCB_ECN, sizeof(*e));
-	if (e)
-		print_ecn(e);
+	if (tb[TCA_DCB_ECN])
+		print_ecn(tb[TCA_DCB_ECN]);
 	if (tb[TCA_DCB_NONECT])	/* text: only when not the default */
 		print_string(attr_u(tb, TCA_DCB_NONECT) ? PRINT_ANY : PRINT_JSON,
 			     "nonect", "nonect %s ",
@@ -714,16 +856,19 @@ static const struct { int i; const char *fmt; } stats_text[] = {
 };
 static_assert(ARRAY_SIZE(stats_text) == DCB_STAT_drops_wred + 1, "stats_text");
 
-static void print_stats(const struct tc_dcb_stats *s, bool text)
+/* The @num counters the module sent (this build knows no more) */
+static void print_stats(const struct tc_dcb_stats *s, unsigned int num)
 {
 	char fmt[40];
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(stats_names); i++)
+	for (i = 0; i < num; i++)
 		print_lluint(PRINT_JSON, stats_names[i], NULL, STAT(s, i));
-	for (i = 0; text && i < ARRAY_SIZE(stats_text); i++)
-		print_lluint(PRINT_FP, NULL, stats_text[i].fmt, STAT(s, stats_text[i].i));
-	for (i = ARRAY_SIZE(stats_text); text && i < ARRAY_SIZE(stats_names); i++) {
+	for (i = 0; i < ARRAY_SIZE(stats_text); i++)
+		if (stats_text[i].i < (int)num)
+			print_lluint(PRINT_FP, NULL, stats_text[i].fmt,
+				     STAT(s, stats_text[i].i));
+	for (i = ARRAY_SIZE(stats_text); i < num; i++) {
 		snprintf(fmt, sizeof(fmt), " %s %%llu", stats_names[i]);
 		if (STAT(s, i))
 			print_lluint(PRINT_FP, NULL, fmt, STAT(s, i));
@@ -745,40 +890,34 @@ static void print_pool(const struct tc_dcb_pool_stats *p)
 }
 
 /*
- * A qdisc's TCA_STATS_APP is struct tc_dcb_xstats of our version (what
- * follows its totals moves when struct tc_dcb_stats grows); a class's is
- * one struct tc_dcb_stats (the band's counters), of which a newer module
- * may send more.
+ * TCA_STATS_APP: a qdisc's (the port: totals, pool) or a class's (a
+ * band's counters), read as far as this build knows them (dcb_xstats.h).
  */
 static int dcb_print_xstats(struct qdisc_util *qu, FILE *f, struct rtattr *xstats)
 {
-	const struct tc_dcb_xstats *x;
-	unsigned int len;
+	struct dcb_xstats x;
+	const char *why;
+	char buf[128];
 
 	if (!xstats)
 		return 0;
-	x = RTA_DATA(xstats);
-	len = RTA_PAYLOAD(xstats);
-	if (len > sizeof(struct tc_dcb_stats) && x->nbands == TC_DCB_NUM_BANDS &&
-	    x->version != TC_DCB_XSTATS_VERSION) {
-		fprintf(stderr, "dcb: xstats version %u, this q_dcb.so knows %d: rebuild it with the module\n",
-			x->version, TC_DCB_XSTATS_VERSION);
+	why = dcb_xstats_read(RTA_DATA(xstats), RTA_PAYLOAD(xstats), &x, buf,
+			      sizeof(buf));
+	if (why) {
+		fprintf(stderr, "dcb: %s\n", why);
 		return -1;
 	}
-	if (len < sizeof(struct tc_dcb_stats)) {
-		fprintf(stderr, "dcb: xstats too short (%u bytes)\n", len);
-		return -1;
-	}
-	if (len < sizeof(*x)) {
-		print_stats(RTA_DATA(xstats), true);
+	if (!x.port) {
+		print_stats(&x.stats, x.stats_num);
 		return 0;
 	}
-	print_dcb_rate("rate_in_force", " total: rate %s", x->rate);
-	print_stats(&x->total, true);
+	print_dcb_rate("rate_in_force", " total: rate %s", x.port_stats.rate);
+	print_stats(&x.stats, x.stats_num);
 	print_nl();
-	print_pool(&x->pool);
-	print_lluint(x->pfc_malformed ? PRINT_ANY : PRINT_JSON, "pfc_malformed",
-		     " pfc_malformed %llu", x->pfc_malformed);
+	print_pool(&x.pool);
+	print_lluint(x.port_stats.pfc_malformed ? PRINT_ANY : PRINT_JSON,
+		     "pfc_malformed", " pfc_malformed %llu",
+		     x.port_stats.pfc_malformed);
 	return 0;
 }
 

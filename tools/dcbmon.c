@@ -7,10 +7,11 @@
  * Every interval the root qdiscs of each network namespace are dumped
  * (RTM_GETQDISC) over one rtnetlink socket per namespace.  For each
  * requested device the root qdisc must be of kind "dcb"; its TCA_STATS2 ->
- * TCA_STATS_APP payload is a struct tc_dcb_xstats (pkt_sched_dcb.h), the
- * port totals.  The bands are the qdisc's classes, dumped next
- * (RTM_GETTCLASS, one device at a time), each with one struct
- * tc_dcb_stats.  One CSV row is written for the port totals (band "all")
+ * TCA_STATS_APP payload holds the port totals (pkt_sched_dcb.h, read with
+ * include/dcb_xstats.h: a newer module's appended counters are left out,
+ * an older module's missing ones read 0).  The bands are the qdisc's
+ * classes, dumped next (RTM_GETTCLASS, one device at a time), each with
+ * its counters.  One CSV row is written for the port totals (band "all")
  * and one per band that has seen traffic (or every band with -a); with
  * -j, one JSON object per line instead, with the same names.  t_ms counts from dcbmon's start
  * (CLOCK_MONOTONIC); t_unix_ms is the wall clock of the same sample, so
@@ -53,12 +54,12 @@
 #include <netlink/attr.h>
 
 #include "pkt_sched_dcb.h"
-#include "dcb_stats_fields.h"
+#include "dcb_xstats.h"
 
 /*
  * CSV columns, and the keys of -j: every member of struct tc_dcb_stats
  * in the struct's order (DCB_STATS_FIELDS: the row's band, or the port
- * totals), then the port-wide counters of struct tc_dcb_xstats (the same
+ * totals), then the port-wide counters of struct dcb_xstats (the same
  * on every row of a sample).  A member appended to the struct becomes a
  * column before the port-wide ones, so scripts read the columns by
  * header name; only t_ms, netns, dev, band (first) and t_unix_ms (last,
@@ -67,13 +68,13 @@
 struct column {
 	const char *name;
 	size_t off;
-	int port;	/* off is in struct tc_dcb_xstats */
+	int port;	/* off is in struct dcb_xstats */
 };
 
 #define COL(f)	{ #f, offsetof(struct tc_dcb_stats, f), 0 },
 static const struct column columns[] = {
 	DCB_STATS_FIELDS(COL)
-	{ "pool_used", offsetof(struct tc_dcb_xstats, pool.used), 1 },
+	{ "pool_used", offsetof(struct dcb_xstats, pool.used), 1 },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -91,7 +92,7 @@ struct target {
 	unsigned int bands_seen; /* bitmask: bands with traffic so far */
 	__u32 handle;		/* of the dcb root qdisc in this sample */
 	int have_xs;		/* xs holds this sample's port counters */
-	struct tc_dcb_xstats xs;
+	struct dcb_xstats xs;
 };
 
 static struct netns *nss;
@@ -342,7 +343,7 @@ static void json_str(const char *s)
 }
 
 static void write_row(const struct target *t, int band,
-		      const struct tc_dcb_xstats *xs,
+		      const struct dcb_xstats *xs,
 		      const struct tc_dcb_stats *st)
 {
 	const char *ns = *t->ns->name ? t->ns->name : "-";
@@ -400,32 +401,20 @@ static void warn_target(struct target *t, const char *what)
 
 /*
  * The port counters of a dcb qdisc, its TCA_STATS_APP @app, into *@xs:
- * NULL, or why they cannot be read (a constant, or @why of @size bytes).
+ * NULL, or why they cannot be read (in @why of @size bytes).
  */
-static const char *read_xstats(struct nlattr *app, struct tc_dcb_xstats *xs,
+static const char *read_xstats(struct nlattr *app, struct dcb_xstats *xs,
 			       char *why, size_t size)
 {
-	int len = nla_len(app);
-
-	if (len < (int)offsetof(struct tc_dcb_xstats, total))
-		return "xstats too short";
-	/* Copy what we know; the version is checked below. */
-	memset(xs, 0, sizeof(*xs));
-	memcpy(xs, nla_data(app), len < (int)sizeof(*xs) ? (size_t)len : sizeof(*xs));
-	/*
-	 * Only this version: struct tc_dcb_stats grows at its end from one
-	 * version to the next, which moves the pool counters after it.
-	 */
-	if (xs->version != TC_DCB_XSTATS_VERSION) {
-		snprintf(why, size,
-			 "xstats version %u, dcbmon reads %u (%s sch_dcb module?)",
-			 xs->version, TC_DCB_XSTATS_VERSION,
-			 xs->version < TC_DCB_XSTATS_VERSION ? "older" : "newer");
+	if (dcb_xstats_read(nla_data(app), nla_len(app), xs, why, size))
+		return why;
+	if (!xs->port) {
+		snprintf(why, size, "xstats without the port's counters");
 		return why;
 	}
-	if (len < (int)sizeof(*xs) || xs->nbands > TC_DCB_NUM_BANDS) {
-		snprintf(why, size, "xstats length %d < %zu or nbands %u > %d",
-			 len, sizeof(*xs), xs->nbands, TC_DCB_NUM_BANDS);
+	if (xs->nbands > TC_DCB_NUM_BANDS) {
+		snprintf(why, size, "xstats nbands %u > %d", xs->nbands,
+			 TC_DCB_NUM_BANDS);
 		return why;
 	}
 	return NULL;
@@ -436,7 +425,7 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	struct netns *n = arg;
 	struct nlmsghdr *hdr = nlmsg_hdr(msg);
 	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
-	struct tc_dcb_xstats xs;
+	struct dcb_xstats xs;
 	struct tcmsg *tcm;
 	struct target *t = NULL;
 	const char *why;
@@ -490,15 +479,17 @@ static int dump_cb(struct nl_msg *msg, void *arg)
  * The counters of a class message @hdr of the dcb qdisc @handle on
  * @ifindex (band N is class minor N + 1, below @nbands) into *@band and
  * *@st: 1; 0 when @hdr is no such class; -1 when it carries no xstats,
- * -2 when they are shorter than struct tc_dcb_stats (an older module).
- * A newer module may append counters: the ones we know are taken.
+ * -2 when they cannot be read.  Of a newer module's counters, the ones
+ * we know are taken; an older module's missing ones read 0.
  */
 static int band_stats(struct nlmsghdr *hdr, int ifindex, __u32 handle,
 		      unsigned int nbands, unsigned int *band,
 		      struct tc_dcb_stats *st)
 {
 	struct nlattr *tb[TCA_MAX + 1], *sb[TCA_STATS_MAX + 1];
+	struct dcb_xstats x;
 	struct tcmsg *tcm;
+	char why[96];
 
 	if (hdr->nlmsg_type != RTM_NEWTCLASS ||
 	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
@@ -515,9 +506,11 @@ static int band_stats(struct nlmsghdr *hdr, int ifindex, __u32 handle,
 	    nla_parse_nested(sb, TCA_STATS_MAX, tb[TCA_STATS2], NULL) < 0 ||
 	    !sb[TCA_STATS_APP])
 		return -1;
-	if (nla_len(sb[TCA_STATS_APP]) < (int)sizeof(*st))
+	if (dcb_xstats_read(nla_data(sb[TCA_STATS_APP]),
+			    nla_len(sb[TCA_STATS_APP]), &x, why, sizeof(why)) ||
+	    x.port)
 		return -2;
-	memcpy(st, nla_data(sb[TCA_STATS_APP]), sizeof(*st));
+	*st = x.stats;
 	return 1;
 }
 
@@ -536,7 +529,7 @@ static int class_cb(struct nl_msg *msg, void *arg)
 		warn_target(t, "dcb class without xstats (TCA_STATS_APP)");
 		return NL_OK;
 	case -2:
-		warn_target(t, "class xstats too short (older sch_dcb module?)");
+		warn_target(t, "class xstats unreadable");
 		return NL_OK;
 	default:
 		return NL_OK;
@@ -605,7 +598,7 @@ static void sample(void)
 	for (i = 0; i < ntargets; i++) {
 		if (!targets[i].have_xs)
 			continue;
-		write_row(&targets[i], -1, &targets[i].xs, &targets[i].xs.total);
+		write_row(&targets[i], -1, &targets[i].xs, &targets[i].xs.stats);
 		err = sample_bands(&targets[i]);
 		if (err < 0)
 			fprintf(stderr, "dcbmon: class dump of %s: %s\n",
@@ -643,7 +636,7 @@ struct snap_link {
 struct snap_port {
 	int ifindex;
 	__u32 handle;
-	struct tc_dcb_xstats xs;
+	struct dcb_xstats xs;
 	struct gnet_stats_basic basic;
 	struct gnet_stats_queue queue;
 	uint64_t packets;
@@ -895,11 +888,11 @@ static int snap_target(char *spec)
 
 		if (!dev)
 			continue;
-		snap_print_stats(&s, dev, &p->xs.total, -1);
+		snap_print_stats(&s, dev, &p->xs.stats, -1);
 #define SNAP_PUT(name, v) \
 		fprintf(out, "%s:%s:%s %" PRIu64 "\n", s.label, dev, name, (uint64_t)(v))
-		SNAP_PUT("rate_in_force", p->xs.rate);
-		SNAP_PUT("pfc_malformed", p->xs.pfc_malformed);
+		SNAP_PUT("rate_in_force", p->xs.port_stats.rate);
+		SNAP_PUT("pfc_malformed", p->xs.port_stats.pfc_malformed);
 		SNAP_PUT("pool.id", p->xs.pool.id);
 		SNAP_PUT("pool.ports", p->xs.pool.ports);
 		SNAP_PUT("pool.size", p->xs.pool.size);

@@ -49,13 +49,21 @@ enum tc_dcb_ecn_mode {
  *         TC_DCB_NP_ECN_K_DEFAULT is what tc sends when none is given).
  *         K must be below the band's limit; kmax and pmax must be 0;
  *         no WRED.
+ *
+ * A curve travels as a nest of TCA_DCB_ECN_* (TCA_DCB_ECN of the port,
+ * TCA_DCB_BAND_ECN of a band) and replaces the curve as a whole: MODE is
+ * required, a member left out is 0.  New members are appended, with 0
+ * meaning what the curve did without them.
  */
-struct tc_dcb_ecn {
-	__u32	mode;		/* enum tc_dcb_ecn_mode */
-	__u32	kmin;		/* bytes (also K of STEP and NP_ECN) */
-	__u32	kmax;		/* bytes */
-	__u32	pmax;		/* probability, TC_DCB_PROB_ONE = 1.0 */
+enum {
+	TCA_DCB_ECN_UNSPEC,
+	TCA_DCB_ECN_MODE,	/* u8, enum tc_dcb_ecn_mode */
+	TCA_DCB_ECN_KMIN,	/* u32, bytes (also K of STEP and NP_ECN) */
+	TCA_DCB_ECN_KMAX,	/* u32, bytes */
+	TCA_DCB_ECN_PMAX,	/* u32, probability, TC_DCB_PROB_ONE = 1.0 */
+	__TCA_DCB_ECN_MAX
 };
+#define TCA_DCB_ECN_MAX (__TCA_DCB_ECN_MAX - 1)
 
 /*
  * NP-ECN's K when the user gives none (tc): 10 KB, two packets of the
@@ -93,13 +101,14 @@ enum {
 				 */
 	TCA_DCB_CLASSIFY,	/* u8, enum tc_dcb_classify */
 	TCA_DCB_DSCP_MAP,	/* u8[TC_DCB_NUM_DSCP], band of each DSCP */
-	TCA_DCB_ECN,		/* struct tc_dcb_ecn, default of every band */
+	TCA_DCB_RESERVED,	/* not used; refused */
 	TCA_DCB_BANDS,		/* nest of TCA_DCB_BAND */
 	TCA_DCB_PAD,
 	TCA_DCB_POOL,		/* u32, shared buffer pool id in the netns */
 	TCA_DCB_BUFFER,		/* u32, pool size in bytes; 0 = unlimited */
 	TCA_DCB_PFC,		/* nest of TCA_DCB_PFC_*, replaced as a whole */
 	TCA_DCB_NONECT,		/* u8, enum tc_dcb_nonect, bands' default */
+	TCA_DCB_ECN,		/* nest of TCA_DCB_ECN_*, default of every band */
 	__TCA_DCB_MAX
 };
 #define TCA_DCB_MAX (__TCA_DCB_MAX - 1)
@@ -120,9 +129,10 @@ enum {
 	TCA_DCB_BAND_UNSPEC,
 	TCA_DCB_BAND_INDEX,	/* u8, 0..7 */
 	TCA_DCB_BAND_LIMIT,	/* u32, bytes; 0 = port limit only */
-	TCA_DCB_BAND_ECN,	/* struct tc_dcb_ecn, overrides the default */
+	TCA_DCB_BAND_RESERVED,	/* not used; refused */
 	TCA_DCB_BAND_ECN_DEFAULT, /* flag: drop the override */
 	TCA_DCB_BAND_NONECT,	/* u8, enum tc_dcb_nonect; AUTO = port's */
+	TCA_DCB_BAND_ECN,	/* nest of TCA_DCB_ECN_*, overrides the default */
 	__TCA_DCB_BAND_MAX
 };
 #define TCA_DCB_BAND_MAX (__TCA_DCB_BAND_MAX - 1)
@@ -192,9 +202,30 @@ enum tc_dcb_overflow {
 #define TC_DCB_PFC_DELAY_DEFAULT	5000	/* us */
 
 /*
- * Statistics of one band (tc -s class show) and of the port (totals).
- * Userspace lists the members with DCB_STATS_FIELDS
- * (include/dcb_stats_fields.h): a new member goes at the end of both.
+ * Statistics.  Each structure below grows only at its end, keeps a size
+ * that is a multiple of 8 bytes, and travels with its size: a reader
+ * takes min(the size it knows, the size it got) and leaves the rest of
+ * its copy 0 (include/dcb_xstats.h).  So a reader built before a counter
+ * was appended reads a newer module, and a newer reader an older one.
+ *
+ * The TCA_STATS_APP of the qdisc (tc -s qdisc show) and of each class
+ * (tc -s class show; band N is class MAJ:N+1) is struct tc_dcb_xstats,
+ * a header giving the size of each block, then the blocks, each right
+ * after the previous one:
+ *   struct tc_dcb_port_stats	port_size bytes
+ *   struct tc_dcb_stats	stats_size bytes: the band's counters, or
+ *				the port's totals (sums over the bands,
+ *				maxima for peaks and thresholds)
+ *   struct tc_dcb_pool_stats	pool_size bytes
+ * A class sends no port and no pool block (their sizes are 0).  A new
+ * block gets its size appended to the header and follows the last
+ * block.  The bands are not repeated in the qdisc's statistics: its
+ * message must fit in the page-sized buffers of notifications and of
+ * first dumps.
+ *
+ * Userspace lists the members of struct tc_dcb_stats with
+ * DCB_STATS_FIELDS (include/dcb_stats_fields.h): a new member goes at
+ * the end of both.
  */
 struct tc_dcb_stats {
 	__u64	enq_packets;
@@ -207,7 +238,6 @@ struct tc_dcb_stats {
 	__u64	ecn_marked;	/* packets CE-marked here */
 	__u64	drops_tail;	/* band or port limit */
 	__u64	drops_wred;	/* non-ECT packets selected by the curve */
-	/* version 2 */
 	__u64	drops_headroom;	/* dropped here: (in port, band) headroom full */
 	__u64	pause_tx;	/* PAUSEs for this band sent (and refreshes) */
 	__u64	resume_tx;	/* RESUME (quanta 0) for this band sent */
@@ -220,17 +250,13 @@ struct tc_dcb_stats {
 	__u64	in_drops;	/* packets from here dropped over headroom */
 	__u64	xoff;		/* XOFF in force (dynamic: current), bytes */
 	__u64	np_unmarked;	/* NP-ECN: paused packets let go unmarked */
-	/* version 3 */
 	__u64	nonect_passed;	/* non-ECT packets selected, queued */
 	__u64	pause_inflight_peak; /* ingress: bytes after a PAUSE, max */
 	__u64	pause_react_us;	/* ingress: PAUSE to last such arrival, max */
-	/* version 5 */
 	__u64	shaper_lag_us;	/* port: line time lost while backlogged */
-	/* version 6 */
 	__u64	in_borrowed;	/* packets from here beyond the headroom,
 				 * queued in the shared part of the pool
 				 */
-	/* version 7 */
 	__u64	pause_lapses;	/* PAUSEs received for this band after the
 				 * peer's previous one had expired: the
 				 * refresh came too late
@@ -251,25 +277,27 @@ struct tc_dcb_pool_stats {
 	__u64	drops_full;	/* packets dropped: shared part full */
 };
 
+/* The port as a whole, beside its totals. */
+struct tc_dcb_port_stats {
+	__u64	rate;		/* bytes/s in force */
+	__u64	pfc_malformed;	/* bad PAUSE frames ignored */
+};
+
 /*
- * TCA_STATS_APP of the qdisc (tc -s qdisc show): the port as a whole.
- * The counters of one band are its class's TCA_STATS_APP (tc -s class
- * show), one struct tc_dcb_stats each: the qdisc's message must fit in
- * the page-sized buffers of notifications and first dumps, which nine
- * copies of the struct, sent twice (TCA_STATS_APP and the legacy
- * TCA_XSTATS), did not (version 3, 4120 B).  struct tc_dcb_stats grows
- * at its end, which moves what follows @total: a reader checks version
- * against the one it was built for.  A class's struct only grows at its
- * end: a reader takes the fields it knows of a longer one.
+ * The header of the qdisc's TCA_STATS_APP.  version and nbands keep the
+ * places they had before the blocks had sizes, so a reader of that
+ * layout refuses this one; appending to a block or adding a block
+ * changes sizes, never the version.  The header grows by 8 bytes at a
+ * time.
  */
 struct tc_dcb_xstats {
-	__u32			version;	/* TC_DCB_XSTATS_VERSION */
-	__u32			nbands;		/* TC_DCB_NUM_BANDS */
-	__u64			rate;		/* bytes/s in force */
-	struct tc_dcb_stats	total;
-	struct tc_dcb_pool_stats pool;
-	__u64			pfc_malformed;	/* bad PAUSE frames ignored */
+	__u32	version;	/* TC_DCB_XSTATS_VERSION */
+	__u32	nbands;		/* TC_DCB_NUM_BANDS */
+	__u32	size;		/* bytes of this header */
+	__u32	port_size;	/* bytes of struct tc_dcb_port_stats sent */
+	__u32	stats_size;	/* bytes of struct tc_dcb_stats sent */
+	__u32	pool_size;	/* bytes of struct tc_dcb_pool_stats sent */
 };
-#define TC_DCB_XSTATS_VERSION	7
+#define TC_DCB_XSTATS_VERSION	8
 
 #endif /* _UAPI_PKT_SCHED_DCB_H */

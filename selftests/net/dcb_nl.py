@@ -15,18 +15,29 @@ built in a page-sized buffer, which a dcb qdisc message must fit.  Prints
 "ok notify LEN dump LEN" (the messages' lengths) or what is missing.
 
 JSON keys (qdisc): rate (bytes/s), overhead, burst, limit, classify,
-dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32],
+dscp_map (64 bands), ecn [mode, kmin, kmax, pmax_u32] (or an object with
+some of mode, kmin, kmax, pmax: only those are sent),
 bands [{index, limit, ecn, ecn_default, nonect}], pool, buffer, nonect,
 pfc {mask, xoff, xon, beta, headroom, quanta, delay, overflow}; and, not sch_dcb
 options: handle ("2:", default "1:"), bad_stab (true: an empty TCA_STAB,
-which the core refuses after the qdisc's init succeeded).  (class): limit,
-ecn, ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit 0/1.
-Attribute numbers follow sch_dcb/uapi/pkt_sched_dcb.h."""
+which the core refuses after the qdisc's init succeeded), raw [[TYPE,
+"HEX"], ...] (attributes appended as given).  (class): limit, ecn,
+ecn_default, nonect, index.  Prints "ok" or "error ERRNO: MESSAGE"; exit
+0/1.  The attribute numbers come from sch_dcb/uapi/pkt_sched_dcb.h
+through scripts/dcbanalysis/uapi.py (`make user` generates it)."""
 import json
 import os
 import socket
 import struct
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+try:
+    from dcbanalysis import uapi as U
+except ImportError:
+    sys.exit("dcb_nl.py: scripts/dcbanalysis/uapi.py is missing: run make user")
 
 RTM_NEWQDISC, RTM_GETQDISC, RTM_NEWTCLASS = 36, 38, 40
 RTNLGRP_TC = 4
@@ -37,13 +48,19 @@ NLMSG_ERROR = 2
 NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
 TCA_KIND, TCA_OPTIONS, TCA_STAB = 1, 2, 8
 NLA_F_NESTED = 0x8000
-(RATE64, OVERHEAD, BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS) = range(1, 9)
-BAND = 1
-B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, B_NONECT = 1, 2, 3, 4, 5
-POOL, BUFFER, PFC, NONECT = 10, 11, 12, 13
-PFC_FIELDS = (("mask", 1, "=B"), ("xoff", 2, "=I"), ("xon", 3, "=I"),
-              ("beta", 4, "=I"), ("headroom", 5, "=I"), ("quanta", 6, "=H"),
-              ("delay", 7, "=I"), ("overflow", 8, "=B"))
+RATE64, OVERHEAD, BURST, LIMIT = U.TCA_DCB_RATE64, U.TCA_DCB_OVERHEAD, U.TCA_DCB_BURST, U.TCA_DCB_LIMIT
+CLASSIFY, DSCP_MAP, ECN, BANDS = U.TCA_DCB_CLASSIFY, U.TCA_DCB_DSCP_MAP, U.TCA_DCB_ECN, U.TCA_DCB_BANDS
+POOL, BUFFER, PFC, NONECT = U.TCA_DCB_POOL, U.TCA_DCB_BUFFER, U.TCA_DCB_PFC, U.TCA_DCB_NONECT
+BAND = U.TCA_DCB_BAND
+B_INDEX, B_LIMIT, B_ECN = U.TCA_DCB_BAND_INDEX, U.TCA_DCB_BAND_LIMIT, U.TCA_DCB_BAND_ECN
+B_ECN_DEFAULT, B_NONECT = U.TCA_DCB_BAND_ECN_DEFAULT, U.TCA_DCB_BAND_NONECT
+PFC_FIELDS = (("mask", U.TCA_DCB_PFC_PRIO_MASK, "=B"), ("xoff", U.TCA_DCB_PFC_XOFF, "=I"),
+              ("xon", U.TCA_DCB_PFC_XON, "=I"), ("beta", U.TCA_DCB_PFC_BETA, "=I"),
+              ("headroom", U.TCA_DCB_PFC_HEADROOM, "=I"),
+              ("quanta", U.TCA_DCB_PFC_QUANTA, "=H"), ("delay", U.TCA_DCB_PFC_DELAY, "=I"),
+              ("overflow", U.TCA_DCB_PFC_OVERFLOW, "=B"))
+ECN_FIELDS = (("mode", U.TCA_DCB_ECN_MODE, "=B"), ("kmin", U.TCA_DCB_ECN_KMIN, "=I"),
+              ("kmax", U.TCA_DCB_ECN_KMAX, "=I"), ("pmax", U.TCA_DCB_ECN_PMAX, "=I"))
 
 
 def attr(kind, payload):
@@ -52,7 +69,12 @@ def attr(kind, payload):
 
 
 def ecn(v):
-    return struct.pack("=IIII", *v)
+    """The TCA_DCB_ECN_* attributes of a curve: [mode, kmin, kmax, pmax],
+    or a dict of some of them (only those)"""
+    if not isinstance(v, dict):
+        v = dict(zip(("mode", "kmin", "kmax", "pmax"), v))
+    return b"".join(attr(kind, struct.pack(fmt, v[key]))
+                    for key, kind, fmt in ECN_FIELDS if key in v)
 
 
 def band_attrs(b):
@@ -62,7 +84,7 @@ def band_attrs(b):
     if "limit" in b:
         out += attr(B_LIMIT, struct.pack("=I", b["limit"]))
     if "ecn" in b:
-        out += attr(B_ECN, ecn(b["ecn"]))
+        out += attr(B_ECN | NLA_F_NESTED, ecn(b["ecn"]))
     if b.get("ecn_default"):
         out += attr(B_ECN_DEFAULT, b"")
     if "nonect" in b:
@@ -82,7 +104,7 @@ def qdisc_attrs(o):
     if "dscp_map" in o:
         out += attr(DSCP_MAP, bytes(o["dscp_map"]))
     if "ecn" in o:
-        out += attr(ECN, ecn(o["ecn"]))
+        out += attr(ECN | NLA_F_NESTED, ecn(o["ecn"]))
     if "nonect" in o:
         out += attr(NONECT, struct.pack("=B", o["nonect"]))
     for key, kind in (("pool", POOL), ("buffer", BUFFER)):
@@ -95,6 +117,8 @@ def qdisc_attrs(o):
     if "bands" in o:
         out += attr(BANDS | NLA_F_NESTED,
                     b"".join(attr(BAND | NLA_F_NESTED, band_attrs(b)) for b in o["bands"]))
+    for kind, data in o.get("raw", ()):
+        out += attr(kind, bytes.fromhex(data))
     return out
 
 

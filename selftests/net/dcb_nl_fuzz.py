@@ -38,13 +38,17 @@ from dcb_nl import (attr, ecn, RTM_NEWQDISC, RTM_NEWTCLASS, F_REQUEST, F_ACK,
                     NETLINK_CAP_ACK, TCA_KIND, TCA_OPTIONS, NLA_F_NESTED,
                     RATE64, OVERHEAD,
                     BURST, LIMIT, CLASSIFY, DSCP_MAP, ECN, BANDS, BAND,
-                    B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, POOL, BUFFER, PFC)
+                    B_INDEX, B_LIMIT, B_ECN, B_ECN_DEFAULT, POOL, BUFFER, PFC,
+                    PFC_FIELDS, U)
+
+TCA_DCB_MAX = U.TCA_DCB_MAX
 
 RTM_DELQDISC, RTM_GETQDISC = 37, 38
 NLM_F_DUMP = 0x300
 NLMSG_DONE = 3
 ROOT = 0xFFFFFFFF
 HANDLE = 0x10000
+UNKNOWN = TCA_DCB_MAX + 1     # the first type no nest of sch_dcb knows
 
 U32 = (0, 1, 2, 7, 8, 63, 64, 1499, 1500, 1501, 3000, 9000, 65535, 65536,
        1 << 20, 100 << 20, (1 << 31) - 1, 1 << 31, (1 << 32) - 2, (1 << 32) - 1)
@@ -80,8 +84,13 @@ class Fuzz:
         r = self.r
         kmin = self.pick(U32, 32)
         kmax = kmin + r.choice((0, 1, 1500, 100000)) if r.random() < 0.6 else self.pick(U32, 32)
-        return ecn((r.choice((0, 1, 1, 2, 2, 3, 3, 4, 255)), kmin, kmax & 0xffffffff,
-                    self.pick((0, 1, 1 << 24, 1 << 31, 0xffffffff), 32)))
+        v = {"mode": r.choice((0, 1, 1, 2, 2, 3, 3, 4, 255)), "kmin": kmin,
+             "kmax": kmax & 0xffffffff,
+             "pmax": self.pick((0, 1, 1 << 24, 1 << 31, 0xffffffff), 32)}
+        for key in list(v):     # members left out (mode: refused)
+            if r.random() < 0.05:
+                del v[key]
+        return b"".join(self.mangle(kind, data) for kind, data in parse_list(ecn(v)))
 
     def mangle(self, kind, payload):
         """One attribute, sometimes damaged."""
@@ -94,7 +103,7 @@ class Fuzz:
         if x < 0.055:
             return attr(kind ^ NLA_F_NESTED, payload)                 # nest flag flipped
         if x < 0.065:
-            return attr(r.randrange(13, 40), payload)                # unknown type
+            return attr(r.randrange(UNKNOWN, 40), payload)           # unknown type
         if x < 0.08:
             return attr(kind, payload) * 2                            # duplicated
         return attr(kind, payload)
@@ -107,7 +116,7 @@ class Fuzz:
         if r.random() < 0.5:
             out += self.mangle(B_LIMIT, self.u32())
         if r.random() < 0.5:
-            out += self.mangle(B_ECN, self.ecn())
+            out += self.mangle(B_ECN | NLA_F_NESTED, self.ecn())
         if r.random() < 0.2:
             out += self.mangle(B_ECN_DEFAULT, b"" if r.random() < 0.9 else b"\1")
         return out
@@ -115,11 +124,10 @@ class Fuzz:
     def pfc(self):
         r = self.r
         out = b""
-        for kind, gen in ((1, self.u8), (2, self.u32), (3, self.u32), (4, self.u32),
-                          (5, self.u32), (6, self.u16), (7, self.u32),
-                          (8, self.u8)):
+        gens = {"=B": self.u8, "=H": self.u16, "=I": self.u32}
+        for _, kind, fmt in PFC_FIELDS:
             if r.random() < 0.5:
-                out += self.mangle(kind, gen())
+                out += self.mangle(kind, gens[fmt]())
         return out
 
     def qdisc_opts(self):
@@ -137,7 +145,7 @@ class Fuzz:
             out += self.mangle(DSCP_MAP, bytes(r.choice((0, 1, 3, 7, 7, 8, 255))
                                                for _ in range(n)))
         if r.random() < 0.35:
-            out += self.mangle(ECN, self.ecn())
+            out += self.mangle(ECN | NLA_F_NESTED, self.ecn())
         if r.random() < 0.3:
             if r.random() < 0.1:    # band attributes without their BAND nest
                 inner = self.band(True)
@@ -200,6 +208,19 @@ class Netlink:
                     kind = attrs.get(TCA_KIND, b"").rstrip(b"\0").decode()
                     out[ifindex] = (kind, parse(attrs.get(TCA_OPTIONS, b"")))
                 off += (ln + 3) & ~3
+
+
+def parse_list(buf):
+    """[(type with flags, payload)] of the attributes in buf"""
+    out = []
+    off = 0
+    while off + 4 <= len(buf):
+        ln, kind = struct.unpack_from("=HH", buf, off)
+        if ln < 4:
+            break
+        out.append((kind, bytes(buf[off + 4:off + ln])))
+        off += (ln + 3) & ~3
+    return out
 
 
 def parse(buf):

@@ -155,8 +155,15 @@ kernel_refusals()
 	at_ref
 	kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,100000,10000,5]}'
 	kcheck "kmin must be below kmax" change "$PORT" '{"ecn":[1,5000,5000,5]}'
-	kcheck "unknown ECN mode" change "$PORT" '{"ecn":[9,1,2,3]}'
-	kcheck "unknown ECN mode" change "$PORT" '{"ecn":[4,0,0,0]}'	# first past np-ecn
+	kcheck "out of range" change "$PORT" '{"ecn":[9,1,2,3]}'
+	kcheck "out of range" change "$PORT" '{"ecn":[4,0,0,0]}'	# first past np-ecn
+	kcheck "ecn: mode missing" change "$PORT" '{"ecn":{"kmin":1000,"kmax":2000}}'
+	kcheck "ecn: mode missing" class-change "$PORT" 1:2 '{"ecn":{"kmin":1000}}'
+	# the curve as the binary struct it once was (mode 2, kmin 4096, kmax
+	# 4096, pmax 1.0) in the reserved numbers: refused at the top and in a
+	# band (TCA_DCB_BANDS, 0x8008, holding the nest of band 2)
+	kcheck "reserved attribute" change "$PORT" '{"raw":[[7,"020000000010000000100000ffffffff"]]}'
+	kcheck "reserved attribute" change "$PORT" '{"raw":[[32776,"20000180050001000200000014000300020000000010000000100000ffffffff"]]}'
 	kcheck "out of range" change "$PORT" '{"bands":[{"index":8,"limit":1}]}'
 	kcheck "band index missing" change "$PORT" '{"bands":[{"limit":1}]}'
 	kcheck "out of range" change "$PORT" '{"limit":0}'
