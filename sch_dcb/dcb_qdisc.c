@@ -352,21 +352,16 @@ static noinline int dcb_refuse(struct sk_buff *skb, struct Qdisc *sch,
 }
 
 /*
- * Admission of one packet: a non-ECT packet selected by the marking curve
- * is dropped (WRED) whatever the limits, unless its band passes it: as
- * the band or the port says, else a lossless band passes it and a lossy
- * one drops it (lossless: PFC on for the band on this port, or on the
- * packet's ingress port, the one that will PAUSE for it); then the
- * limits; then a selected ECT packet is CE-marked.  So ecn_marked and nonect_passed count queued packets only,
- * and drops_wred counts every non-ECT packet the curve selected and
- * dropped.
- *
- * The limits do not apply to a packet that is lossless on its ingress
- * port in a pool of finite size: the ingress accounting bounds it (XOFF,
- * headroom, the pool's shared part; dcb_pool_admit()), as a
- * shared-buffer switch sets no egress limit on lossless queues.  With the
- * limits, the XOFFs of the ports feeding this one could admit more than
- * the limit holds, and the port would tail-drop where PFC should pause.
+ * Admission of one packet: the marking curve selects it or not; a
+ * selected non-ECT packet (WRED) is dropped here if its band says so
+ * (nonect drop), passed if its band or the port says so (nonect pass) or
+ * if PFC is on for the band on this port, and otherwise dropped unless it
+ * is lossless on its ingress port; then the port and band limits.  The
+ * drops that only the ingress port can spare a packet go as flags to
+ * dcb_pool_admit(), which states the rule and charges the packet; then a
+ * selected ECT packet is CE-marked.  So ecn_marked and nonect_passed
+ * count queued packets only, and drops_wred counts every non-ECT packet
+ * the curve selected and dropped.
  */
 static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 					    struct Qdisc *sch,
@@ -380,9 +375,6 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 	unsigned int flags = 0;
 	enum dcb_admit admit;
 
-	/* the drops only the ingress port's PFC can spare the packet go to
-	 * the pool's admission with its charge: one lookup, at most one lock
-	 */
 	if (unlikely(selected && !ect)) {
 		if (b->nonect == TC_DCB_NONECT_DROP) {
 			b->st.drops_wred++;
