@@ -253,6 +253,13 @@ static __always_inline enum dcb_admit dcb_pool_admit(struct dcb_pool *pool,
 	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
 }
 
+/* Return the charge of @len bytes of a packet charged to no port. */
+static __always_inline void dcb_pool_credit_lossy(struct dcb_pool *pool,
+						  unsigned int len)
+{
+	atomic64_sub(len, &pool->used);
+}
+
 /* Return the charge of @skb, @len bytes, leaving the egress qdisc. */
 static inline void dcb_pool_credit(struct dcb_pool *pool,
 				   struct sk_buff *skb, unsigned int len)
@@ -262,7 +269,7 @@ static inline void dcb_pool_credit(struct dcb_pool *pool,
 	if (cb->port)
 		dcb_pool_credit_port(pool, cb, len);
 	else
-		atomic64_sub(len, &pool->used);
+		dcb_pool_credit_lossy(pool, len);
 }
 
 /* Statistics. */

@@ -513,6 +513,26 @@ static int dcb_head_band(struct dcb_sched *q)
 }
 
 /*
+ * Take the head packet @skb of band @band, @b, off the queue, with the
+ * queue's accounting; the pool's is the caller's.
+ */
+static __always_inline void dcb_band_unlink(struct Qdisc *sch,
+					    struct dcb_band *b,
+					    unsigned int band,
+					    struct sk_buff *skb)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+
+	__qdisc_dequeue_head(&b->q);
+	if (!b->q.qlen)
+		__clear_bit(band, &q->backlogged);
+	sch->q.qlen--;
+	b->backlog -= len;
+	sch->qstats.backlog -= len;
+}
+
+/*
  * Take the head packet of band @band, @b, off the queue, with all the
  * accounting.
  */
@@ -521,19 +541,26 @@ static __always_inline struct sk_buff *dcb_band_pop(struct Qdisc *sch,
 						    unsigned int band)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct sk_buff *skb = __qdisc_dequeue_head(&b->q);
-	unsigned int len;
+	struct sk_buff *skb = b->q.head;
 
 	if (!skb)
 		return NULL;
-	if (!b->q.qlen)
-		__clear_bit(band, &q->backlogged);
-	len = qdisc_pkt_len(skb);
-	sch->q.qlen--;
-	b->backlog -= len;
-	sch->qstats.backlog -= len;
-	dcb_pool_credit(q->pool, skb, len);
+	dcb_band_unlink(sch, b, band, skb);
+	dcb_pool_credit(q->pool, skb, qdisc_pkt_len(skb));
 	return skb;
+}
+
+/*
+ * The byte and packet counters of a departure, the band's (also its
+ * deq_packets and deq_bytes, dcb_fill_stats()) and the qdisc's: one
+ * packet each, as the enqueue segments GSO packets.
+ */
+static __always_inline void dcb_bstats_update(struct Qdisc *sch,
+					      struct dcb_band *b,
+					      unsigned int len)
+{
+	_bstats_update(&b->bstats, len, 1);
+	_bstats_update(&sch->bstats, len, 1);
 }
 
 /*
@@ -561,7 +588,7 @@ static void dcb_np_ecn(struct Qdisc *sch, unsigned int band,
 	}
 }
 
-/* dcb_dequeue() of a port with packets queued */
+/* dcb_dequeue() of a port with packets queued, any case */
 static noinline struct sk_buff *dcb_dequeue_busy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
@@ -600,23 +627,41 @@ static noinline struct sk_buff *dcb_dequeue_busy(struct Qdisc *sch)
 	len = qdisc_pkt_len(skb);
 	if (unlikely(b->ecn.mode == TC_DCB_ECN_NP_ECN))
 		dcb_np_ecn(sch, band, skb);
-	/* also the band's deq_packets and deq_bytes (dcb_fill_stats()) */
-	_bstats_update(&b->bstats, len, 1);
-	qdisc_bstats_update(sch, skb);
+	dcb_bstats_update(sch, b, len);
 
 	if (q->cfg.rate)
 		q->t_next += psched_l2t_ns(&q->rate, len);
 	return skb;
 }
 
+/*
+ * The dequeue that a port runs most, without a stack frame: the highest
+ * backlogged band, neither paused nor resumed since its last dequeue, of
+ * a port not shaped, leaves unmarked (no NP-ECN) its head packet, which
+ * is charged to no port of the pool.  Anything else is dcb_dequeue_busy()'s
+ * (the same accounting, with the rest of the rules).
+ */
 static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b;
+	struct sk_buff *skb;
+	unsigned int band, len;
 
 	/* an idle port's dequeue ends every run of the qdisc: kept short */
 	if (!q->backlogged)
 		return NULL;
-	return dcb_dequeue_busy(sch);
+	band = __fls(q->backlogged);
+	b = dcb_band(q, band);
+	skb = b->q.head;
+	if (unlikely(q->cfg.rate || READ_ONCE(b->paused_until) || b->held ||
+		     b->ecn.mode == TC_DCB_ECN_NP_ECN || dcb_cb(skb)->port))
+		return dcb_dequeue_busy(sch);
+	len = qdisc_pkt_len(skb);
+	dcb_band_unlink(sch, b, band, skb);
+	dcb_pool_credit_lossy(q->pool, len);
+	dcb_bstats_update(sch, b, len);
+	return skb;
 }
 
 /* Drop every queued packet, returning its pool charge. */
