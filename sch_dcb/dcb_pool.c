@@ -378,7 +378,7 @@ enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
 	s64 used;
 
 	if (!p)		/* not received by a port of the pool */
-		return dcb_pool_admit_lossy(pool, cb, band, len, flags);
+		return dcb_pool_admit_lossy(pool, cb, len, flags);
 
 	spin_lock(&pool->lock);
 	if (p->dead)	/* its qdisc is going: lossy, charged to no port */

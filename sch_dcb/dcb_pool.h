@@ -190,7 +190,7 @@ static inline enum dcb_admit dcb_admit_drop(unsigned int flags)
  */
 static __always_inline enum dcb_admit
 dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
-		     unsigned int band, unsigned int len, unsigned int flags)
+		     unsigned int len, unsigned int flags)
 {
 	s64 used;
 
@@ -250,7 +250,7 @@ static __always_inline enum dcb_admit dcb_pool_admit(struct dcb_pool *pool,
 {
 	if (skb->skb_iif)
 		return dcb_pool_admit_rx(pool, skb, band, len, flags);
-	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
+	return dcb_pool_admit_lossy(pool, dcb_cb(skb), len, flags);
 }
 
 /* Return the charge of @len bytes of a packet charged to no port. */

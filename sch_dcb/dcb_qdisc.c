@@ -236,30 +236,23 @@ static __always_inline struct dcb_band *dcb_band(struct dcb_sched *q,
 	return b;
 }
 
-/*
- * The protocol of a VLAN-tagged packet, under its tags (out of line: it
- * reads them into a buffer on the stack, which a protected stack frame
- * would then charge to every packet).
- */
-static noinline __be16 dcb_vlan_protocol(struct sk_buff *skb)
-{
-	return skb_protocol(skb, true);
-}
+static unsigned int dcb_classify_vlan(const struct dcb_sched *q,
+				      struct sk_buff *skb);
 
 /*
- * Class of @skb (DCB_CLASS_*): an IP packet's by its DS field (through
+ * Class of @skb (DCB_CLASS_*), whose protocol is @proto (@inner: the one
+ * under its VLAN tags): an IP packet's by its DS field (through
  * ds_class[], the DSCP map and the ECN bits in one lookup), or its
  * priority's; anything not IP (ARP, ...) is not ECN-capable and goes by
- * its priority.
+ * its priority.  IPv4 and IPv6 are tested before the VLAN types.
  */
-static unsigned int dcb_classify(const struct dcb_sched *q,
-				 struct sk_buff *skb)
+static __always_inline unsigned int dcb_classify_proto(const struct dcb_sched *q,
+							struct sk_buff *skb,
+							__be16 proto,
+							bool inner)
 {
-	__be16 proto = skb->protocol;
 	unsigned int class;
 
-	if (unlikely(eth_type_vlan(proto)))
-		proto = dcb_vlan_protocol(skb);
 	switch (proto) {
 	case htons(ETH_P_IP):
 		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
@@ -272,6 +265,8 @@ static unsigned int dcb_classify(const struct dcb_sched *q,
 		class = q->ds_class[ipv6_get_dsfield(ipv6_hdr(skb))];
 		break;
 	default:
+		if (!inner && unlikely(eth_type_vlan(proto)))
+			return dcb_classify_vlan(q, skb);
 		goto other;
 	}
 	if (unlikely(q->cfg.classify == TC_DCB_CLASSIFY_PRIO))
@@ -279,6 +274,23 @@ static unsigned int dcb_classify(const struct dcb_sched *q,
 	return class;
 other:
 	return skb->priority & DCB_CLASS_BAND;
+}
+
+/*
+ * Class of a VLAN-tagged packet, by the protocol under its tags (out of
+ * line: skb_protocol() reads them into a buffer on the stack, which a
+ * protected stack frame would then charge to every packet).
+ */
+static noinline unsigned int dcb_classify_vlan(const struct dcb_sched *q,
+					       struct sk_buff *skb)
+{
+	return dcb_classify_proto(q, skb, skb_protocol(skb, true), true);
+}
+
+static unsigned int dcb_classify(const struct dcb_sched *q,
+				 struct sk_buff *skb)
+{
+	return dcb_classify_proto(q, skb, skb->protocol, false);
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
@@ -306,9 +318,11 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 			    struct Qdisc *sch, unsigned int len)
 {
 	b->backlog += len;
-	b->st.backlog_peak = max_t(u64, b->st.backlog_peak, b->backlog);
+	if (b->backlog > b->st.backlog_peak)
+		b->st.backlog_peak = b->backlog;
 	sch->qstats.backlog += len;
-	q->backlog_peak = max_t(u64, q->backlog_peak, sch->qstats.backlog);
+	if (sch->qstats.backlog > q->backlog_peak)
+		q->backlog_peak = sch->qstats.backlog;
 }
 
 /*
@@ -458,7 +472,7 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	/* An idle port earns no credit: the clock restarts at the first
 	 * packet (unless the previous one is still "on the wire").
 	 */
-	if (!sch->q.qlen && q->cfg.rate) {
+	if (q->cfg.rate && !sch->q.qlen) {
 		u64 now = ktime_get_ns();
 
 		if (q->t_next < now)
