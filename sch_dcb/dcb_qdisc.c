@@ -167,8 +167,10 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 	 */
 	qdisc_watchdog_init(&q->watchdog, sch);
 	spin_lock_init(&q->rx_lock);
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		gnet_stats_basic_sync_init(&q->band[i].bstats);
+		q->bandp[i] = &q->band[i];
+	}
 
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
@@ -223,17 +225,11 @@ static void dcb_attach(struct Qdisc *sch)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                           */
 
-/*
- * &q->band[@band], computed once: the compiler would rather recompute it
- * (a multiply by an odd size) at every use than keep it in a register.
- */
+/* &q->band[@band], one load rather than a multiply by the band's size */
 static __always_inline struct dcb_band *dcb_band(struct dcb_sched *q,
 						 unsigned int band)
 {
-	struct dcb_band *b = &q->band[band];
-
-	OPTIMIZER_HIDE_VAR(b);
-	return b;
+	return q->bandp[band];
 }
 
 static unsigned int dcb_classify_vlan(const struct dcb_sched *q,

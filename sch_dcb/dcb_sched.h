@@ -75,6 +75,10 @@ struct dcb_sched {
 	u64			lag_ns;		/* line time lost, backlogged */
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
+	/* &band[i], set by ->init: the datapath loads it where it would
+	 * multiply by the band's size
+	 */
+	struct dcb_band		*bandp[TC_DCB_NUM_BANDS];
 	unsigned long		backlogged;	/* bit per band with packets */
 	u64			backlog_peak;
 	struct dcb_pool		*pool;
