@@ -26,12 +26,12 @@
  * the reverse), except for a packet that no ingress port of the pool
  * received: it concerns no port, so it is charged with atomic operations
  * on the pool's byte count and peak alone (dcb_pool_charge() in dcb_pool.h,
- * which the qdisc inlines), and the pool's size, reservation and headroom
- * use, which that charge reads, are written with WRITE_ONCE().  Ports are
- * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
- * their qdisc is gone and no queued packet is charged to them any more:
- * port->refs counts the qdisc's reference and one per charged packet, and
- * whoever drops the last one frees the port.
+ * which the qdisc inlines), and the size of the pool's shared part and
+ * its headroom use, which that charge reads, are written with
+ * WRITE_ONCE().  Ports are found by ifindex in an xarray under RCU and
+ * freed with kfree_rcu() once their qdisc is gone and no queued packet is
+ * charged to them any more: port->refs counts the qdisc's reference and
+ * one per charged packet, and whoever drops the last one frees the port.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -122,6 +122,15 @@ static struct dcb_net *dcb_net(const struct net *net)
 static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
 {
 	return (u64)pfc->headroom * hweight8(pfc->mask);
+}
+
+/* The pool's size or reservation changed: the size of its shared part. */
+static void dcb_pool_resize(struct dcb_pool *pool)
+{
+	u64 size = pool->size;
+
+	WRITE_ONCE(pool->shared,
+		   size ? (s64)(size - min(size, pool->reserved)) : S64_MAX);
 }
 
 /*
@@ -398,8 +407,7 @@ enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
 	}
 
 	/* 3. the pool */
-	used = dcb_pool_charge(pool, len);
-	full = used < 0;
+	full = !dcb_pool_charge(pool, len, &used);
 	if (!lossless) {
 		if (full) {
 			pool->drops_full++;
@@ -674,6 +682,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 			}
 		}
 	}
+	dcb_pool_resize(pool);
 	spin_unlock_bh(&pool->lock);
 	mutex_unlock(&pool->dn->mutex);
 }
@@ -741,6 +750,7 @@ int dcb_pool_join(struct net_device *dev, bool root, u32 id,
 	pool->dn = dn;
 	pool->id = id;
 	refcount_set(&pool->ref, 1);
+	pool->shared = S64_MAX;
 	spin_lock_init(&pool->lock);
 	xa_init(&pool->ports);
 	list_add(&pool->node, &dn->pools);
@@ -787,6 +797,7 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		spin_lock_bh(&pool->lock);
 		WRITE_ONCE(pool->reserved, pool->reserved - old->reserve);
 		old->reserve = 0;
+		dcb_pool_resize(pool);
 		if (!old->dead) {
 			handover = old->changed;
 			for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
@@ -837,6 +848,7 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		}
 		WRITE_ONCE(pool->reserved, pool->reserved - port->reserve);
 		port->reserve = 0;
+		dcb_pool_resize(pool);
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
 		tasklet_kill(&port->tx);

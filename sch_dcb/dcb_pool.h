@@ -122,6 +122,9 @@ struct dcb_pool {
 	spinlock_t		lock;
 	u64			size;		/* 0 = unlimited */
 	u64			reserved;	/* headroom of all ports */
+	s64			shared;		/* size - reserved (S64_MAX if
+						 * unlimited): for the charge
+						 */
 	atomic64_t		used;		/* bytes queued, headroom too */
 	atomic64_t		peak;
 	u64			headroom_used;
@@ -151,8 +154,9 @@ static inline void dcb_pool_peak(struct dcb_pool *pool, s64 used)
 
 /*
  * Charge @len bytes to the pool, which takes them into its shared part
- * (the headroom of a paused band is the caller's to count): the pool's
- * bytes now, or -1, and nothing charged, if that part is full.  The
+ * (the headroom of a paused band is the caller's to count): true, with
+ * the pool's bytes now in *@usedp, or false, and nothing charged, if that
+ * part is full.  The
  * bytes are added before the test, so of two packets racing for the last
  * room, on two CPUs, with or without pool->lock, one at least sees the
  * other's bytes: the shared part never exceeds its size.  A racer may see
@@ -162,20 +166,17 @@ static inline void dcb_pool_peak(struct dcb_pool *pool, s64 used)
  * have fit: only at the last MTU or so of a full pool, and never on one
  * CPU.
  */
-static __always_inline s64 dcb_pool_charge(struct dcb_pool *pool,
-					    unsigned int len)
+static __always_inline bool dcb_pool_charge(struct dcb_pool *pool,
+					     unsigned int len, s64 *usedp)
 {
-	u64 size = READ_ONCE(pool->size);
 	s64 used = atomic64_add_return(len, &pool->used);
-	u64 limit;
 
-	if (!size)
-		return used;
-	limit = size - min(size, READ_ONCE(pool->reserved));
-	if (used - (s64)READ_ONCE(pool->headroom_used) <= (s64)limit)
-		return used;
+	*usedp = used;
+	if (likely(used - (s64)READ_ONCE(pool->headroom_used) <=
+		   READ_ONCE(pool->shared)))
+		return true;
 	atomic64_sub(len, &pool->used);
-	return -1;
+	return false;
 }
 
 /* The egress qdisc's drop (@flags, DCB_ADMIT_F_*) of a lossy packet. */
@@ -196,8 +197,7 @@ dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
 
 	if (unlikely(flags))
 		return dcb_admit_drop(flags);
-	used = dcb_pool_charge(pool, len);
-	if (unlikely(used < 0))
+	if (unlikely(!dcb_pool_charge(pool, len, &used)))
 		return dcb_pool_full(pool);
 	dcb_pool_peak(pool, used);
 	cb->port = NULL;
