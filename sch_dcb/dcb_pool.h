@@ -186,6 +186,24 @@ static inline enum dcb_admit dcb_admit_drop(unsigned int flags)
 }
 
 /*
+ * Charge @len bytes of a packet that no port of the pool received to the
+ * pool's shared part, as @cb records: false, and nothing charged, if
+ * that part is full.
+ */
+static __always_inline bool dcb_pool_take(struct dcb_pool *pool,
+					  struct dcb_skb_cb *cb,
+					  unsigned int len)
+{
+	s64 used;
+
+	if (unlikely(!dcb_pool_charge(pool, len, &used)))
+		return false;
+	dcb_pool_peak(pool, used);
+	cb->port = NULL;
+	return true;
+}
+
+/*
  * dcb_pool_admit() of a packet that no port of the pool received: lossy,
  * charged to no port, no lock.
  */
@@ -193,14 +211,10 @@ static __always_inline enum dcb_admit
 dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
 		     unsigned int len, unsigned int flags)
 {
-	s64 used;
-
 	if (unlikely(flags))
 		return dcb_admit_drop(flags);
-	if (unlikely(!dcb_pool_charge(pool, len, &used)))
+	if (unlikely(!dcb_pool_take(pool, cb, len)))
 		return dcb_pool_full(pool);
-	dcb_pool_peak(pool, used);
-	cb->port = NULL;
 	return DCB_ADMIT_OK;
 }
 

@@ -235,40 +235,69 @@ static __always_inline struct dcb_band *dcb_band(struct dcb_sched *q,
 static unsigned int dcb_classify_vlan(const struct dcb_sched *q,
 				      struct sk_buff *skb);
 
+/* How dcb_classify_proto() classifies */
+enum dcb_classify_how {
+	DCB_CLASSIFY_OUTER,	/* the packet's protocol */
+	DCB_CLASSIFY_INNER,	/* the protocol under its VLAN tags */
+	DCB_CLASSIFY_FAST,	/* as OUTER, but calling nothing: a packet
+				 * with VLAN tags, or whose IP header is not
+				 * in its linear part, is DCB_CLASS_ANY
+				 */
+};
+
 /*
- * Class of @skb (DCB_CLASS_*), whose protocol is @proto (@inner: the one
- * under its VLAN tags): an IP packet's by its DS field (through
- * ds_class[], the DSCP map and the ECN bits in one lookup), or its
- * priority's; anything not IP (ARP, ...) is not ECN-capable and goes by
- * its priority.  IPv4 and IPv6 are tested before the VLAN types.
+ * Whether the network header of @skb has @len bytes in place: as
+ * pskb_network_may_pull(), pulling nothing, but for DCB_CLASSIFY_FAST.
  */
-static __always_inline unsigned int dcb_classify_proto(const struct dcb_sched *q,
-							struct sk_buff *skb,
-							__be16 proto,
-							bool inner)
+static __always_inline bool dcb_network_header(struct sk_buff *skb,
+					       unsigned int len,
+					       enum dcb_classify_how how,
+					       bool *any)
+{
+	if (how != DCB_CLASSIFY_FAST)
+		return pskb_network_may_pull(skb, len);
+	*any = skb_network_offset(skb) + len > skb_headlen(skb);
+	return !*any;
+}
+
+/*
+ * Class of @skb (DCB_CLASS_*), whose protocol is @proto (@how): an IP
+ * packet's by its DS field (through ds_class[], the DSCP map and the ECN
+ * bits in one lookup), or its priority's; anything not IP (ARP, ...) is
+ * not ECN-capable and goes by its priority.  IPv4 and IPv6 are tested
+ * before the VLAN types.
+ */
+static __always_inline unsigned int
+dcb_classify_proto(const struct dcb_sched *q, struct sk_buff *skb,
+		   __be16 proto, enum dcb_classify_how how)
 {
 	unsigned int class;
+	bool any = false;
 
 	switch (proto) {
 	case htons(ETH_P_IP):
-		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+		if (!dcb_network_header(skb, sizeof(struct iphdr), how, &any))
 			goto other;
 		class = q->ds_class[ipv4_get_dsfield(ip_hdr(skb))];
 		break;
 	case htons(ETH_P_IPV6):
-		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
+		if (!dcb_network_header(skb, sizeof(struct ipv6hdr), how, &any))
 			goto other;
 		class = q->ds_class[ipv6_get_dsfield(ipv6_hdr(skb))];
 		break;
 	default:
-		if (!inner && unlikely(eth_type_vlan(proto)))
-			return dcb_classify_vlan(q, skb);
-		goto other;
+		if (how == DCB_CLASSIFY_INNER || likely(!eth_type_vlan(proto)))
+			goto other;
+		if (how == DCB_CLASSIFY_FAST)
+			return DCB_CLASS_ANY;
+		return dcb_classify_vlan(q, skb);
 	}
 	if (unlikely(q->cfg.classify == TC_DCB_CLASSIFY_PRIO))
 		class |= skb->priority & DCB_CLASS_BAND;
 	return class;
 other:
+	if (any)
+		return DCB_CLASS_ANY;
 	return skb->priority & DCB_CLASS_BAND;
 }
 
@@ -280,13 +309,31 @@ other:
 static noinline unsigned int dcb_classify_vlan(const struct dcb_sched *q,
 					       struct sk_buff *skb)
 {
-	return dcb_classify_proto(q, skb, skb_protocol(skb, true), true);
+	return dcb_classify_proto(q, skb, skb_protocol(skb, true),
+				  DCB_CLASSIFY_INNER);
 }
 
 static unsigned int dcb_classify(const struct dcb_sched *q,
 				 struct sk_buff *skb)
 {
-	return dcb_classify_proto(q, skb, skb->protocol, false);
+	return dcb_classify_proto(q, skb, skb->protocol, DCB_CLASSIFY_OUTER);
+}
+
+/*
+ * Could the curve select a packet arriving at a band holding @qlen
+ * bytes?  False where dcb_ecn_select() is false whatever its coin.
+ */
+static __always_inline bool dcb_ecn_may_select(const struct tc_dcb_ecn *ecn,
+					       u32 qlen)
+{
+	switch (ecn->mode) {
+	case TC_DCB_ECN_RED:
+		return qlen > ecn->kmin;
+	case TC_DCB_ECN_STEP:
+		return qlen >= ecn->kmin;
+	default:
+		return false;
+	}
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
@@ -361,6 +408,35 @@ static noinline int dcb_refuse(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 }
 
+/* Would @len more bytes exceed the port's or band @b's limit? */
+static __always_inline bool dcb_over_limit(struct Qdisc *sch,
+					   const struct dcb_band *b,
+					   unsigned int len)
+{
+	const struct dcb_sched *q = qdisc_priv(sch);
+
+	return (u64)sch->qstats.backlog + len > q->cfg.limit ||
+	       (b->limit && (u64)b->backlog + len > b->limit);
+}
+
+/* Queue @skb, of @len bytes, admitted and charged, on band @band, @b. */
+static __always_inline int dcb_queue_tail(struct Qdisc *sch,
+					  struct dcb_band *b,
+					  unsigned int band,
+					  struct sk_buff *skb,
+					  unsigned int len)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	__qdisc_enqueue_tail(skb, &b->q);
+	__set_bit(band, &q->backlogged);
+	sch->q.qlen++;
+	dcb_backlog_add(q, b, sch, len);
+	b->st.enq_packets++;
+	b->st.enq_bytes += len;
+	return NET_XMIT_SUCCESS;
+}
+
 /*
  * Admission of one packet: the marking curve selects it or not; a
  * selected non-ECT packet (WRED) is dropped here if its band says so
@@ -394,8 +470,7 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 		    !(q->cfg.pfc.mask & BIT(band)))
 			flags |= DCB_ADMIT_F_WRED;
 	}
-	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && (u64)b->backlog + len > b->limit)))
+	if (unlikely(dcb_over_limit(sch, b, len)))
 		flags |= DCB_ADMIT_F_LIMIT;
 	admit = dcb_pool_admit(q->pool, skb, band, len, flags);
 	if (unlikely(admit != DCB_ADMIT_OK))
@@ -410,13 +485,7 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 	}
 
 	dcb_cb(skb)->pause_seq = dcb_pause_stamp(b);
-	__qdisc_enqueue_tail(skb, &b->q);
-	__set_bit(band, &q->backlogged);
-	sch->q.qlen++;
-	dcb_backlog_add(q, b, sch, len);
-	b->st.enq_packets++;
-	b->st.enq_bytes += len;
-	return NET_XMIT_SUCCESS;
+	return dcb_queue_tail(sch, b, band, skb, len);
 }
 
 /* Queue the segments of a GSO packet one by one (marking and shaping
@@ -459,8 +528,9 @@ static noinline int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
-static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-		       struct sk_buff **to_free)
+/* dcb_enqueue() of any packet */
+static noinline int dcb_enqueue_any(struct sk_buff *skb, struct Qdisc *sch,
+				    struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	unsigned int class;
@@ -481,6 +551,50 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 				       class & DCB_CLASS_ECT, to_free);
 	return dcb_enqueue_one(skb, sch, class & DCB_CLASS_BAND,
 			       class & DCB_CLASS_ECT, to_free);
+}
+
+/*
+ * The enqueue that a port runs most, without a stack frame: a packet of
+ * one segment, without VLAN tags, that no port of the pool received, on
+ * a band whose curve cannot select it, within the limits, not paused, and
+ * that the pool's shared part takes: the rule of dcb_enqueue_one() and
+ * dcb_pool_admit() has nothing to decide for it but the charge.  Anything
+ * else, and the first packet of an idle shaped port, goes to
+ * dcb_enqueue_any() before anything has changed (a refused charge has
+ * undone itself).
+ */
+static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int class, band, len;
+	struct dcb_band *b;
+	u32 seq;
+
+	if (unlikely(q->cfg.rate && !sch->q.qlen))
+		goto any;
+	class = dcb_classify_proto(q, skb, skb->protocol, DCB_CLASSIFY_FAST);
+	if (unlikely(class & DCB_CLASS_ANY || skb_is_gso(skb) ||
+		     skb->skb_iif))
+		goto any;
+	band = class & DCB_CLASS_BAND;
+	b = dcb_band(q, band);
+	len = qdisc_pkt_len(skb);
+	if (unlikely(dcb_ecn_may_select(&b->ecn, b->backlog) ||
+		     dcb_over_limit(sch, b, len)))
+		goto any;
+	/* dcb_pause_stamp() of a band the peer has not paused */
+	seq = READ_ONCE(b->pause_seq);
+	/* pairs with the smp_wmb() of dcb_pause_received() */
+	smp_rmb();
+	if (unlikely(READ_ONCE(b->paused_until)))
+		goto any;
+	if (unlikely(!dcb_pool_take(q->pool, dcb_cb(skb), len)))
+		goto any;
+	dcb_cb(skb)->pause_seq = seq;
+	return dcb_queue_tail(sch, b, band, skb, len);
+any:
+	return dcb_enqueue_any(skb, sch, to_free);
 }
 
 /*

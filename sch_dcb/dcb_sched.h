@@ -62,6 +62,7 @@ struct dcb_band {
 /* dcb_sched.ds_class[]: the band (bits 0-2), and ECT */
 #define DCB_CLASS_BAND		(TC_DCB_NUM_BANDS - 1)
 #define DCB_CLASS_ECT		BIT(3)
+#define DCB_CLASS_ANY		BIT(4)	/* for dcb_enqueue_any() */
 
 struct dcb_sched {
 	struct dcb_cfg		cfg;
