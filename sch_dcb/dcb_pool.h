@@ -156,15 +156,14 @@ static inline void dcb_pool_peak(struct dcb_pool *pool, s64 used)
  * Charge @len bytes to the pool, which takes them into its shared part
  * (the headroom of a paused band is the caller's to count): true, with
  * the pool's bytes now in *@usedp, or false, and nothing charged, if that
- * part is full.  The
- * bytes are added before the test, so of two packets racing for the last
- * room, on two CPUs, with or without pool->lock, one at least sees the
- * other's bytes: the shared part never exceeds its size.  A racer may see
- * bytes that are about to leave the shared part (another's headroom
- * packet between its charge and its headroom count, or a refused packet
- * between its charge and its undoing) and refuse a packet that would
- * have fit: only at the last MTU or so of a full pool, and never on one
- * CPU.
+ * part is full.  The bytes are added before the test, so of two packets
+ * racing for the last room, on two CPUs, with or without pool->lock, one
+ * at least sees the other's bytes: the shared part never exceeds its
+ * size.  A racer may see bytes that are about to leave the shared part
+ * (another's headroom packet between its charge and its headroom count,
+ * or a refused packet between its charge and its undoing) and refuse a
+ * packet that would have fit: only at the last MTU or so of a full pool,
+ * and never on one CPU.
  */
 static __always_inline bool dcb_pool_charge(struct dcb_pool *pool,
 					     unsigned int len, s64 *usedp)
@@ -236,7 +235,10 @@ dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
  * PFC there, one whose port's qdisc is going away, and one that no port
  * of the pool received (sent by the switch itself, or received by a
  * device that is not a port), which is charged to no port and takes no
- * lock (dcb_pool_admit_lossy(); dcb_pool_admit_rx() for the rest).
+ * lock (dcb_pool_admit_lossy(); dcb_pool_admit_rx() for the rest).  The
+ * qdisc's short enqueue, for such a packet when it asks for no drop,
+ * charges it with dcb_pool_take() alone: the rule has nothing else to
+ * decide for it.
  *
  * 1. WRED (DCB_ADMIT_F_WRED, a selected non-ECT packet): drops a lossy
  *    packet; a lossless one passes.
