@@ -26,12 +26,12 @@
  * the reverse), except for a packet that no ingress port of the pool
  * received: it concerns no port, so it is charged with atomic operations
  * on the pool's byte count and peak alone (dcb_pool_charge() in dcb_pool.h,
- * which the qdisc inlines), and the pool's size, reservation and headroom
- * use, which that charge reads, are written with WRITE_ONCE().  Ports are
- * found by ifindex in an xarray under RCU and freed with kfree_rcu() once
- * their qdisc is gone and no queued packet is charged to them any more:
- * port->refs counts the qdisc's reference and one per charged packet, and
- * whoever drops the last one frees the port.
+ * which the qdisc inlines), and the size of the pool's shared part and
+ * its headroom use, which that charge reads, are written with
+ * WRITE_ONCE().  Ports are found by ifindex in an xarray under RCU and
+ * freed with kfree_rcu() once their qdisc is gone and no queued packet is
+ * charged to them any more: port->refs counts the qdisc's reference and
+ * one per charged packet, and whoever drops the last one frees the port.
  *
  * Copyright (c) 2026 DCB lab
  */
@@ -122,6 +122,15 @@ static struct dcb_net *dcb_net(const struct net *net)
 static u64 dcb_port_reserve(const struct dcb_pfc_cfg *pfc)
 {
 	return (u64)pfc->headroom * hweight8(pfc->mask);
+}
+
+/* The pool's size or reservation changed: the size of its shared part. */
+static void dcb_pool_resize(struct dcb_pool *pool)
+{
+	u64 size = pool->size;
+
+	WRITE_ONCE(pool->shared,
+		   size ? (s64)(size - min(size, pool->reserved)) : S64_MAX);
 }
 
 /*
@@ -352,106 +361,7 @@ static bool dcb_pause_arrival(struct dcb_port *p, struct dcb_port_band *pb,
 	return true;
 }
 
-/*
- * The part of dcb_pool_admit() for a packet received by a port of the
- * pool: under pool->lock, as it reads and changes the port's state.
- */
-static noinline enum dcb_admit
-dcb_pool_admit_port(struct dcb_pool *pool, struct dcb_port *p,
-		    struct dcb_skb_cb *cb, unsigned int band, unsigned int len,
-		    unsigned int flags)
-{
-	struct dcb_port_band *pb;
-	struct dcb_overflow o;
-	bool full, lossless, over = false;
-	s64 used;
-
-	spin_lock(&pool->lock);
-	if (p->dead)
-		p = NULL;
-	lossless = p && (p->pfc.mask & BIT(band));
-	if (unlikely(flags) && !lossless) {
-		spin_unlock(&pool->lock);
-		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
-						  DCB_ADMIT_LIMIT;
-	}
-	if (unlikely(flags & DCB_ADMIT_F_LIMIT) && !pool->size) {
-		spin_unlock(&pool->lock);
-		return DCB_ADMIT_LIMIT;
-	}
-	used = dcb_pool_charge(pool, len);
-	full = used < 0;
-	cb->port = p;
-	cb->band = band;
-
-	if (lossless) {
-		pb = &p->band[band];
-		/* XOFF as the pool stood before this packet's charge */
-		if (!pb->paused &&
-		    (full || pb->bytes + len > dcb_xoff_at(pool, p, used - len))) {
-			pb->paused = true;
-			pb->pause_t0 = ktime_get_ns();
-			pb->pause_bytes = 0;
-			dcb_port_announce(p, band);
-		}
-		if (pb->paused) {
-			over = dcb_pause_arrival(p, pb, len, &o);
-			if (over && (full || p->pfc.overflow ==
-					     TC_DCB_OVERFLOW_DROP)) {
-				pb->in_drops++;
-				/* with nothing charged here no departure
-				 * will resume the band (dcb_pool_credit()):
-				 * a packet larger than the headroom (an MTU
-				 * raised after the headroom was resolved)
-				 * must not leave the peer paused for good
-				 */
-				if (!pb->bytes) {
-					pb->paused = false;
-					dcb_port_announce(p, band);
-				}
-				if (!full)
-					atomic64_sub(len, &pool->used);
-				spin_unlock(&pool->lock);
-				dcb_overflow_warn(p, band, &o, true);
-				return DCB_ADMIT_HEADROOM;
-			}
-			/* beyond the headroom, the shared part of the pool
-			 * takes it: charged like a lossy packet, so no
-			 * other (port, band) loses headroom to it
-			 */
-			if (over) {
-				pb->in_borrowed++;
-			} else {
-				pb->headroom += len;
-				WRITE_ONCE(pool->headroom_used,
-					   pool->headroom_used + len);
-			}
-			/* a full shared part refused the bytes: the
-			 * headroom holds them
-			 */
-			if (full)
-				used = atomic64_add_return(len, &pool->used);
-		}
-	} else if (full) {
-		pool->drops_full++;
-		spin_unlock(&pool->lock);
-		return DCB_ADMIT_FULL;
-	}
-
-	dcb_pool_peak(pool, used);
-	if (p) {
-		pb = &p->band[band];
-		pb->bytes += len;
-		pb->peak = max(pb->peak, pb->bytes);
-		p->refs++;
-	}
-	spin_unlock(&pool->lock);
-	if (over)
-		dcb_overflow_warn(p, band, &o, false);
-	return DCB_ADMIT_OK;
-}
-
-/* A lossy packet's admission found the shared part full. */
+/* A lossy packet that no port received found the shared part full. */
 enum dcb_admit dcb_pool_full(struct dcb_pool *pool)
 {
 	spin_lock(&pool->lock);
@@ -460,17 +370,113 @@ enum dcb_admit dcb_pool_full(struct dcb_pool *pool)
 	return DCB_ADMIT_FULL;
 }
 
-/* The part of dcb_pool_admit() for a packet that a device received. */
+/*
+ * dcb_pool_admit() of a packet that a device received: the whole rule,
+ * with the one port lookup and, for a packet of a port, the one lock.
+ */
 enum dcb_admit dcb_pool_admit_rx(struct dcb_pool *pool, struct sk_buff *skb,
 				 unsigned int band, unsigned int len,
 				 unsigned int flags)
 {
 	struct dcb_port *p = xa_load(&pool->ports, skb->skb_iif);
+	struct dcb_skb_cb *cb = dcb_cb(skb);
+	bool lossless, full, over = false;
+	struct dcb_port_band *pb = NULL;
+	struct dcb_overflow o;
+	enum dcb_admit ret;
+	s64 used;
 
-	if (p)
-		return dcb_pool_admit_port(pool, p, dcb_cb(skb), band, len,
-					   flags);
-	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
+	if (!p)		/* not received by a port of the pool */
+		return dcb_pool_admit_lossy(pool, cb, len, flags);
+
+	spin_lock(&pool->lock);
+	if (p->dead)	/* its qdisc is going: lossy, charged to no port */
+		p = NULL;
+	else
+		pb = &p->band[band];
+	lossless = p && (p->pfc.mask & BIT(band));
+
+	/* 1. WRED and 2. the limits */
+	if (unlikely(flags) && !lossless) {
+		ret = dcb_admit_drop(flags);
+		goto unlock;
+	}
+	if (unlikely(flags & DCB_ADMIT_F_LIMIT) && !pool->size) {
+		ret = DCB_ADMIT_LIMIT;
+		goto unlock;
+	}
+
+	/* 3. the pool */
+	full = !dcb_pool_charge(pool, len, &used);
+	if (!lossless) {
+		if (full) {
+			pool->drops_full++;
+			ret = DCB_ADMIT_FULL;
+			goto unlock;
+		}
+		goto charged;
+	}
+	/* XOFF as the pool stood before this packet's charge */
+	if (!pb->paused &&
+	    (full || pb->bytes + len > dcb_xoff_at(pool, p, used - len))) {
+		pb->paused = true;
+		pb->pause_t0 = ktime_get_ns();
+		pb->pause_bytes = 0;
+		dcb_port_announce(p, band);
+	}
+	if (pb->paused) {
+		over = dcb_pause_arrival(p, pb, len, &o);
+		if (over && (full || p->pfc.overflow == TC_DCB_OVERFLOW_DROP)) {
+			pb->in_drops++;
+			/* with nothing charged here no departure will resume
+			 * the band (dcb_pool_credit()): a packet larger than
+			 * the headroom (an MTU raised after the headroom was
+			 * resolved) must not leave the peer paused for good
+			 */
+			if (!pb->bytes) {
+				pb->paused = false;
+				dcb_port_announce(p, band);
+			}
+			if (!full)
+				atomic64_sub(len, &pool->used);
+			ret = DCB_ADMIT_HEADROOM;
+			goto unlock;
+		}
+		/* a full shared part refused the bytes, which the headroom
+		 * holds: they join the pool's bytes before its headroom
+		 * use, so that a lockless charge (dcb_pool_charge()) never
+		 * sees the shared part emptier than it is
+		 */
+		if (full)
+			used = atomic64_add_return(len, &pool->used);
+		/* beyond the headroom, the shared part of the pool takes
+		 * it: charged like a lossy packet, so no other (port, band)
+		 * loses headroom to it
+		 */
+		if (over) {
+			pb->in_borrowed++;
+		} else {
+			pb->headroom += len;
+			WRITE_ONCE(pool->headroom_used,
+				   pool->headroom_used + len);
+		}
+	}
+
+charged:
+	dcb_pool_peak(pool, used);
+	cb->port = p;
+	cb->band = band;
+	if (p) {
+		pb->bytes += len;
+		pb->peak = max(pb->peak, pb->bytes);
+		p->refs++;
+	}
+	ret = DCB_ADMIT_OK;
+unlock:
+	spin_unlock(&pool->lock);
+	if (over)
+		dcb_overflow_warn(p, band, &o, ret != DCB_ADMIT_OK);
+	return ret;
 }
 
 /* The part of dcb_pool_credit() for a packet charged to a port. */
@@ -676,6 +682,7 @@ void dcb_pool_apply(struct dcb_pool *pool, struct dcb_port *port,
 			}
 		}
 	}
+	dcb_pool_resize(pool);
 	spin_unlock_bh(&pool->lock);
 	mutex_unlock(&pool->dn->mutex);
 }
@@ -743,6 +750,7 @@ int dcb_pool_join(struct net_device *dev, bool root, u32 id,
 	pool->dn = dn;
 	pool->id = id;
 	refcount_set(&pool->ref, 1);
+	pool->shared = S64_MAX;
 	spin_lock_init(&pool->lock);
 	xa_init(&pool->ports);
 	list_add(&pool->node, &dn->pools);
@@ -789,6 +797,7 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		spin_lock_bh(&pool->lock);
 		WRITE_ONCE(pool->reserved, pool->reserved - old->reserve);
 		old->reserve = 0;
+		dcb_pool_resize(pool);
 		if (!old->dead) {
 			handover = old->changed;
 			for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
@@ -839,6 +848,7 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 		}
 		WRITE_ONCE(pool->reserved, pool->reserved - port->reserve);
 		port->reserve = 0;
+		dcb_pool_resize(pool);
 		spin_unlock_bh(&pool->lock);
 		hrtimer_cancel(&port->refresh);
 		tasklet_kill(&port->tx);

@@ -68,9 +68,9 @@ enum dcb_admit {
 };
 
 /*
- * What the egress qdisc asks of the admission, which alone knows whether
- * the packet is lossless on its ingress port (PFC on for the band there,
- * the pool of finite size for the limits).
+ * The drops the egress qdisc asks of the admission (dcb_pool_admit()),
+ * which alone knows whether the packet is lossless on its ingress port
+ * (PFC on for the band there, the pool of finite size for the limits).
  */
 #define DCB_ADMIT_F_WRED	BIT(0)	/* drop unless lossless at ingress */
 #define DCB_ADMIT_F_LIMIT	BIT(1)	/* over a limit: drop unless lossless
@@ -122,6 +122,9 @@ struct dcb_pool {
 	spinlock_t		lock;
 	u64			size;		/* 0 = unlimited */
 	u64			reserved;	/* headroom of all ports */
+	s64			shared;		/* size - reserved (S64_MAX if
+						 * unlimited): for the charge
+						 */
 	atomic64_t		used;		/* bytes queued, headroom too */
 	atomic64_t		peak;
 	u64			headroom_used;
@@ -151,75 +154,126 @@ static inline void dcb_pool_peak(struct dcb_pool *pool, s64 used)
 
 /*
  * Charge @len bytes to the pool, which takes them into its shared part
- * (the headroom of a paused band is the caller's to count): the pool's
- * bytes now, or -1, and nothing charged, if that part is full.  The
- * bytes are added before the test, so of two packets racing for the last
- * room, on two CPUs, with or without pool->lock, one at least sees the
- * other's bytes: the shared part never exceeds its size.  A racer may see
- * bytes that are about to leave the shared part (another's headroom
- * packet between its charge and its headroom count, or a refused packet
- * between its charge and its undoing) and refuse a packet that would
- * have fit: only at the last MTU or so of a full pool, and never on one
- * CPU.
+ * (the headroom of a paused band is the caller's to count): true, with
+ * the pool's bytes now in *@usedp, or false, and nothing charged, if that
+ * part is full.  The bytes are added before the test, so of two packets
+ * racing for the last room, on two CPUs, with or without pool->lock, one
+ * at least sees the other's bytes: the shared part never exceeds its
+ * size.  A racer may see bytes that are about to leave the shared part
+ * (another's headroom packet between its charge and its headroom count,
+ * or a refused packet between its charge and its undoing) and refuse a
+ * packet that would have fit: only at the last MTU or so of a full pool,
+ * and never on one CPU.
  */
-static __always_inline s64 dcb_pool_charge(struct dcb_pool *pool,
-					    unsigned int len)
+static __always_inline bool dcb_pool_charge(struct dcb_pool *pool,
+					     unsigned int len, s64 *usedp)
 {
-	u64 size = READ_ONCE(pool->size);
 	s64 used = atomic64_add_return(len, &pool->used);
-	u64 limit;
 
-	if (!size)
-		return used;
-	limit = size - min(size, READ_ONCE(pool->reserved));
-	if (used - (s64)READ_ONCE(pool->headroom_used) <= (s64)limit)
-		return used;
+	*usedp = used;
+	if (likely(used - (s64)READ_ONCE(pool->headroom_used) <=
+		   READ_ONCE(pool->shared)))
+		return true;
 	atomic64_sub(len, &pool->used);
-	return -1;
+	return false;
+}
+
+/* The egress qdisc's drop (@flags, DCB_ADMIT_F_*) of a lossy packet. */
+static inline enum dcb_admit dcb_admit_drop(unsigned int flags)
+{
+	return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED : DCB_ADMIT_LIMIT;
 }
 
 /*
- * The part of dcb_pool_admit() for a packet that no port of the pool
- * received: lossy, charged to no port, no lock.
+ * Charge @len bytes of a packet that no port of the pool received to the
+ * pool's shared part, as @cb records: false, and nothing charged, if
+ * that part is full.
  */
-static __always_inline enum dcb_admit
-dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
-		     unsigned int band, unsigned int len, unsigned int flags)
+static __always_inline bool dcb_pool_take(struct dcb_pool *pool,
+					  struct dcb_skb_cb *cb,
+					  unsigned int len)
 {
 	s64 used;
 
-	if (unlikely(flags))
-		return flags & DCB_ADMIT_F_WRED ? DCB_ADMIT_WRED :
-						  DCB_ADMIT_LIMIT;
-	used = dcb_pool_charge(pool, len);
-	if (unlikely(used < 0))
-		return dcb_pool_full(pool);
+	if (unlikely(!dcb_pool_charge(pool, len, &used)))
+		return false;
 	dcb_pool_peak(pool, used);
 	cb->port = NULL;
-	cb->band = band;
-	return DCB_ADMIT_OK;
+	return true;
 }
 
 /*
- * Admit @skb to @band of the egress qdisc and charge it to the pool and
- * to its ingress (port, band): one port lookup and at most one lock for
- * the whole decision, under the egress qdisc's lock.  @flags
- * (DCB_ADMIT_F_*) are the egress qdisc's drops, which a packet lossless
- * on its ingress port escapes: a WRED drop of a selected non-ECT packet,
- * and the limits, which a sized pool's ingress accounting replaces (XOFF,
- * headroom, the shared part).  A packet that no port of the pool received
- * (sent by the switch itself, or received by a device that is not a port)
- * is lossy and charged to no port: it takes no lock.
+ * dcb_pool_admit() of a packet that no port of the pool received: lossy,
+ * charged to no port, no lock.
  */
-static inline enum dcb_admit dcb_pool_admit(struct dcb_pool *pool,
-					    struct sk_buff *skb,
-					    unsigned int band,
-					    unsigned int len,
-					    unsigned int flags)
+static __always_inline enum dcb_admit
+dcb_pool_admit_lossy(struct dcb_pool *pool, struct dcb_skb_cb *cb,
+		     unsigned int len, unsigned int flags)
+{
+	if (unlikely(flags))
+		return dcb_admit_drop(flags);
+	if (unlikely(!dcb_pool_take(pool, cb, len)))
+		return dcb_pool_full(pool);
+	return DCB_ADMIT_OK;
+}
+
+/**
+ * dcb_pool_admit - the admission rule of the switch
+ * @pool: the egress qdisc's pool
+ * @skb: the packet, whose control block records what it is charged to
+ * @band: its band on the egress port
+ * @len: its length in bytes
+ * @flags: the drops the egress qdisc asks for (DCB_ADMIT_F_*)
+ *
+ * Whether @skb may be queued on @band of an egress port, and its charge
+ * to the pool and to its ingress (port, band), decided here with one port
+ * lookup and at most one lock, under the egress qdisc's lock.
+ *
+ * The packet is lossless when PFC is on for @band on its ingress port,
+ * the pool's port whose device received it (skb->skb_iif), which PAUSEs
+ * the sender for it.  Any other packet is lossy: one in a band without
+ * PFC there, one whose port's qdisc is going away, and one that no port
+ * of the pool received (sent by the switch itself, or received by a
+ * device that is not a port), which is charged to no port and takes no
+ * lock (dcb_pool_admit_lossy(); dcb_pool_admit_rx() for the rest).  The
+ * qdisc's short enqueue, for such a packet when it asks for no drop,
+ * charges it with dcb_pool_take() alone: the rule has nothing else to
+ * decide for it.
+ *
+ * 1. WRED (DCB_ADMIT_F_WRED, a selected non-ECT packet): drops a lossy
+ *    packet; a lossless one passes.
+ * 2. The limits of the egress port and band (DCB_ADMIT_F_LIMIT): drop a
+ *    lossy packet, and a lossless one in a pool without a size; in a
+ *    sized pool 3. bounds a lossless packet instead, as a shared-buffer
+ *    switch sets no egress limit on its lossless queues.
+ * 3. The pool: a lossy packet takes the pool's shared part and is dropped
+ *    when that is full.  A lossless packet pauses its band on the ingress
+ *    port when the band's bytes would exceed XOFF or the shared part is
+ *    full; while the band is paused its packets fill the band's headroom,
+ *    beyond it the shared part (overflow queue) or nothing (overflow
+ *    drop, or the shared part full).  That drop, counted in the band's
+ *    in_drops and warned of, is the only loss of a lossless packet in a
+ *    sized pool.
+ *
+ * Return: DCB_ADMIT_OK with the packet charged, else why it is refused,
+ * with nothing charged.
+ */
+static __always_inline enum dcb_admit dcb_pool_admit(struct dcb_pool *pool,
+						     struct sk_buff *skb,
+						     unsigned int band,
+						     unsigned int len,
+						     unsigned int flags)
 {
 	if (skb->skb_iif)
 		return dcb_pool_admit_rx(pool, skb, band, len, flags);
-	return dcb_pool_admit_lossy(pool, dcb_cb(skb), band, len, flags);
+	return dcb_pool_admit_lossy(pool, dcb_cb(skb), len, flags);
+}
+
+/* Return the charge of @len bytes of a packet charged to no port. */
+static __always_inline void dcb_pool_credit_lossy(struct dcb_pool *pool,
+						  unsigned int len)
+{
+	atomic64_sub(len, &pool->used);
 }
 
 /* Return the charge of @skb, @len bytes, leaving the egress qdisc. */
@@ -231,7 +285,7 @@ static inline void dcb_pool_credit(struct dcb_pool *pool,
 	if (cb->port)
 		dcb_pool_credit_port(pool, cb, len);
 	else
-		atomic64_sub(len, &pool->used);
+		dcb_pool_credit_lossy(pool, len);
 }
 
 /* Statistics. */

@@ -167,8 +167,10 @@ static int dcb_init(struct Qdisc *sch, struct nlattr *opt,
 	 */
 	qdisc_watchdog_init(&q->watchdog, sch);
 	spin_lock_init(&q->rx_lock);
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
+	for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
 		gnet_stats_basic_sync_init(&q->band[i].bstats);
+		q->bandp[i] = &q->band[i];
+	}
 
 	cfg = kzalloc(sizeof(*cfg), GFP_KERNEL);
 	if (!cfg)
@@ -223,62 +225,115 @@ static void dcb_attach(struct Qdisc *sch)
 /* ------------------------------------------------------------------ */
 /* Datapath                                                           */
 
-/*
- * &q->band[@band], computed once: the compiler would rather recompute it
- * (a multiply by an odd size) at every use than keep it in a register.
- */
+/* &q->band[@band], one load rather than a multiply by the band's size */
 static __always_inline struct dcb_band *dcb_band(struct dcb_sched *q,
 						 unsigned int band)
 {
-	struct dcb_band *b = &q->band[band];
+	return q->bandp[band];
+}
 
-	OPTIMIZER_HIDE_VAR(b);
-	return b;
+static unsigned int dcb_classify_vlan(const struct dcb_sched *q,
+				      struct sk_buff *skb);
+
+/* How dcb_classify_proto() classifies */
+enum dcb_classify_how {
+	DCB_CLASSIFY_OUTER,	/* the packet's protocol */
+	DCB_CLASSIFY_INNER,	/* the protocol under its VLAN tags */
+	DCB_CLASSIFY_FAST,	/* as OUTER, but calling nothing: a packet
+				 * with VLAN tags, or whose IP header is not
+				 * in its linear part, is DCB_CLASS_ANY
+				 */
+};
+
+/*
+ * Whether the network header of @skb has @len bytes in place: as
+ * pskb_network_may_pull(), pulling nothing, but for DCB_CLASSIFY_FAST.
+ */
+static __always_inline bool dcb_network_header(struct sk_buff *skb,
+					       unsigned int len,
+					       enum dcb_classify_how how,
+					       bool *any)
+{
+	if (how != DCB_CLASSIFY_FAST)
+		return pskb_network_may_pull(skb, len);
+	*any = skb_network_offset(skb) + len > skb_headlen(skb);
+	return !*any;
 }
 
 /*
- * The protocol of a VLAN-tagged packet, under its tags (out of line: it
- * reads them into a buffer on the stack, which a protected stack frame
- * would then charge to every packet).
+ * Class of @skb (DCB_CLASS_*), whose protocol is @proto (@how): an IP
+ * packet's by its DS field (through ds_class[], the DSCP map and the ECN
+ * bits in one lookup), or its priority's; anything not IP (ARP, ...) is
+ * not ECN-capable and goes by its priority.  IPv4 and IPv6 are tested
+ * before the VLAN types.
  */
-static noinline __be16 dcb_vlan_protocol(struct sk_buff *skb)
+static __always_inline unsigned int
+dcb_classify_proto(const struct dcb_sched *q, struct sk_buff *skb,
+		   __be16 proto, enum dcb_classify_how how)
 {
-	return skb_protocol(skb, true);
-}
-
-/*
- * Class of @skb (DCB_CLASS_*): an IP packet's by its DS field (through
- * ds_class[], the DSCP map and the ECN bits in one lookup), or its
- * priority's; anything not IP (ARP, ...) is not ECN-capable and goes by
- * its priority.
- */
-static unsigned int dcb_classify(const struct dcb_sched *q,
-				 struct sk_buff *skb)
-{
-	__be16 proto = skb->protocol;
 	unsigned int class;
+	bool any = false;
 
-	if (unlikely(eth_type_vlan(proto)))
-		proto = dcb_vlan_protocol(skb);
 	switch (proto) {
 	case htons(ETH_P_IP):
-		if (!pskb_network_may_pull(skb, sizeof(struct iphdr)))
+		if (!dcb_network_header(skb, sizeof(struct iphdr), how, &any))
 			goto other;
 		class = q->ds_class[ipv4_get_dsfield(ip_hdr(skb))];
 		break;
 	case htons(ETH_P_IPV6):
-		if (!pskb_network_may_pull(skb, sizeof(struct ipv6hdr)))
+		if (!dcb_network_header(skb, sizeof(struct ipv6hdr), how, &any))
 			goto other;
 		class = q->ds_class[ipv6_get_dsfield(ipv6_hdr(skb))];
 		break;
 	default:
-		goto other;
+		if (how == DCB_CLASSIFY_INNER || likely(!eth_type_vlan(proto)))
+			goto other;
+		if (how == DCB_CLASSIFY_FAST)
+			return DCB_CLASS_ANY;
+		return dcb_classify_vlan(q, skb);
 	}
 	if (unlikely(q->cfg.classify == TC_DCB_CLASSIFY_PRIO))
 		class |= skb->priority & DCB_CLASS_BAND;
 	return class;
 other:
+	if (any)
+		return DCB_CLASS_ANY;
 	return skb->priority & DCB_CLASS_BAND;
+}
+
+/*
+ * Class of a VLAN-tagged packet, by the protocol under its tags (out of
+ * line: skb_protocol() reads them into a buffer on the stack, which a
+ * protected stack frame would then charge to every packet).
+ */
+static noinline unsigned int dcb_classify_vlan(const struct dcb_sched *q,
+					       struct sk_buff *skb)
+{
+	return dcb_classify_proto(q, skb, skb_protocol(skb, true),
+				  DCB_CLASSIFY_INNER);
+}
+
+static unsigned int dcb_classify(const struct dcb_sched *q,
+				 struct sk_buff *skb)
+{
+	return dcb_classify_proto(q, skb, skb->protocol, DCB_CLASSIFY_OUTER);
+}
+
+/*
+ * Could the curve select a packet arriving at a band holding @qlen
+ * bytes?  False where dcb_ecn_select() is false whatever its coin.
+ */
+static __always_inline bool dcb_ecn_may_select(const struct tc_dcb_ecn *ecn,
+					       u32 qlen)
+{
+	switch (ecn->mode) {
+	case TC_DCB_ECN_RED:
+		return qlen > ecn->kmin;
+	case TC_DCB_ECN_STEP:
+		return qlen >= ecn->kmin;
+	default:
+		return false;
+	}
 }
 
 /* Should a packet arriving at a band holding @qlen bytes be selected? */
@@ -306,9 +361,11 @@ static void dcb_backlog_add(struct dcb_sched *q, struct dcb_band *b,
 			    struct Qdisc *sch, unsigned int len)
 {
 	b->backlog += len;
-	b->st.backlog_peak = max_t(u64, b->st.backlog_peak, b->backlog);
+	if (b->backlog > b->st.backlog_peak)
+		b->st.backlog_peak = b->backlog;
 	sch->qstats.backlog += len;
-	q->backlog_peak = max_t(u64, q->backlog_peak, sch->qstats.backlog);
+	if (sch->qstats.backlog > q->backlog_peak)
+		q->backlog_peak = sch->qstats.backlog;
 }
 
 /*
@@ -351,22 +408,46 @@ static noinline int dcb_refuse(struct sk_buff *skb, struct Qdisc *sch,
 	return qdisc_drop(skb, sch, to_free);
 }
 
+/* Would @len more bytes exceed the port's or band @b's limit? */
+static __always_inline bool dcb_over_limit(struct Qdisc *sch,
+					   const struct dcb_band *b,
+					   unsigned int len)
+{
+	const struct dcb_sched *q = qdisc_priv(sch);
+
+	return (u64)sch->qstats.backlog + len > q->cfg.limit ||
+	       (b->limit && (u64)b->backlog + len > b->limit);
+}
+
+/* Queue @skb, of @len bytes, admitted and charged, on band @band, @b. */
+static __always_inline int dcb_queue_tail(struct Qdisc *sch,
+					  struct dcb_band *b,
+					  unsigned int band,
+					  struct sk_buff *skb,
+					  unsigned int len)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+
+	__qdisc_enqueue_tail(skb, &b->q);
+	__set_bit(band, &q->backlogged);
+	sch->q.qlen++;
+	dcb_backlog_add(q, b, sch, len);
+	b->st.enq_packets++;
+	b->st.enq_bytes += len;
+	return NET_XMIT_SUCCESS;
+}
+
 /*
- * Admission of one packet: a non-ECT packet selected by the marking curve
- * is dropped (WRED) whatever the limits, unless its band passes it: as
- * the band or the port says, else a lossless band passes it and a lossy
- * one drops it (lossless: PFC on for the band on this port, or on the
- * packet's ingress port, the one that will PAUSE for it); then the
- * limits; then a selected ECT packet is CE-marked.  So ecn_marked and nonect_passed count queued packets only,
- * and drops_wred counts every non-ECT packet the curve selected and
- * dropped.
- *
- * The limits do not apply to a packet that is lossless on its ingress
- * port in a pool of finite size: the ingress accounting bounds it (XOFF,
- * headroom, the pool's shared part; dcb_pool_admit()), as a
- * shared-buffer switch sets no egress limit on lossless queues.  With the
- * limits, the XOFFs of the ports feeding this one could admit more than
- * the limit holds, and the port would tail-drop where PFC should pause.
+ * Admission of one packet: the marking curve selects it or not; a
+ * selected non-ECT packet (WRED) is dropped here if its band says so
+ * (nonect drop), passed if its band or the port says so (nonect pass) or
+ * if PFC is on for the band on this port, and otherwise dropped unless it
+ * is lossless on its ingress port; then the port and band limits.  The
+ * drops that only the ingress port can spare a packet go as flags to
+ * dcb_pool_admit(), which states the rule and charges the packet; then a
+ * selected ECT packet is CE-marked.  So ecn_marked and nonect_passed
+ * count queued packets only, and drops_wred counts every non-ECT packet
+ * the curve selected and dropped.
  */
 static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 					    struct Qdisc *sch,
@@ -380,9 +461,6 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 	unsigned int flags = 0;
 	enum dcb_admit admit;
 
-	/* the drops only the ingress port's PFC can spare the packet go to
-	 * the pool's admission with its charge: one lookup, at most one lock
-	 */
 	if (unlikely(selected && !ect)) {
 		if (b->nonect == TC_DCB_NONECT_DROP) {
 			b->st.drops_wred++;
@@ -392,8 +470,7 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 		    !(q->cfg.pfc.mask & BIT(band)))
 			flags |= DCB_ADMIT_F_WRED;
 	}
-	if (unlikely((u64)sch->qstats.backlog + len > q->cfg.limit ||
-		     (b->limit && (u64)b->backlog + len > b->limit)))
+	if (unlikely(dcb_over_limit(sch, b, len)))
 		flags |= DCB_ADMIT_F_LIMIT;
 	admit = dcb_pool_admit(q->pool, skb, band, len, flags);
 	if (unlikely(admit != DCB_ADMIT_OK))
@@ -408,13 +485,7 @@ static __always_inline int dcb_enqueue_one(struct sk_buff *skb,
 	}
 
 	dcb_cb(skb)->pause_seq = dcb_pause_stamp(b);
-	__qdisc_enqueue_tail(skb, &b->q);
-	__set_bit(band, &q->backlogged);
-	sch->q.qlen++;
-	dcb_backlog_add(q, b, sch, len);
-	b->st.enq_packets++;
-	b->st.enq_bytes += len;
-	return NET_XMIT_SUCCESS;
+	return dcb_queue_tail(sch, b, band, skb, len);
 }
 
 /* Queue the segments of a GSO packet one by one (marking and shaping
@@ -457,8 +528,9 @@ static noinline int dcb_enqueue_gso(struct sk_buff *skb, struct Qdisc *sch,
 	return NET_XMIT_SUCCESS;
 }
 
-static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
-		       struct sk_buff **to_free)
+/* dcb_enqueue() of any packet */
+static noinline int dcb_enqueue_any(struct sk_buff *skb, struct Qdisc *sch,
+				    struct sk_buff **to_free)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
 	unsigned int class;
@@ -466,7 +538,7 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	/* An idle port earns no credit: the clock restarts at the first
 	 * packet (unless the previous one is still "on the wire").
 	 */
-	if (!sch->q.qlen && q->cfg.rate) {
+	if (q->cfg.rate && !sch->q.qlen) {
 		u64 now = ktime_get_ns();
 
 		if (q->t_next < now)
@@ -479,6 +551,51 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 				       class & DCB_CLASS_ECT, to_free);
 	return dcb_enqueue_one(skb, sch, class & DCB_CLASS_BAND,
 			       class & DCB_CLASS_ECT, to_free);
+}
+
+/*
+ * The enqueue of the common case, which calls nothing but the full path
+ * (so gcc saves four registers, not six, and keeps no stack frame): a
+ * packet of one segment, without VLAN tags, that no port of the pool
+ * received, on a band whose curve cannot select it, within the limits,
+ * not paused, and that the pool's shared part takes: the rule of
+ * dcb_enqueue_one() and dcb_pool_admit() has nothing to decide for it but
+ * the charge.  Anything else, and the first packet of an idle shaped
+ * port, goes to dcb_enqueue_any() before anything has changed (a refused
+ * charge has undone itself).
+ */
+static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
+		       struct sk_buff **to_free)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int class, band, len;
+	struct dcb_band *b;
+	u32 seq;
+
+	if (unlikely(q->cfg.rate && !sch->q.qlen))
+		goto any;
+	class = dcb_classify_proto(q, skb, skb->protocol, DCB_CLASSIFY_FAST);
+	if (unlikely(class & DCB_CLASS_ANY || skb_is_gso(skb) ||
+		     skb->skb_iif))
+		goto any;
+	band = class & DCB_CLASS_BAND;
+	b = dcb_band(q, band);
+	len = qdisc_pkt_len(skb);
+	if (unlikely(dcb_ecn_may_select(&b->ecn, b->backlog) ||
+		     dcb_over_limit(sch, b, len)))
+		goto any;
+	/* dcb_pause_stamp() of a band the peer has not paused */
+	seq = READ_ONCE(b->pause_seq);
+	/* pairs with the smp_wmb() of dcb_pause_received() */
+	smp_rmb();
+	if (unlikely(READ_ONCE(b->paused_until)))
+		goto any;
+	if (unlikely(!dcb_pool_take(q->pool, dcb_cb(skb), len)))
+		goto any;
+	dcb_cb(skb)->pause_seq = seq;
+	return dcb_queue_tail(sch, b, band, skb, len);
+any:
+	return dcb_enqueue_any(skb, sch, to_free);
 }
 
 /*
@@ -521,6 +638,26 @@ static int dcb_head_band(struct dcb_sched *q)
 }
 
 /*
+ * Take the head packet @skb of band @band, @b, off the queue, with the
+ * queue's accounting; the pool's is the caller's.
+ */
+static __always_inline void dcb_band_unlink(struct Qdisc *sch,
+					    struct dcb_band *b,
+					    unsigned int band,
+					    struct sk_buff *skb)
+{
+	struct dcb_sched *q = qdisc_priv(sch);
+	unsigned int len = qdisc_pkt_len(skb);
+
+	__qdisc_dequeue_head(&b->q);
+	if (!b->q.qlen)
+		__clear_bit(band, &q->backlogged);
+	sch->q.qlen--;
+	b->backlog -= len;
+	sch->qstats.backlog -= len;
+}
+
+/*
  * Take the head packet of band @band, @b, off the queue, with all the
  * accounting.
  */
@@ -529,19 +666,26 @@ static __always_inline struct sk_buff *dcb_band_pop(struct Qdisc *sch,
 						    unsigned int band)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
-	struct sk_buff *skb = __qdisc_dequeue_head(&b->q);
-	unsigned int len;
+	struct sk_buff *skb = b->q.head;
 
 	if (!skb)
 		return NULL;
-	if (!b->q.qlen)
-		__clear_bit(band, &q->backlogged);
-	len = qdisc_pkt_len(skb);
-	sch->q.qlen--;
-	b->backlog -= len;
-	sch->qstats.backlog -= len;
-	dcb_pool_credit(q->pool, skb, len);
+	dcb_band_unlink(sch, b, band, skb);
+	dcb_pool_credit(q->pool, skb, qdisc_pkt_len(skb));
 	return skb;
+}
+
+/*
+ * The byte and packet counters of a departure, the band's (also its
+ * deq_packets and deq_bytes, dcb_fill_stats()) and the qdisc's: one
+ * packet each, as the enqueue segments GSO packets.
+ */
+static __always_inline void dcb_bstats_update(struct Qdisc *sch,
+					      struct dcb_band *b,
+					      unsigned int len)
+{
+	_bstats_update(&b->bstats, len, 1);
+	_bstats_update(&sch->bstats, len, 1);
 }
 
 /*
@@ -569,7 +713,7 @@ static void dcb_np_ecn(struct Qdisc *sch, unsigned int band,
 	}
 }
 
-/* dcb_dequeue() of a port with packets queued */
+/* dcb_dequeue() of a port with packets queued, any case */
 static noinline struct sk_buff *dcb_dequeue_busy(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
@@ -608,23 +752,41 @@ static noinline struct sk_buff *dcb_dequeue_busy(struct Qdisc *sch)
 	len = qdisc_pkt_len(skb);
 	if (unlikely(b->ecn.mode == TC_DCB_ECN_NP_ECN))
 		dcb_np_ecn(sch, band, skb);
-	/* also the band's deq_packets and deq_bytes (dcb_fill_stats()) */
-	_bstats_update(&b->bstats, len, 1);
-	qdisc_bstats_update(sch, skb);
+	dcb_bstats_update(sch, b, len);
 
 	if (q->cfg.rate)
 		q->t_next += psched_l2t_ns(&q->rate, len);
 	return skb;
 }
 
+/*
+ * The dequeue of the common case, without a stack frame: the highest
+ * backlogged band, neither paused nor resumed since its last dequeue, of
+ * a port not shaped, leaves unmarked (no NP-ECN) its head packet, which
+ * is charged to no port of the pool.  Anything else is dcb_dequeue_busy()'s
+ * (the same accounting, with the rest of the rules).
+ */
 static struct sk_buff *dcb_dequeue(struct Qdisc *sch)
 {
 	struct dcb_sched *q = qdisc_priv(sch);
+	struct dcb_band *b;
+	struct sk_buff *skb;
+	unsigned int band, len;
 
 	/* an idle port's dequeue ends every run of the qdisc: kept short */
 	if (!q->backlogged)
 		return NULL;
-	return dcb_dequeue_busy(sch);
+	band = __fls(q->backlogged);
+	b = dcb_band(q, band);
+	skb = b->q.head;
+	if (unlikely(q->cfg.rate || READ_ONCE(b->paused_until) || b->held ||
+		     b->ecn.mode == TC_DCB_ECN_NP_ECN || dcb_cb(skb)->port))
+		return dcb_dequeue_busy(sch);
+	len = qdisc_pkt_len(skb);
+	dcb_band_unlink(sch, b, band, skb);
+	dcb_pool_credit_lossy(q->pool, len);
+	dcb_bstats_update(sch, b, len);
+	return skb;
 }
 
 /* Drop every queued packet, returning its pool charge. */

@@ -78,6 +78,7 @@ struct dcb_xstats {
 /* dcb_sched.ds_class[]: the band (bits 0-2), and ECT */
 #define DCB_CLASS_BAND		(TC_DCB_NUM_BANDS - 1)
 #define DCB_CLASS_ECT		BIT(3)
+#define DCB_CLASS_ANY		BIT(4)	/* for dcb_enqueue_any() */
 
 struct dcb_sched {
 	struct dcb_cfg		cfg;
@@ -91,6 +92,10 @@ struct dcb_sched {
 	u64			lag_ns;		/* line time lost, backlogged */
 	struct qdisc_watchdog	watchdog;
 	struct dcb_band		band[TC_DCB_NUM_BANDS];
+	/* &band[i], set by ->init: the datapath loads it where it would
+	 * multiply by the band's size
+	 */
+	struct dcb_band		*bandp[TC_DCB_NUM_BANDS];
 	unsigned long		backlogged;	/* bit per band with packets */
 	u64			backlog_peak;
 	struct dcb_pool		*pool;
