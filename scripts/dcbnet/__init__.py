@@ -42,12 +42,19 @@ through it):
     ...
     net.stop()
 
-From Mininet's CLI (the same classes, with --custom):
+From Mininet's CLI (the same classes, with --custom; the options of
+the ports from the environment, see mn_custom.py):
 
+    DCBLAB_SW_DCB='rate 100mbit pfc prio-pfc 3 xoff 16kb' \
+    DCBLAB_HOST_DCB='rate 100mbit' \
     mn --custom scripts/dcbnet/mn_custom.py --switch dcb --host rxe \
        --link dcb --controller none --topo single,4
 
-Then `sw tc -s qdisc`, `h1 rdma link`, `pingall` work as usual.
+Then `pingall`, `s1 tc -s qdisc show dev s1-eth1`, `h1 rdma link` work
+as usual.  The cc/ files of an rxe device exist only in the initial
+namespace's sysfs, not in the one a node's commands see: from the CLI
+read them with `py h1.getCc('algo')`, write them with
+`py h1.setCc('algo', 'dcqcn')`.
 """
 
 import os

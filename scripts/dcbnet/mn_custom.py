@@ -12,9 +12,28 @@ unless DCBLAB_SW_DCB and DCBLAB_HOST_DCB give options (as dcb=).
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+def _here():
+    """This file: mn runs it with exec(), without __file__, so it is the
+    argument of --custom on mn's command line."""
+    for i, a in enumerate(sys.argv):
+        if a.startswith("--custom="):
+            a = a[len("--custom="):]
+        elif a == "--custom" and i + 1 < len(sys.argv):
+            a = sys.argv[i + 1]
+        else:
+            continue
+        for f in a.split(","):
+            if f.endswith("mn_custom.py"):
+                return f
+    return __file__
+
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(_here()))))
 
 from functools import partial  # noqa: E402
+
+from mininet.link import Link, OVSLink, TCLink, TCULink  # noqa: E402
 
 from dcbnet import DcbLink, DcbSwitch, RxeHost, load_modules  # noqa: E402
 
@@ -23,3 +42,8 @@ load_modules(os.environ.get("DCBLAB_ALGOS", "").split())
 switches = {"dcb": partial(DcbSwitch, dcb=os.environ.get("DCBLAB_SW_DCB", ""))}
 hosts = {"rxe": partial(RxeHost, dcb=os.environ.get("DCBLAB_HOST_DCB", ""))}
 links = {"dcb": DcbLink}
+# Mininet 2.3.0's mn does not read links (a comma is missing in its list
+# of custom dictionaries), but sets any other name as its global: its
+# LINKS with dcb added
+LINKS = {"default": Link, "tc": TCLink, "tcu": TCULink, "ovs": OVSLink,
+         "dcb": DcbLink}
