@@ -29,7 +29,16 @@ OUT=$(mktemp -d)
 defer "rm -rf '$OUT'"
 # what a killed run leaves: its rxe devices (the namespaces go with the
 # processes)
-at_exit 'for d in s1 s2 s3 s4 r; do rdma link delete "rxe_$d-eth0" 2>/dev/null; done'
+# shellcheck disable=SC2317  # for at_exit
+mnf_cleanup()
+{
+	local h
+	for h in s1 s2 s3 s4 r; do
+		rdma link delete "rxe_$h-eth0" 2>/dev/null
+	done
+	return 0
+}
+at_exit mnf_cleanup
 
 # key NAME: the value of NAME= in the example's report
 key() { sed -n "s/^$1=//p" "$OUT/report" | tail -n1; }
