@@ -125,7 +125,9 @@ class DcbSwitch(NsenterPopen, Node):
     on every port (dcb=, see DcbIntf).  Mininet's switch arguments
     (dpid, listenPort, ...) are accepted and ignored.  The switch
     answers ARP from its own address, 169.254.0.1 on lo unless
-    addr= says otherwise (no host uses it)."""
+    addr= says otherwise (no host uses it).  A port toward another
+    switch gets no route: fabrics of several switches must add theirs
+    (sw.cmd('ip route add ...'))."""
 
     def __init__(self, name, addr="169.254.0.1/32", **params):
         for k in ("inNamespace", "listenPort", "dpid", "opts", "batch",
