@@ -26,7 +26,7 @@
 set -euo pipefail
 
 STAMP_DIR=/var/lib/dcblab
-STAMP=$STAMP_DIR/deps-v4
+STAMP=$STAMP_DIR/deps-v5
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
@@ -34,7 +34,7 @@ PKGS=(
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
 	libnl-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
-	python3-docutils dkms python3-pandas python3-matplotlib
+	python3-docutils dkms python3-pandas python3-matplotlib mininet
 	linux-source-6.12
 )
 # What plain `make` needs: the compiler and kernel build tools, headers

@@ -1,0 +1,292 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Mininet node, interface and link classes of the DCB lab (see __init__)."""
+
+import glob
+import ipaddress
+import os
+import shlex
+import subprocess
+import time
+
+from mininet.link import Intf, Link
+from mininet.node import Host, Node
+
+from . import TOP
+
+BUILD = os.environ.get("DCBLAB_BUILD", os.path.join(TOP, "build"))
+DCB_KO = os.path.join(TOP, "sch_dcb", "sch_dcb.ko")
+RXE_KO = os.path.join(BUILD, "rxe_cc", "rdma_rxe.ko")
+IB = "/sys/class/infiniband"
+
+
+def _run(*argv):
+    subprocess.run(argv, check=True)
+
+
+def _loaded(mod):
+    return os.path.isdir("/sys/module/" + mod)
+
+
+def _rxe_is_ours():
+    """The loaded rdma_rxe is the lab's (it exports the cc/ engine)."""
+    with open("/proc/kallsyms") as f:
+        return any(line.rstrip().endswith(" rxe_cc_register") for line in f)
+
+
+def load_modules(algos=()):
+    """Load sch_dcb, the lab's rdma_rxe and rxe_cc_ALGO for each of algos
+    ('none' needs no module), unless already loaded."""
+    if not _loaded("sch_dcb"):
+        _run("insmod", DCB_KO)
+    for m in ("ib_core", "ib_uverbs", "rdma_ucm", "udp_tunnel",
+              "ip6_udp_tunnel"):
+        if not _loaded(m):
+            _run("modprobe", m)
+    if _loaded("rdma_rxe") and not _rxe_is_ours():
+        _run("modprobe", "-r", "rdma_rxe")
+    if not _loaded("rdma_rxe"):
+        _run("insmod", RXE_KO)
+    for a in algos:
+        if a != "none" and not _loaded("rxe_cc_" + a):
+            _run("insmod", os.path.join(BUILD, "rxe_cc", "rxe_cc_%s.ko" % a))
+
+
+def _dcb_argv(opts):
+    return shlex.split(opts) if isinstance(opts, str) else list(opts)
+
+
+class DcbIntf(Intf):
+    """An interface whose root qdisc is sch_dcb.
+
+    dcb: the qdisc's options as one string or a list of words (tc's
+    syntax after `dcb`); None takes the node's dcb= parameter, and an
+    interface of a node without one keeps the kernel's qdisc."""
+
+    def config(self, dcb=None, **params):
+        r = super().config(**params)
+        opts = dcb if dcb is not None else self.node.params.get("dcb")
+        if opts is not None:
+            r["dcb"] = self.setDcb(opts)
+        return r
+
+    def setDcb(self, opts):
+        """Replace the root qdisc by sch_dcb with opts (see the class)."""
+        argv = ["tc", "qdisc", "replace", "dev", self.name, "root",
+                "handle", "1:", "dcb"] + _dcb_argv(opts)
+        out, err, rc = self.node.pexec(argv)
+        if rc != 0:
+            raise RuntimeError("%s: %s: %s" % (self.node.name,
+                                               " ".join(argv), err.strip()))
+        self.dcb = opts
+        return out
+
+
+class DcbLink(Link):
+    """A veth pair whose two ends are DcbIntf.
+
+    dcb1, dcb2: sch_dcb options of node1's and node2's end; without
+    them each end takes its node's dcb= parameter."""
+
+    def __init__(self, node1, node2, dcb1=None, dcb2=None, **params):
+        # (Mininet.addLink passes its own intf=: the ends' classes win)
+        params.setdefault("cls1", DcbIntf)
+        params.setdefault("cls2", DcbIntf)
+        p1 = dict(params.pop("params1", None) or {})
+        p2 = dict(params.pop("params2", None) or {})
+        if dcb1 is not None:
+            p1["dcb"] = dcb1
+        if dcb2 is not None:
+            p2["dcb"] = dcb2
+        super().__init__(node1, node2, params1=p1, params2=p2, **params)
+
+
+class NsenterPopen:
+    """popen() (and so pexec()) entering only the node's network
+    namespace, with nsenter: Mininet's `mnexec -a` enters its mount
+    namespace too, which moves the process to the namespace's root and
+    out of a chroot such as the lab guest's (scripts/vm-run)."""
+
+    def popen(self, *args, **kwargs):
+        kwargs.setdefault("mncmd", ["nsenter",
+                                    "--net=/proc/%d/ns/net" % self.pid])
+        return super().popen(*args, **kwargs)
+
+
+def _peer(intf):
+    link = intf.link
+    if link is None:
+        return None
+    return link.intf2 if link.intf1 is intf else link.intf1
+
+
+class DcbSwitch(NsenterPopen, Node):
+    """A routing switch: its own network namespace, IPv4 forwarding,
+    proxy ARP and a /32 route per attached host on every port; sch_dcb
+    on every port (dcb=, see DcbIntf).  Mininet's switch arguments
+    (dpid, listenPort, ...) are accepted and ignored.  The switch
+    answers ARP from its own address, 169.254.0.1 on lo unless
+    addr= says otherwise (no host uses it).  A port toward another
+    switch gets no route: fabrics of several switches must add theirs
+    (sw.cmd('ip route add ...'))."""
+
+    def __init__(self, name, addr="169.254.0.1/32", **params):
+        for k in ("inNamespace", "listenPort", "dpid", "opts", "batch",
+                  "protocols", "failMode", "datapath"):
+            params.pop(k, None)
+        self.addr = addr
+        super().__init__(name, inNamespace=True, **params)
+
+    def start(self, controllers=None):
+        """Forward, answer ARP for the hosts behind other ports, and route
+        to each host attached to a port (called by Mininet.start)."""
+        cmds = ["sysctl -qw net.ipv4.ip_forward=1",
+                "ip addr replace %s dev lo" % self.addr]
+        for intf in self.intfList():
+            if intf.name == "lo":
+                continue
+            cmds += ["ip link set %s up" % intf,
+                     "sysctl -qw net.ipv4.conf.%s.proxy_arp=1" % intf,
+                     "sysctl -qw net.ipv4.conf.%s.rp_filter=0" % intf]
+            peer = _peer(intf)
+            if peer is not None and peer.IP() and \
+                    not isinstance(peer.node, DcbSwitch):
+                cmds.append("ip route replace %s/32 dev %s"
+                            % (peer.IP(), intf))
+        self.cmd(" && ".join(cmds))
+
+    def stop(self, deleteIntfs=True):
+        super().stop(deleteIntfs=deleteIntfs)
+
+    def connected(self):
+        return True
+
+    def counters(self):
+        """{(dev, name, band or None): value} of every sch_dcb port, one
+        `dcbmon -s` reading (band None: the port's totals)."""
+        out = self.cmd(os.path.join(TOP, "tools", "dcbmon"), "-s", "-")
+        res = {}
+        for line in out.splitlines():
+            key, _, val = line.strip().rpartition(" ")
+            parts = key.split(":")
+            if len(parts) < 3 or not val.isdigit():
+                continue
+            band = int(parts[3]) if len(parts) > 3 else None
+            res[(parts[1], parts[2], band)] = int(val)
+        return res
+
+    def netdev_bytes(self):
+        """{dev: (rx_bytes, tx_bytes)} of the switch's namespace, read
+        from /proc/PID/net/dev without a command."""
+        res = {}
+        with open("/proc/%d/net/dev" % self.pid) as f:
+            for line in f.readlines()[2:]:
+                dev, _, rest = line.partition(":")
+                v = rest.split()
+                res[dev.strip()] = (int(v[0]), int(v[8]))
+        return res
+
+
+class RxeHost(NsenterPopen, Host):
+    """A host with a soft-RoCE device rxe_<intf> on its interface.
+
+    dcb: sch_dcb options of its NIC (see DcbIntf), e.g. 'rate 100mbit'.
+    algo: cc/algo of its device ('none' by default).
+    cc: {knob: value} written to cc/<knob> after algo, e.g.
+    {'roce_dscp': 26, 'dcqcn/rpg_ai_rate': 5}."""
+
+    def config(self, algo="none", cc=None, **params):
+        r = super().config(**params)
+        self.rxe = {}
+        for intf in self.intfList():
+            if intf.name == "lo":
+                continue
+            dev = "rxe_" + intf.name
+            out, err, rc = self.pexec(["rdma", "link", "add", dev, "type",
+                                       "rxe", "netdev", intf.name])
+            if rc != 0:
+                raise RuntimeError("%s: rdma link add %s: %s"
+                                   % (self.name, dev, err.strip()))
+            self.rxe[intf.name] = dev
+        if self.rxe:
+            self.setCc("algo", algo)
+            for knob, val in (cc or {}).items():
+                self.setCc(knob, val)
+        r["rxe"] = dict(self.rxe)
+        return r
+
+    def rxeDev(self, intf=None):
+        """The rxe device of intf (default: the default interface)."""
+        return self.rxe[str(intf or self.defaultIntf())]
+
+    def setCc(self, knob, value, intf=None, timeout=10.0):
+        """Write cc/<knob> of the device (an algorithm module may still be
+        registering: retried for up to timeout seconds)."""
+        path = os.path.join(IB, self.rxeDev(intf), "cc", knob)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with open(path, "w") as f:
+                    f.write("%s\n" % value)
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+    def getCc(self, knob, intf=None):
+        with open(os.path.join(IB, self.rxeDev(intf), "cc", knob)) as f:
+            return f.read().strip()
+
+    def gid(self, intf=None, timeout=20.0):
+        """The index of the RoCE v2 GID of intf's IPv4 address (waits for
+        rxe to add it, up to timeout seconds)."""
+        intf = intf or self.defaultIntf()
+        want = ipaddress.IPv4Address(intf.IP()).packed
+        port = os.path.join(IB, self.rxeDev(intf), "ports", "1")
+        deadline = time.monotonic() + timeout
+        while True:
+            for t in glob.glob(os.path.join(port, "gid_attrs/types/*")):
+                i = os.path.basename(t)
+                try:
+                    with open(t) as f:
+                        if f.read().strip() != "RoCE v2":
+                            continue
+                    with open(os.path.join(port, "gids", i)) as f:
+                        g = bytes.fromhex(f.read().strip().replace(":", ""))
+                except OSError:
+                    continue
+                if g == bytes(10) + b"\xff\xff" + want:
+                    return int(i)
+            if time.monotonic() > deadline:
+                raise RuntimeError("%s: no RoCE v2 GID of %s"
+                                   % (self.name, intf.IP()))
+            time.sleep(0.1)
+
+    def netnsPids(self):
+        """Processes in this host's network namespace, its shell too."""
+        me = os.readlink("/proc/%d/ns/net" % self.pid)
+        pids = []
+        for p in os.listdir("/proc"):
+            if not p.isdigit():
+                continue
+            try:
+                if os.readlink("/proc/%s/ns/net" % p) == me:
+                    pids.append(int(p))
+            except OSError:
+                pass
+        return pids
+
+    def terminate(self):
+        """Kill what runs in the namespace (it holds the RDMA device),
+        delete the device, then end the shell."""
+        if self.shell and self.shell.poll() is None:
+            for p in self.netnsPids():
+                if p != self.pid:
+                    try:
+                        os.kill(p, 9)
+                    except OSError:
+                        pass
+            for dev in getattr(self, "rxe", {}).values():
+                subprocess.run(["rdma", "link", "delete", dev],
+                               stderr=subprocess.DEVNULL)
+        super().terminate()
