@@ -323,7 +323,7 @@ static unsigned int dcb_classify(const struct dcb_sched *q,
  * Could the curve select a packet arriving at a band holding @qlen
  * bytes?  False where dcb_ecn_select() is false whatever its coin.
  */
-static __always_inline bool dcb_ecn_may_select(const struct tc_dcb_ecn *ecn,
+static __always_inline bool dcb_ecn_may_select(const struct dcb_ecn *ecn,
 					       u32 qlen)
 {
 	switch (ecn->mode) {
