@@ -155,7 +155,7 @@ py: $(PY_UAPI)
 
 $(PY_UAPI): $(TOP)/scripts/gen_uapi.py $(TOP)/sch_dcb/uapi/pkt_sched_dcb.h \
 		$(TOP)/include/dcb_stats_fields.h
-	python3 $(TOP)/scripts/gen_uapi.py -o $@
+	/usr/bin/python3 $(TOP)/scripts/gen_uapi.py -o $@
 
 # Man pages from Documentation/man/*.rst (rst2man, python3-docutils).
 MAN_SRC := $(wildcard $(TOP)/Documentation/man/*.rst)
