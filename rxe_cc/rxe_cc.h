@@ -52,6 +52,27 @@ struct rxe_cc_param {
 };
 
 /*
+ * An entry of an algorithm's table of knobs: the u32 @member of its
+ * params struct @type, the file cc/<algo>/<member>, @d in [@lo, @hi].  An
+ * _AUTO knob's default is derived by ops->defaults() from the line rate
+ * and the base RTT; @d is its value until then.  A member that is not a
+ * u32 does not build.
+ */
+#define RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, auto) {		\
+	.name = #member,						\
+	.offset = offsetof(type, member) +				\
+		  BUILD_BUG_ON_ZERO(!__same_type(((type *)0)->member, u32)), \
+	.def = d,							\
+	.min = lo,							\
+	.max = hi,							\
+	.derived = auto,						\
+}
+#define RXE_CC_KNOB(type, member, d, lo, hi)				\
+	RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, false)
+#define RXE_CC_KNOB_AUTO(type, member, d, lo, hi)			\
+	RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, true)
+
+/*
  * What an algorithm's defaults derive from (Documentation/rxe_cc.rst,
  * "Default parameters").
  */
@@ -75,7 +96,8 @@ struct rxe_cc_cnp {
  * (init, release, on_sent, pkt_prep, pkt_unsent) or in softirq context
  * (the others; on_sent and pkt_prep too), on any CPU, and must not sleep.
  * Within a callback an algorithm may call rxe_cc_set_rate(),
- * rxe_cc_set_window(), rxe_cc_param_get(), rxe_cc_timer_arm() and
+ * rxe_cc_set_window(), rxe_cc_params() (its knobs, each read with
+ * rxe_cc_knob_get()), rxe_cc_param_get(), rxe_cc_timer_arm() and
  * rxe_cc_send_cnp(), nothing else of rxe's.  QPs keep the algorithm they
  * were created with.  Documentation/rxe_cc.rst, "Locking".
  */
@@ -158,6 +180,19 @@ static inline struct rxe_dev *rxe_cc_qp_dev(struct rxe_qp *qp)
 {
 	return to_rdev(qp->ibqp.device);
 }
+
+/*
+ * The knobs of the QP's device: the algorithm's params struct.  It stays
+ * while the QP holds its algorithm; read each knob with rxe_cc_knob_get(),
+ * as a user may write it at any time.
+ */
+static inline const void *rxe_cc_params(struct rxe_qp *qp)
+{
+	return rxe_cc_qp_dev(qp)->cc.params;
+}
+
+/* Knob @member of @k, the params struct rxe_cc_params() gave. */
+#define rxe_cc_knob_get(k, member)	READ_ONCE((k)->member)
 
 /*
  * The line rate the algorithms start from, in kb/s: the lowest of the

@@ -164,21 +164,14 @@ struct rxe_cc_fixed_qp {
 };
 
 static const struct rxe_cc_param rxe_cc_fixed_params[] = {
-	{
-		.name = "rate_mbps",
-		.offset = offsetof(struct rxe_cc_fixed_params, rate_mbps),
-		.def = 0,
-		.min = 0,
-		.max = 4000000,
-	},
+	RXE_CC_KNOB(struct rxe_cc_fixed_params, rate_mbps, 0, 0, 4000000),
 };
 
 static int rxe_cc_fixed_qp_init(struct rxe_qp *qp)
 {
-	u32 mbps = rxe_cc_param_get(qp, offsetof(struct rxe_cc_fixed_params,
-						 rate_mbps));
+	const struct rxe_cc_fixed_params *k = rxe_cc_params(qp);
 
-	rxe_cc_set_rate(qp, mbps * 1000);
+	rxe_cc_set_rate(qp, rxe_cc_knob_get(k, rate_mbps) * 1000);
 	return 0;
 }
 
