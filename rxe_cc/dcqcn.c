@@ -173,7 +173,7 @@ static const char *dcqcn_check(const void *params,
 			       const struct rxe_cc_env *env)
 {
 	const struct dcqcn_knobs *k = params;
-	u32 alpha_us = READ_ONCE(k->dce_tcp_rtt);
+	u32 alpha_us = rxe_cc_knob_get(k, dce_tcp_rtt);
 
 	if (alpha_us && alpha_us <= env->cnp_us)
 		return "dce_tcp_rtt (K) is not larger than min_time_between_cnps (N): alpha decays between CNPs (the paper requires K > N)";

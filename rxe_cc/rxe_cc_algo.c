@@ -135,16 +135,6 @@ ssize_t rxe_cc_algos_show(char *buf)
 	return n;
 }
 
-/* An algorithm knob of the QP's device, by offset in its params. */
-u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset)
-{
-	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
-
-	/* params cannot change while the QP holds its algorithm (nqps) */
-	return READ_ONCE(*(u32 *)((u8 *)rxe->cc.params + offset));
-}
-EXPORT_SYMBOL_GPL(rxe_cc_param_get);
-
 /*
  * "fixed", the engine's reference algorithm.
  *
