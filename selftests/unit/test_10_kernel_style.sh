@@ -26,10 +26,10 @@ rxe=${DCBLAB_BUILD:-$top/build}/rxe_cc
 kbuild_log_covers() {
 	local f n newer
 	[ -f "$1" ] || { echo "no $1"; return 1; }
-	newer=$(find "$top/sch_dcb" "$top/rxe_cc" "$top/Kbuild" -newer "$1" \
+	newer=$(find "$top/sch_dcb" "$top/rxe_cc" "$top/selftests/kmod" "$top/Kbuild" -newer "$1" \
 		\( -name '*.[ch]' -o -name '*.patch' -o -name Kbuild \) -print -quit)
 	[ -z "$newer" ] || { echo "$newer is newer than $1"; return 1; }
-	for f in "$top"/sch_dcb/*.c "$rxe"/*.c; do
+	for f in "$top"/sch_dcb/*.c "$rxe"/*.c "$rxe"/kmod/*.c; do
 		case $f in *.mod.c) continue ;; esac
 		n=${f%.c}.o
 		grep -qF "CC [M]  $n" "$1" && grep -qF "CHECK   $f" "$1" ||
