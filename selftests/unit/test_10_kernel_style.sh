@@ -67,6 +67,18 @@ else
 	touch "$rxe/.prepared"
 	diag "$log" rdma_rxe
 fi
+# Kernel-version differences live in one compatibility header per
+# component (rxe_cc_compat.h, dcb_compat.h): no version test elsewhere.
+vt=$(cd "$top" && grep -nE 'LINUX_VERSION_|KERNEL_VERSION\(|_KERNEL_GE\(' \
+	sch_dcb/*.[ch] rxe_cc/*.[ch] selftests/kmod/*.[ch] 2>/dev/null |
+	grep -vE '^(sch_dcb/dcb_compat\.h|rxe_cc/rxe_cc_compat\.h):' |
+	grep -vE '^[^:]+:[0-9]+:[[:space:]]*\*' | grep -vE '\.mod\.c:')
+if [ -n "$vt" ]; then
+	echo "$vt"
+	echo "FAIL: kernel version tests outside the compatibility headers"; rc=1
+else
+	echo "ok: kernel version tests only in the compatibility headers"
+fi
 if ! bash "$top/scripts/checkpatch.sh" >"$log" 2>&1; then
 	echo "FAIL: checkpatch"; cat "$log"; rc=1
 else
