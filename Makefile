@@ -112,9 +112,10 @@ sch_dcb-kernel:
 
 # The directory as prerequisite: adding or removing one of our files
 # re-links them; edits need no preparation.
-# (the series' directory as prerequisite: a patch added or removed)
+# (the series' directory as prerequisite: a patch added or removed; so
+# selftests/kmod/, the tests' modules built with rdma_rxe)
 $(RXE_STAMP): $(RXE_PATCHES) $(TOP)/scripts/rxe_prepare.sh $(TOP)/rxe_cc \
-		$(wildcard $(TOP)/rxe_cc/patches/$(KSERIES))
+		$(wildcard $(TOP)/rxe_cc/patches/$(KSERIES) $(TOP)/selftests/kmod)
 	$(KDIR_CHECK)
 	bash $(TOP)/scripts/rxe_prepare.sh $(KDIR) $(RXE_BUILD)
 	touch $@

@@ -40,36 +40,26 @@ struct dcqcn_knobs {
 	u32 initial_alpha_value;	/* /1024 */
 };
 
-#define DCQCN_PARAM(n, d, lo, hi, a) {					\
-	.name = #n,							\
-	.offset = offsetof(struct dcqcn_knobs, n),			\
-	.def = d,							\
-	.min = lo,							\
-	.max = hi,							\
-	.derived = a,							\
-}
-#define DCQCN_KNOB(n, d, lo, hi) DCQCN_PARAM(n, d, lo, hi, false)
-/* derived by dcqcn_defaults() from the line rate and the base RTT */
-#define DCQCN_AUTO(n, d, lo, hi) DCQCN_PARAM(n, d, lo, hi, true)
-
 /*
  * Defaults: the paper's deployment (Fig. 14) at 40 Gb/s, scaled to the
  * device's line rate and base RTT by dcqcn_defaults(); dcqcn.rst.
  */
 static const struct rxe_cc_param dcqcn_knobs[] = {
-	DCQCN_AUTO(rpg_time_reset, 55, 0, 4000000),
-	DCQCN_AUTO(rpg_byte_reset, 10485760, 0, U32_MAX),
-	DCQCN_KNOB(rpg_threshold, 5, 1, 1000),
-	DCQCN_AUTO(rpg_ai_rate, 40000, 0, 100000000),
-	DCQCN_AUTO(rpg_hai_rate, 50000, 0, 100000000),
-	DCQCN_AUTO(rpg_min_rate, 1000, 1, 100000000),
-	DCQCN_KNOB(rpg_max_rate, 0, 0, 4000000000U),
-	DCQCN_KNOB(rpg_min_dec_fac, 50, 0, 100),
-	DCQCN_KNOB(rate_to_set_on_first_cnp, 0, 0, 4000000000U),
-	DCQCN_KNOB(clamp_tgt_rate, 1, 0, 1),
-	DCQCN_KNOB(dce_tcp_g, 1020, 0, 1024),
-	DCQCN_AUTO(dce_tcp_rtt, 55, 0, 4000000),
-	DCQCN_KNOB(initial_alpha_value, 1024, 0, 1024),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, rpg_time_reset, 55, 0, 4000000),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, rpg_byte_reset, 10485760, 0,
+			 U32_MAX),
+	RXE_CC_KNOB(struct dcqcn_knobs, rpg_threshold, 5, 1, 1000),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, rpg_ai_rate, 40000, 0, 100000000),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, rpg_hai_rate, 50000, 0, 100000000),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, rpg_min_rate, 1000, 1, 100000000),
+	RXE_CC_KNOB(struct dcqcn_knobs, rpg_max_rate, 0, 0, 4000000000U),
+	RXE_CC_KNOB(struct dcqcn_knobs, rpg_min_dec_fac, 50, 0, 100),
+	RXE_CC_KNOB(struct dcqcn_knobs, rate_to_set_on_first_cnp, 0, 0,
+		    4000000000U),
+	RXE_CC_KNOB(struct dcqcn_knobs, clamp_tgt_rate, 1, 0, 1),
+	RXE_CC_KNOB(struct dcqcn_knobs, dce_tcp_g, 1020, 0, 1024),
+	RXE_CC_KNOB_AUTO(struct dcqcn_knobs, dce_tcp_rtt, 55, 0, 4000000),
+	RXE_CC_KNOB(struct dcqcn_knobs, initial_alpha_value, 1024, 0, 1024),
 };
 
 struct dcqcn_qp {
@@ -78,8 +68,6 @@ struct dcqcn_qp {
 	struct dcqcn_sm		sm;
 	u32			rate;	/* last rate given to the engine */
 };
-
-#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct dcqcn_knobs, n))
 
 /* After a state-machine call: rate, trace, the alpha and increase timer. */
 static void dcqcn_apply(struct dcqcn_qp *d, bool trace)
@@ -111,26 +99,27 @@ static void dcqcn_on_timer(struct rxe_qp *qp)
 static int dcqcn_init(struct rxe_qp *qp)
 {
 	struct dcqcn_qp *d = rxe_cc_priv(qp);
+	const struct dcqcn_knobs *k = rxe_cc_params(qp);
 	struct dcqcn_params *p = &d->p;
-	u32 line = KNOB(qp, rpg_max_rate);
+	u32 line = rxe_cc_knob_get(k, rpg_max_rate);
 
 	if (!line)
 		line = rxe_cc_line_rate_kbps(qp);
 	if (!line)
 		line = DCQCN_DEFAULT_LINE_KBPS;
 	p->line_rate = line;
-	p->min_rate = KNOB(qp, rpg_min_rate);
-	p->ai_rate = KNOB(qp, rpg_ai_rate);
-	p->hai_rate = KNOB(qp, rpg_hai_rate);
-	p->first_cnp_rate = KNOB(qp, rate_to_set_on_first_cnp);
-	p->min_dec_fac = KNOB(qp, rpg_min_dec_fac);
-	p->threshold = KNOB(qp, rpg_threshold);
-	p->byte_reset = KNOB(qp, rpg_byte_reset);
-	p->time_reset_ns = KNOB(qp, rpg_time_reset) * NSEC_PER_USEC;
-	p->alpha_period_ns = KNOB(qp, dce_tcp_rtt) * NSEC_PER_USEC;
-	p->g = KNOB(qp, dce_tcp_g);
-	p->initial_alpha = KNOB(qp, initial_alpha_value);
-	p->clamp_tgt_rate = KNOB(qp, clamp_tgt_rate);
+	p->min_rate = rxe_cc_knob_get(k, rpg_min_rate);
+	p->ai_rate = rxe_cc_knob_get(k, rpg_ai_rate);
+	p->hai_rate = rxe_cc_knob_get(k, rpg_hai_rate);
+	p->first_cnp_rate = rxe_cc_knob_get(k, rate_to_set_on_first_cnp);
+	p->min_dec_fac = rxe_cc_knob_get(k, rpg_min_dec_fac);
+	p->threshold = rxe_cc_knob_get(k, rpg_threshold);
+	p->byte_reset = rxe_cc_knob_get(k, rpg_byte_reset);
+	p->time_reset_ns = rxe_cc_knob_get(k, rpg_time_reset) * NSEC_PER_USEC;
+	p->alpha_period_ns = rxe_cc_knob_get(k, dce_tcp_rtt) * NSEC_PER_USEC;
+	p->g = rxe_cc_knob_get(k, dce_tcp_g);
+	p->initial_alpha = rxe_cc_knob_get(k, initial_alpha_value);
+	p->clamp_tgt_rate = rxe_cc_knob_get(k, clamp_tgt_rate);
 
 	d->qp = qp;
 	dcqcn_sm_init(&d->sm, p);
@@ -184,7 +173,7 @@ static const char *dcqcn_check(const void *params,
 			       const struct rxe_cc_env *env)
 {
 	const struct dcqcn_knobs *k = params;
-	u32 alpha_us = READ_ONCE(k->dce_tcp_rtt);
+	u32 alpha_us = rxe_cc_knob_get(k, dce_tcp_rtt);
 
 	if (alpha_us && alpha_us <= env->cnp_us)
 		return "dce_tcp_rtt (K) is not larger than min_time_between_cnps (N): alpha decays between CNPs (the paper requires K > N)";

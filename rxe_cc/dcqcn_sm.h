@@ -3,20 +3,16 @@
  * dcqcn_sm: DCQCN's reaction-point state machine (SIGCOMM'15, section 3,
  * Figure 7), integer and fixed-point only.  It never reads a clock: the
  * caller passes "now" in ns and arms one timer for dcqcn_sm_next_event().
- * Builds in the kernel and, against selftests/unit/dcqcn/shim.h, in
- * userspace.  See Documentation/dcqcn.rst.
+ * Builds in the kernel and in userspace, where selftests/unit/include/
+ * has the kernel headers it includes.  See Documentation/dcqcn.rst.
  */
 #ifndef DCQCN_SM_H
 #define DCQCN_SM_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#else
-#include "shim.h"
-#endif
 
 /* alpha is kept on a 2^20 scale; the knobs use mlx5's 1024 scale */
 #define DCQCN_ALPHA_SHIFT	20

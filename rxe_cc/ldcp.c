@@ -28,26 +28,16 @@ struct ldcp_knobs {
 	u32 ack_every;		/* packets */
 };
 
-#define LDCP_PARAM(n, d, lo, hi, a) {					\
-	.name = #n,							\
-	.offset = offsetof(struct ldcp_knobs, n),			\
-	.def = d,							\
-	.min = lo,							\
-	.max = hi,							\
-	.derived = a,							\
-}
-#define LDCP_KNOB(n, d, lo, hi) LDCP_PARAM(n, d, lo, hi, false)
-/* derived by ldcp_defaults() from the line rate and the base RTT */
-#define LDCP_AUTO(n, d, lo, hi) LDCP_PARAM(n, d, lo, hi, true)
-
 /* Defaults and their reasons: Documentation/ldcp.rst. */
 static const struct rxe_cc_param ldcp_knobs[] = {
-	LDCP_KNOB(alpha, 1024, 1, LDCP_FRAC_ONE),
-	LDCP_KNOB(beta, 128, 1, LDCP_FRAC_ONE),
-	LDCP_KNOB(min_cwnd_pkts, 1, 1, LDCP_MAX_CWND),
-	LDCP_KNOB(max_cwnd_pkts, LDCP_MAX_CWND, 1, LDCP_MAX_CWND),
-	LDCP_AUTO(init_window_pkts, 16, 0, LDCP_MAX_CWND),
-	LDCP_KNOB(ack_every, 1, 1, 64),
+	RXE_CC_KNOB(struct ldcp_knobs, alpha, 1024, 1, LDCP_FRAC_ONE),
+	RXE_CC_KNOB(struct ldcp_knobs, beta, 128, 1, LDCP_FRAC_ONE),
+	RXE_CC_KNOB(struct ldcp_knobs, min_cwnd_pkts, 1, 1, LDCP_MAX_CWND),
+	RXE_CC_KNOB(struct ldcp_knobs, max_cwnd_pkts, LDCP_MAX_CWND, 1,
+		    LDCP_MAX_CWND),
+	RXE_CC_KNOB_AUTO(struct ldcp_knobs, init_window_pkts, 16, 0,
+			 LDCP_MAX_CWND),
+	RXE_CC_KNOB(struct ldcp_knobs, ack_every, 1, 1, 64),
 };
 
 struct ldcp_qp {
@@ -56,8 +46,6 @@ struct ldcp_qp {
 	struct ldcp_sm		sm;
 	u32			window;	/* last window given to the engine */
 };
-
-#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct ldcp_knobs, n))
 
 /* Give a changed window to the engine, trace. */
 static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
@@ -74,15 +62,16 @@ static void ldcp_apply(struct ldcp_qp *d, u32 n, bool ece)
 static int ldcp_init(struct rxe_qp *qp)
 {
 	struct ldcp_qp *d = rxe_cc_priv(qp);
+	const struct ldcp_knobs *k = rxe_cc_params(qp);
 	struct ldcp_params *p = &d->p;
 
 	BUILD_BUG_ON(LDCP_MAX_CWND > RXE_MAX_UNACKED_PSNS);
-	p->alpha = KNOB(qp, alpha);
-	p->beta = KNOB(qp, beta);
-	p->min_cwnd = KNOB(qp, min_cwnd_pkts);
-	p->max_cwnd = KNOB(qp, max_cwnd_pkts);
-	p->init_window = KNOB(qp, init_window_pkts);
-	p->ack_every = KNOB(qp, ack_every);
+	p->alpha = rxe_cc_knob_get(k, alpha);
+	p->beta = rxe_cc_knob_get(k, beta);
+	p->min_cwnd = rxe_cc_knob_get(k, min_cwnd_pkts);
+	p->max_cwnd = rxe_cc_knob_get(k, max_cwnd_pkts);
+	p->init_window = rxe_cc_knob_get(k, init_window_pkts);
+	p->ack_every = rxe_cc_knob_get(k, ack_every);
 	ldcp_params_sanitize(p);
 
 	d->qp = qp;

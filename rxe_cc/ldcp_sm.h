@@ -2,19 +2,16 @@
 /*
  * ldcp_sm: LDCP's sender (draft-dai-tsvwg-PFC-free-low-delay-control-
  * protocol, IETF 108 slides): the stable-stage window rule and the fast
- * start, integer and fixed-point only.  Builds in the kernel and, against
- * selftests/unit/dcqcn/shim.h, in userspace.  See Documentation/ldcp.rst.
+ * start, integer and fixed-point only.  Builds in the kernel and in
+ * userspace, where selftests/unit/include/ has the kernel headers it
+ * includes.  See Documentation/ldcp.rst.
  */
 #ifndef LDCP_SM_H
 #define LDCP_SM_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#else
-#include "shim.h"
-#endif
 
 /* cwnd is kept in packets on a 2^16 scale */
 #define LDCP_CWND_SHIFT		16

@@ -35,28 +35,18 @@ struct pcn_knobs {
 	u32 min_rate_kbps;	/* rate floor, kb/s */
 };
 
-#define PCN_PARAM(n, d, lo, hi, a) {					\
-	.name = #n,							\
-	.offset = offsetof(struct pcn_knobs, n),			\
-	.def = d,							\
-	.min = lo,							\
-	.max = hi,							\
-	.derived = a,							\
-}
-#define PCN_KNOB(n, d, lo, hi) PCN_PARAM(n, d, lo, hi, false)
-/* derived by pcn_defaults() from the line rate and the base RTT */
-#define PCN_AUTO(n, d, lo, hi) PCN_PARAM(n, d, lo, hi, true)
-
 /*
  * Defaults: the paper's (section 5, 6) at 40 Gb/s, scaled to the device's
  * line rate and base RTT by pcn_defaults(); pcn.rst.
  */
 static const struct rxe_cc_param pcn_knobs[] = {
-	PCN_AUTO(period_us, 50, 1, 1000000),
-	PCN_KNOB(ecn_threshold_pct, 95, 0, 100),
-	PCN_KNOB(w_min, PCN_W_KNOB_ONE / 128, 1, PCN_W_KNOB_ONE - 1),
-	PCN_KNOB(w_max, PCN_W_KNOB_ONE / 2, 1, PCN_W_KNOB_ONE - 1),
-	PCN_AUTO(min_rate_kbps, 1000, 1, 100000000),
+	RXE_CC_KNOB_AUTO(struct pcn_knobs, period_us, 50, 1, 1000000),
+	RXE_CC_KNOB(struct pcn_knobs, ecn_threshold_pct, 95, 0, 100),
+	RXE_CC_KNOB(struct pcn_knobs, w_min, PCN_W_KNOB_ONE / 128, 1,
+		    PCN_W_KNOB_ONE - 1),
+	RXE_CC_KNOB(struct pcn_knobs, w_max, PCN_W_KNOB_ONE / 2, 1,
+		    PCN_W_KNOB_ONE - 1),
+	RXE_CC_KNOB_AUTO(struct pcn_knobs, min_rate_kbps, 1000, 1, 100000000),
 };
 
 /* cc/pcn/ knobs from the line rate and the base RTT (pcn_sm_auto()). */
@@ -77,8 +67,6 @@ struct pcn_qp {
 	struct pcn_np		np;
 	u64			period_end;	/* NP: timer expiry, ns */
 };
-
-#define KNOB(qp, n) rxe_cc_param_get(qp, offsetof(struct pcn_knobs, n))
 
 /* Read-only module parameters counting CNPs over every QP. */
 static atomic_long_t pcn_bad_cnps = ATOMIC_LONG_INIT(0);
@@ -125,6 +113,7 @@ static void pcn_on_timer(struct rxe_qp *qp)
 static int pcn_init(struct rxe_qp *qp)
 {
 	struct pcn_qp *d = rxe_cc_priv(qp);
+	const struct pcn_knobs *k = rxe_cc_params(qp);
 	struct pcn_rp_params *p = &d->rp_p;
 	u32 line = rxe_cc_line_rate_kbps(qp);
 
@@ -132,14 +121,14 @@ static int pcn_init(struct rxe_qp *qp)
 	if (!line)
 		line = PCN_DEFAULT_LINE_KBPS;
 	p->line_rate = line;
-	p->min_rate = min(KNOB(qp, min_rate_kbps), line);
+	p->min_rate = min(rxe_cc_knob_get(k, min_rate_kbps), line);
 	/* knobs in 1/65536, the machine in 1/2^20 */
-	p->w_max = KNOB(qp, w_max) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
-	p->w_min = KNOB(qp, w_min) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
+	p->w_max = rxe_cc_knob_get(k, w_max) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
+	p->w_min = rxe_cc_knob_get(k, w_min) << (PCN_W_SHIFT - PCN_W_KNOB_SHIFT);
 	if (p->w_min > p->w_max)
 		p->w_min = p->w_max;
-	d->np_p.period_ns = KNOB(qp, period_us) * NSEC_PER_USEC;
-	d->np_p.ecn_threshold_pct = KNOB(qp, ecn_threshold_pct);
+	d->np_p.period_ns = rxe_cc_knob_get(k, period_us) * NSEC_PER_USEC;
+	d->np_p.ecn_threshold_pct = rxe_cc_knob_get(k, ecn_threshold_pct);
 
 	pcn_rp_init(&d->rp, p);
 	pcn_np_init(&d->np);

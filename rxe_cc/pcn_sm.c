@@ -3,11 +3,7 @@
  * pcn_sm.c: PCN's reaction point and notification point, fixed point.
  * See pcn_sm.h and Documentation/pcn.rst.
  */
-#ifdef __KERNEL__
 #include <linux/string.h>
-#else
-#include <string.h>
-#endif
 
 #include "pcn_sm.h"
 

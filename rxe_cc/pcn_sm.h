@@ -2,21 +2,18 @@
 /*
  * pcn_sm: PCN's reaction point (NSDI'20, Algorithm 1) and notification
  * point (Figure 8) as integer, fixed-point state machines.  They never
- * read a clock: the caller passes "now" in ns.  Builds in the kernel and,
- * against selftests/unit/pcn/shim.h, in userspace.  Rates are in kb/s
- * (the paper carries 1 Mb/s units).  See Documentation/pcn.rst.
+ * read a clock: the caller passes "now" in ns.  Builds in the kernel and
+ * in userspace, where selftests/unit/include/ has the kernel headers it
+ * includes.  Rates are in kb/s (the paper carries 1 Mb/s units).  See
+ * Documentation/pcn.rst.
  */
 #ifndef PCN_SM_H
 #define PCN_SM_H
 
-#ifdef __KERNEL__
 #include <linux/types.h>
 #include <linux/limits.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
-#else
-#include "shim.h"
-#endif
 
 /* the weight w is kept on a 2^20 scale: 1/128 and 1/2 are exact */
 #define PCN_W_SHIFT		20

@@ -52,6 +52,30 @@ struct rxe_cc_param {
 };
 
 /*
+ * One entry of an algorithm's table of knobs: the u32 @member of its
+ * params struct @type, the file cc/<algo>/<member>, @d in [@lo, @hi].  A
+ * member that is not a u32 does not build.  An algorithm reads a knob
+ * with rxe_cc_knob_get(), by name, never by offset.
+ */
+#define RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, drv) {		\
+	.name = #member,						\
+	.offset = offsetof(type, member) +				\
+		  BUILD_BUG_ON_ZERO(!__same_type(((type *)0)->member, u32)), \
+	.def = d,							\
+	.min = lo,							\
+	.max = hi,							\
+	.derived = drv,							\
+}
+#define RXE_CC_KNOB(type, member, d, lo, hi)				\
+	RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, false)
+/*
+ * A knob whose default ops->defaults() derives from the line rate and the
+ * base RTT; @d is its value until then.
+ */
+#define RXE_CC_KNOB_AUTO(type, member, d, lo, hi)			\
+	RXE_CC_KNOB_ENTRY(type, member, d, lo, hi, true)
+
+/*
  * What an algorithm's defaults derive from (Documentation/rxe_cc.rst,
  * "Default parameters").
  */
@@ -75,9 +99,10 @@ struct rxe_cc_cnp {
  * (init, release, on_sent, pkt_prep, pkt_unsent) or in softirq context
  * (the others; on_sent and pkt_prep too), on any CPU, and must not sleep.
  * Within a callback an algorithm may call rxe_cc_set_rate(),
- * rxe_cc_set_window(), rxe_cc_param_get(), rxe_cc_timer_arm() and
- * rxe_cc_send_cnp(), nothing else of rxe's.  QPs keep the algorithm they
- * were created with.  Documentation/rxe_cc.rst, "Locking".
+ * rxe_cc_set_window(), rxe_cc_params() (its knobs, each read with
+ * rxe_cc_knob_get()), rxe_cc_timer_arm() and rxe_cc_send_cnp(), nothing
+ * else of rxe's.  QPs keep the algorithm they were created with.
+ * Documentation/rxe_cc.rst, "Locking".
  */
 struct rxe_cc_ops {
 	struct list_head	list;
@@ -160,6 +185,20 @@ static inline struct rxe_dev *rxe_cc_qp_dev(struct rxe_qp *qp)
 }
 
 /*
+ * The knobs of the QP's device: its algorithm's params struct.  The
+ * device keeps its algorithm, and so this struct, while a QP uses it
+ * (cc/algo refuses a change, EBUSY); read each knob with
+ * rxe_cc_knob_get(), as a user may write one at any time.
+ */
+static inline const void *rxe_cc_params(struct rxe_qp *qp)
+{
+	return rxe_cc_qp_dev(qp)->cc.params;
+}
+
+/* Knob @member of @k, the algorithm's params struct (rxe_cc_params()). */
+#define rxe_cc_knob_get(k, member)	READ_ONCE((k)->member)
+
+/*
  * The line rate the algorithms start from, in kb/s: the lowest of the
  * device's max_rate_mbps (0: none) and the port's rate when the QP was
  * created (the shaping rate of sch_dcb as the netdev's root qdisc, else
@@ -174,7 +213,6 @@ static inline u32 rxe_cc_line_rate_kbps(struct rxe_qp *qp)
 
 void rxe_cc_set_rate(struct rxe_qp *qp, u32 kbps);
 void rxe_cc_set_window(struct rxe_qp *qp, u32 pkts);
-u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset);
 void rxe_cc_timer_arm(struct rxe_qp *qp, u64 expires_ns);
 void rxe_cc_send_cnp(struct rxe_qp *qp, const u8 *rsvd);
 

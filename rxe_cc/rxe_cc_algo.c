@@ -135,16 +135,6 @@ ssize_t rxe_cc_algos_show(char *buf)
 	return n;
 }
 
-/* An algorithm knob of the QP's device, by offset in its params. */
-u32 rxe_cc_param_get(struct rxe_qp *qp, size_t offset)
-{
-	struct rxe_dev *rxe = rxe_cc_qp_dev(qp);
-
-	/* params cannot change while the QP holds its algorithm (nqps) */
-	return READ_ONCE(*(u32 *)((u8 *)rxe->cc.params + offset));
-}
-EXPORT_SYMBOL_GPL(rxe_cc_param_get);
-
 /*
  * "fixed", the engine's reference algorithm.
  *
@@ -164,21 +154,14 @@ struct rxe_cc_fixed_qp {
 };
 
 static const struct rxe_cc_param rxe_cc_fixed_params[] = {
-	{
-		.name = "rate_mbps",
-		.offset = offsetof(struct rxe_cc_fixed_params, rate_mbps),
-		.def = 0,
-		.min = 0,
-		.max = 4000000,
-	},
+	RXE_CC_KNOB(struct rxe_cc_fixed_params, rate_mbps, 0, 0, 4000000),
 };
 
 static int rxe_cc_fixed_qp_init(struct rxe_qp *qp)
 {
-	u32 mbps = rxe_cc_param_get(qp, offsetof(struct rxe_cc_fixed_params,
-						 rate_mbps));
+	const struct rxe_cc_fixed_params *k = rxe_cc_params(qp);
 
-	rxe_cc_set_rate(qp, mbps * 1000);
+	rxe_cc_set_rate(qp, rxe_cc_knob_get(k, rate_mbps) * 1000);
 	return 0;
 }
 

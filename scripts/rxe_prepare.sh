@@ -76,4 +76,11 @@ done
 for f in "$top"/rxe_cc/*.[ch] "$top"/rxe_cc/Kbuild; do
 	ln -sf "$f" "$out/$(basename "$f")"
 done
+# the tests' modules, in kmod/ (rxe_cc/Kbuild); a DKMS copy has none
+if [ -f "$top/selftests/kmod/Kbuild" ]; then
+	mkdir -p "$out/kmod"
+	for f in "$top"/selftests/kmod/*.[ch] "$top"/selftests/kmod/Kbuild; do
+		ln -sf "$f" "$out/kmod/$(basename "$f")"
+	done
+fi
 echo "rxe_prepare: $out: Linux $kver rxe + $(ls "$series"/*.patch 2>/dev/null | wc -l) patches of rxe_cc/patches/$kmaj.$kmin"

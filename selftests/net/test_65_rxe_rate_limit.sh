@@ -3,7 +3,7 @@
 # timeout: 200
 #
 # IB_QP_RATE_LIMIT, the verbs per-QP rate limit, set by a kernel consumer
-# (rxe_cc/rxe_cc_rltest.c: two RC QPs of one device connected through
+# (selftests/kmod/rxe_cc_rltest.c: two RC QPs of one device connected through
 # rxe's loopback, ib_modify_qp(IB_QP_RATE_LIMIT) on the sender, RDMA
 # WRITEs timed between the first and the last completion; userspace cannot set it on rxe).  Asserted: at 5000 kb/s
 # the transfer's wire rate is within 3% of the limit; without a limit it
@@ -23,7 +23,7 @@
 . "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma
-RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_rltest.ko
+RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/kmod/rxe_cc_rltest.ko
 [ -f "$RLT_KO" ] || fail "$RLT_KO not built (run make)"
 load_rxe
 rxe_topo 1

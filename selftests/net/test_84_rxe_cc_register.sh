@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # timeout: 200
 #
-# The engine's error paths (rxe_cc/rxe_cc_regtest.c), one step each:
+# The engine's error paths (selftests/kmod/rxe_cc_regtest.c), one step each:
 #  - register: rxe_cc_register() refuses every malformed struct
 #    rxe_cc_ops the test module offers (bad names, flags, per-QP size,
 #    knob tables) with -EINVAL and a duplicate name with -EEXIST (the
@@ -25,7 +25,7 @@
 . "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma ibv_rc_pingpong
-KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_regtest.ko
+KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/kmod/rxe_cc_regtest.ko
 [ -f "$KO" ] || fail "$KO not built (run make)"
 P=/sys/module/rxe_cc_regtest/parameters
 REF=/sys/module/rxe_cc_regtest/refcnt

@@ -5,7 +5,7 @@
 # IB_EVENT_COMM_EST: a connected QP in RTR that receives its first packet
 # raises Communication Established, once, as an HCA does; a CM uses it to
 # establish the passive side of a connection whose RTU was lost.  A
-# kernel consumer (rxe_cc/rxe_cc_rltest.c, comm_est=1) connects two RC
+# kernel consumer (selftests/kmod/rxe_cc_rltest.c, comm_est=1) connects two RC
 # QPs of one device, the receiver only to RTR, and sends it two RDMA
 # WRITEs.  Asserted: both complete, the receiver's event handler saw
 # COMM_EST exactly once, the sender's never.
@@ -16,7 +16,7 @@
 . "$TOP/scripts/lib/rxe.sh"
 
 need_cmd rdma
-RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rxe_cc_rltest.ko
+RLT_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/kmod/rxe_cc_rltest.ko
 [ -f "$RLT_KO" ] || fail "$RLT_KO not built (run make)"
 load_rxe
 rxe_topo 1

@@ -3,7 +3,7 @@
 #
 # Sourced by the unit tests of the rxe_cc state machines (test_dcqcn*.sh,
 # test_pcn*.sh, test_ldcp*.sh): sm_build ALGO PROGRAM builds
-# selftests/unit/ALGO/PROGRAM (against the kernel shim) into
+# selftests/unit/ALGO/PROGRAM (against selftests/unit/include/) into
 # build/ALGO/PROGRAM and prints its path; it exits the test with 4 (skip)
 # without a compiler and 1 (fail) if the build fails.  The unit tests use
 # the kernel's selftest harness (kselftest_harness.h, kselftest.h), which

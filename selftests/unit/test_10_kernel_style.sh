@@ -26,10 +26,10 @@ rxe=${DCBLAB_BUILD:-$top/build}/rxe_cc
 kbuild_log_covers() {
 	local f n newer
 	[ -f "$1" ] || { echo "no $1"; return 1; }
-	newer=$(find "$top/sch_dcb" "$top/rxe_cc" "$top/Kbuild" -newer "$1" \
+	newer=$(find "$top/sch_dcb" "$top/rxe_cc" "$top/selftests/kmod" "$top/Kbuild" -newer "$1" \
 		\( -name '*.[ch]' -o -name '*.patch' -o -name Kbuild \) -print -quit)
 	[ -z "$newer" ] || { echo "$newer is newer than $1"; return 1; }
-	for f in "$top"/sch_dcb/*.c "$rxe"/*.c; do
+	for f in "$top"/sch_dcb/*.c "$rxe"/*.c "$rxe"/kmod/*.c; do
 		case $f in *.mod.c) continue ;; esac
 		n=${f%.c}.o
 		grep -qF "CC [M]  $n" "$1" && grep -qF "CHECK   $f" "$1" ||
@@ -66,6 +66,18 @@ else
 	fi
 	touch "$rxe/.prepared"
 	diag "$log" rdma_rxe
+fi
+# Kernel-version differences live in one compatibility header per
+# component (rxe_cc_compat.h, dcb_compat.h): no version test elsewhere.
+vt=$(cd "$top" && grep -nE 'LINUX_VERSION_|KERNEL_VERSION\(|_KERNEL_GE\(' \
+	sch_dcb/*.[ch] rxe_cc/*.[ch] selftests/kmod/*.[ch] 2>/dev/null |
+	grep -vE '^(sch_dcb/dcb_compat\.h|rxe_cc/rxe_cc_compat\.h):' |
+	grep -vE '^[^:]+:[0-9]+:[[:space:]]*\*' | grep -vE '\.mod\.c:')
+if [ -n "$vt" ]; then
+	echo "$vt"
+	echo "FAIL: kernel version tests outside the compatibility headers"; rc=1
+else
+	echo "ok: kernel version tests only in the compatibility headers"
 fi
 if ! bash "$top/scripts/checkpatch.sh" >"$log" 2>&1; then
 	echo "FAIL: checkpatch"; cat "$log"; rc=1

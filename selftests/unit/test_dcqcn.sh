@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unit tests of DCQCN's reaction-point state machine (rxe_cc/dcqcn_sm.c),
-# built unchanged in userspace against selftests/unit/dcqcn/shim.h.
+# built unchanged in userspace against selftests/unit/include/.
 # Exit: 0 pass, 1 fail, 4 skip.
 . "$(dirname "$0")/sm_lib.sh"
 bin=$(sm_build dcqcn test_dcqcn) || exit $?

@@ -35,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+
 #include "dcqcn_sm.h"
 
 #define MAXN 32

@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+#include <linux/limits.h>
+
 #include "ldcp_sm.h"
 #include "../check.h"
 

@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+
 #include "pcn_sm.h"
 #include "pkt_sched_dcb.h"
 

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/kernel.h>
+
 #include "pcn_sm.h"
 #include "../check.h"
 

@@ -27,7 +27,8 @@
  * With @rtnl_held, the QPs are created while this module holds RTNL, as
  * a kernel consumer may (in a worker, so that a create_qp that takes
  * RTNL fails the load after 10 s instead of deadlocking).
- * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh.
+ * Not part of rdma_rxe; used by selftests/net/test_65_rxe_rate_limit.sh
+ * and test_98_rxe_comm_est.sh.
  */
 
 #include <linux/delay.h>
