@@ -229,34 +229,17 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 }
 
 /*
- * May the next packet of the requester (or of the responder: @resp) go
- * now?  A QP that was never paced, or no longer is, takes no lock.
+ * May the next packet of the requester (or of the responder: @resp) of a
+ * QP that was paced go now (rxe_cc_pace_wait(), rxe_cc_resp_pace_wait())?
  */
-static bool rxe_cc_pace_wait_one(struct rxe_qp *qp, bool resp)
+bool __rxe_cc_pace_wait(struct rxe_qp *qp, bool resp)
 {
 	bool wait;
 
-	if (!READ_ONCE(qp->cc.next_send_ns))
-		return false;
 	rxe_cc_lock(qp);
 	wait = rxe_cc_pace_wait_locked(qp, resp);
 	rxe_cc_unlock(qp);
 	return wait;
-}
-
-/* Requester: may the next packet go now? */
-bool rxe_cc_pace_wait(struct rxe_qp *qp)
-{
-	return rxe_cc_pace_wait_one(qp, false);
-}
-
-/*
- * Responder: may the next RDMA READ response packet go now?  If not, the
- * responder stops with the response where it is; the pacer runs it again.
- */
-bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
-{
-	return rxe_cc_pace_wait_one(qp, true);
 }
 
 /*
@@ -398,7 +381,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
  * its wire time, 0 when the QP is not paced.  A QP with no algorithm, no
  * rate and no pacing left over takes no lock: stock rxe's traffic.
  */
-static u64 rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+u64 __rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 wire_ns;
@@ -411,10 +394,10 @@ static u64 rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	return wire_ns;
 }
 
-/* Requester: a packet left; charge its wire size to the pacer. */
-void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
+/* Requester: a packet left (rxe_cc_sent()); charge it to the pacer. */
+void __rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	u64 wire_ns = rxe_cc_charge_sent(qp, pkt);
+	u64 wire_ns = __rxe_cc_charge_sent(qp, pkt);
 
 	if (!wire_ns) {
 		qp->cc.noack_ns = 0;
@@ -422,16 +405,6 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	}
 	rxe_cc_paced_timer(qp, pkt);
 	qp->cc.noack_ns += wire_ns;
-}
-
-/*
- * Responder: an RDMA READ response packet left.  The QP's rate covers
- * everything it sends, so its responses are paced and counted as its
- * requests are.
- */
-void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
-{
-	rxe_cc_charge_sent(qp, pkt);
 }
 
 /*
@@ -443,7 +416,8 @@ bool rxe_cc_paced_ackreq(struct rxe_qp *qp)
 {
 	unsigned long tmo = qp->qp_timeout_jiffies;
 
-	if (!tmo || !READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) ||
+	if (!tmo || !qp->cc.noack_ns ||
+	    !READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) ||
 	    qp->cc.noack_ns < jiffies_to_nsecs(tmo) / 4)
 		return false;
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_ACKREQ_ADDED);
