@@ -82,7 +82,9 @@ void __rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 	bool ce = pkt->mask & RXE_CC_CE_MASK;
 	u64 now, last, gap;
 
-	if (!rxe_cc_data_pkt(pkt))
+	/* without on_rx, only CE for a notification point needs the lock */
+	if (!rxe_cc_data_pkt(pkt) ||
+	    (!ops->on_rx && !(ce && (ops->flags & RXE_CC_F_NP))))
 		return;
 	rxe_cc_lock(qp);
 	if (ops->on_rx)

@@ -48,6 +48,18 @@ enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 static u32 rxe_cc_qp_rate(struct rxe_qp *qp);
 
 /*
+ * The QP is not paced any more (under the cc lock).  A QP whose
+ * next_send_ns is 0 is neither behind nor held, so that sending unpaced
+ * needs no lock (__rxe_cc_charge_sent()).
+ */
+static void rxe_cc_pace_stop(struct rxe_qp *qp)
+{
+	qp->cc.next_send_ns = 0;
+	qp->cc.behind = false;
+	qp->cc.held = false;
+}
+
+/*
  * The QP's pacing rate went up or its last limit went away (under the cc
  * lock).  The pacer's gap was timed at the rate the last packet was
  * charged at: shorten what is left of it in the ratio of the two rates,
@@ -74,8 +86,7 @@ static void rxe_cc_pace_retime(struct rxe_qp *qp)
 		qp->cc.next_send_ns = next;
 	} else {
 		next = now;
-		qp->cc.next_send_ns = 0;
-		qp->cc.behind = false;
+		rxe_cc_pace_stop(qp);
 	}
 	/* queued: the requester or the responder waits for it */
 	if (!qp->cc.stopped && hrtimer_is_queued(&qp->cc.pacer))
@@ -207,7 +218,7 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 		return false;
 	if (!rxe_cc_qp_rate(qp)) {
 		/* limits removed since the last packet */
-		qp->cc.next_send_ns = 0;
+		rxe_cc_pace_stop(qp);
 		return false;
 	}
 	/*
@@ -340,9 +351,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 		qp->cc.ops->on_sent(qp, bytes);
 	qp->cc.pace_kbps = kbps;
 	if (!kbps) {
-		qp->cc.next_send_ns = 0;
-		qp->cc.behind = false;
-		qp->cc.held = false;
+		rxe_cc_pace_stop(qp);
 		return 0;
 	}
 	/*
@@ -378,15 +387,19 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 
 /*
  * A data packet of @qp left: charge it (rxe_cc_pace_charge()); returns
- * its wire time, 0 when the QP is not paced.  A QP with no algorithm, no
- * rate and no pacing left over takes no lock: stock rxe's traffic.
+ * its wire time, 0 when the QP is not paced.  A QP with no rate, no
+ * pacing left over and no on_sent callback has nothing to charge and
+ * takes no lock (rxe_cc_pace_stop()): stock rxe's traffic, and an
+ * algorithm's at line rate.
  */
 u64 __rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
+	const struct rxe_cc_ops *ops = qp->cc.ops;
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 wire_ns;
 
-	if (!qp->cc.ops && !kbps && !READ_ONCE(qp->cc.next_send_ns))
+	if (!kbps && !READ_ONCE(qp->cc.next_send_ns) &&
+	    !(ops && ops->on_sent))
 		return 0;
 	rxe_cc_lock(qp);
 	wire_ns = rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt), kbps);

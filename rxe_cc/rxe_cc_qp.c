@@ -205,6 +205,16 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 }
 
 /*
+ * Does the algorithm follow the packets in flight: does it see them
+ * built (pkt_prep) or acknowledged (on_ack)?  Only then does the
+ * requester keep the PSNs sent (snd_max) and acknowledged (acked_psn).
+ */
+static bool rxe_cc_tracks_pkts(const struct rxe_cc_ops *ops)
+{
+	return ops && (ops->pkt_prep || ops->on_ack);
+}
+
+/*
  * Requester, under the cc lock: the algorithm sees the packet, may change
  * AckReq and ECT.
  */
@@ -247,7 +257,7 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 /*
  * Requester: a request packet's BTH is written (rxe_cc_req_pkt()); choose
  * its AckReq bit (a paced QP's, then the algorithm's) and whether it
- * carries ECT(0).
+ * carries ECT(0).  An algorithm that follows no packets takes no lock.
  */
 void __rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
@@ -257,7 +267,7 @@ void __rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	qp->cc.undo.noack_ns = qp->cc.noack_ns;
 	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
 		bth_set_ack(pkt, 1);
-	if (qp->cc.ops) {
+	if (rxe_cc_tracks_pkts(qp->cc.ops)) {
 		rxe_cc_lock(qp);
 		qp->cc.undo.acked_valid = qp->cc.acked_valid;
 		qp->cc.undo.snd_max = qp->cc.snd_max;
@@ -284,7 +294,7 @@ void rxe_cc_req_unsent(struct rxe_qp *qp)
 		return;
 	qp->cc.undo.valid = false;
 	qp->cc.noack_ns = qp->cc.undo.noack_ns;
-	if (!ops)
+	if (!rxe_cc_tracks_pkts(ops))
 		return;
 	rxe_cc_lock(qp);
 	qp->cc.snd_max = qp->cc.undo.snd_max;
