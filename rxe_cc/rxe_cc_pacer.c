@@ -339,6 +339,28 @@ static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 }
 
 /*
+ * The wire time of @bytes at @kbps, in ns: bits / (kbit/s) = ms, so
+ * @bytes * 8e6 / @kbps, rounded down.  Without a division per packet:
+ * when the rate changes, its reciprocal is computed once, rounded down
+ * (ns per byte with 32 fractional bits), so that the product is the
+ * quotient or one below it; one multiplication tells which.
+ */
+static u64 rxe_cc_wire_ns(struct rxe_qp *qp, u32 bytes, u32 kbps)
+{
+	u64 bits_ns = (u64)bytes * 8 * NSEC_PER_MSEC;
+	u64 ns;
+
+	if (qp->cc.recip_kbps != kbps) {
+		qp->cc.recip_kbps = kbps;
+		qp->cc.recip = div_u64((u64)8 * NSEC_PER_MSEC << 32, kbps);
+	}
+	ns = mul_u64_u32_shr(qp->cc.recip, bytes, 32);
+	if (bits_ns - ns * kbps >= kbps)
+		ns++;
+	return ns;
+}
+
+/*
  * A data packet of @bytes left: tell the algorithm, and charge its wire
  * time at @kbps, the QP's rate (0: none), to the pacer; returns that time
  * (ns, 0: not paced).  Under the cc lock.
@@ -378,8 +400,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 			rxe_cc_count_lost(qp, now - debt - qp->cc.next_send_ns);
 		qp->cc.next_send_ns = now - debt;
 	}
-	/* bits / (kbit/s) = ms; * 1e6 -> ns */
-	wire_ns = div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	wire_ns = rxe_cc_wire_ns(qp, bytes, kbps);
 	qp->cc.next_send_ns += wire_ns;
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 	return wire_ns ?: 1;
