@@ -233,22 +233,133 @@ int rxe_cc_chk_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 void rxe_cc_set_rate_limit(struct rxe_qp *qp, struct ib_qp_attr *attr,
 			   int mask);
 void rxe_cc_query_qp(struct rxe_qp *qp, struct ib_qp_attr *attr);
-bool rxe_cc_pace_wait(struct rxe_qp *qp);
-void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload);
-bool rxe_cc_resp_pace_wait(struct rxe_qp *qp);
-void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 void rxe_cc_held(struct rxe_qp *qp, enum rxe_counters why);
 void rxe_cc_window_stall(struct rxe_qp *qp);
 void rxe_cc_skb_stall(struct rxe_qp *qp);
 void rxe_cc_rx_ecn(struct rxe_dev *rxe, struct sk_buff *skb,
 		   struct rxe_pkt_info *pkt);
-void rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
 void rxe_cc_cnp_rcv(struct sk_buff *skb);
-void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
 void rxe_cc_req_unsent(struct rxe_qp *qp);
-void rxe_cc_resp_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
-void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome);
-void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+
+/*
+ * The hooks run for every packet are tests inline in rxe in front of the
+ * engine's functions (__rxe_cc_*()): a QP without an algorithm and without
+ * a rate (algo none, stock rxe's traffic) calls into the engine for
+ * nothing and takes no lock.
+ */
+bool __rxe_cc_pace_wait(struct rxe_qp *qp, bool resp);
+void __rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+u64 __rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void __rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+void __rxe_cc_np_rcv(struct rxe_pkt_info *pkt);
+void __rxe_cc_resp_pkt(struct rxe_qp *qp);
+void __rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack,
+		       u8 syndrome);
+void __rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt);
+
+/* Is the QP paced: does any of its limits hold (rxe_cc_qp_rate())? */
+static inline bool rxe_cc_qp_limited(struct rxe_qp *qp)
+{
+	return READ_ONCE(rxe_cc_qp_dev(qp)->cc.max_rate_mbps) |
+	       READ_ONCE(qp->cc.limit_kbps) | READ_ONCE(qp->cc.rate_kbps);
+}
+
+/*
+ * Requester: must the next packet wait for the pacer?  Not for a QP that
+ * was never paced, or no longer is (next_send_ns 0).
+ */
+static inline bool rxe_cc_pace_wait(struct rxe_qp *qp)
+{
+	return READ_ONCE(qp->cc.next_send_ns) && __rxe_cc_pace_wait(qp, false);
+}
+
+/*
+ * Responder: may the next RDMA READ response packet go now?  If not, the
+ * responder stops with the response where it is; the pacer runs it again.
+ */
+static inline bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
+{
+	return READ_ONCE(qp->cc.next_send_ns) && __rxe_cc_pace_wait(qp, true);
+}
+
+/*
+ * Requester: a request packet's BTH is written; choose its AckReq bit
+ * (a paced QP's, then the algorithm's) and whether it carries ECT(0).
+ * Without an algorithm and with no pacing time since the last AckReq
+ * (noack_ns) there is nothing to choose and nothing to roll back.
+ */
+static inline void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (qp->cc.ops || qp->cc.noack_ns)
+		__rxe_cc_req_pkt(qp, pkt);
+	else
+		qp->cc.undo.valid = false;
+}
+
+/*
+ * Was a data packet of a QP without an algorithm and without pacing left
+ * over (next_send_ns 0) sent unpaced?  Then there is nothing to charge.
+ */
+static inline bool rxe_cc_sent_unpaced(struct rxe_qp *qp)
+{
+	return !qp->cc.ops && !READ_ONCE(qp->cc.next_send_ns) &&
+	       !rxe_cc_qp_limited(qp);
+}
+
+/* Requester: a packet left; charge its wire size to the pacer. */
+static inline void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt,
+			       int payload)
+{
+	if (rxe_cc_sent_unpaced(qp))
+		qp->cc.noack_ns = 0;
+	else
+		__rxe_cc_sent(qp, pkt);
+}
+
+/*
+ * Responder: an RDMA READ response packet left.  The QP's rate covers
+ * everything it sends, so its responses are paced and counted as its
+ * requests are.
+ */
+static inline void rxe_cc_resp_sent(struct rxe_qp *qp,
+				    struct rxe_pkt_info *pkt)
+{
+	if (!rxe_cc_sent_unpaced(qp))
+		__rxe_cc_charge_sent(qp, pkt);
+}
+
+/* Receive: a valid packet for a QP (the notification point's part). */
+static inline void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
+{
+	if (pkt->qp && pkt->qp->cc.ops)
+		__rxe_cc_np_rcv(pkt);
+}
+
+/*
+ * Responder: it executes the request @pkt; an algorithm that takes BECN
+ * learns of its CE mark from the ACK that covers it.
+ */
+static inline void rxe_cc_resp_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_BECN) &&
+	    (pkt->mask & RXE_CC_CE_MASK))
+		__rxe_cc_resp_pkt(qp);
+}
+
+/* Responder: an ACK or read response is built; BECN if CE was seen. */
+static inline void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack,
+				   u8 syndrome)
+{
+	if (qp->cc.ops && (qp->cc.ops->flags & RXE_CC_F_BECN))
+		__rxe_cc_ack_prep(qp, ack, syndrome);
+}
+
+/* Requester, receive path: an ACK or read response for @qp. */
+static inline void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+{
+	if (qp->cc.ops && qp->cc.ops->on_ack)
+		__rxe_cc_ack_rcv(qp, pkt);
+}
 
 /*
  * The response packets of the RDMA READ @wqe still to come: the PSNs its

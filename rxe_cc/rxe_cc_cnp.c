@@ -65,8 +65,9 @@ enum hrtimer_restart rxe_cc_np_timer_fire(struct hrtimer *t)
 }
 
 /*
- * Notification point, for every valid data packet of a QP (a request, or
- * a response to its RDMA READ: the peer's reaction point paces both): on
+ * Notification point, for every valid data packet of a QP with an
+ * algorithm (rxe_cc_np_rcv(); a request, or a response to its RDMA READ:
+ * the peer's reaction point paces both): on_rx sees it, and on
  * CE send a CNP to the QP's peer unless one went less than
  * min_time_between_cnps (N) ago.  Inside that window, the DCQCN paper's
  * NP (its Fig. 6: at most one CNP every N for a flow, if any packet of
@@ -74,17 +75,16 @@ enum hrtimer_restart rxe_cc_np_timer_fire(struct hrtimer *t)
  * cc/np_cnp_window_end 0 such a CE is forgotten, as mlx5 does, until a
  * CE after the window.
  */
-void rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
+void __rxe_cc_np_rcv(struct rxe_pkt_info *pkt)
 {
 	struct rxe_qp *qp = pkt->qp;
-	const struct rxe_cc_ops *ops;
+	const struct rxe_cc_ops *ops = qp->cc.ops;
 	bool ce = pkt->mask & RXE_CC_CE_MASK;
 	u64 now, last, gap;
 
-	if (!qp || !rxe_cc_data_pkt(pkt))
-		return;
-	ops = qp->cc.ops;
-	if (!ops)
+	/* without on_rx, only CE for a notification point needs the lock */
+	if (!rxe_cc_data_pkt(pkt) ||
+	    (!ops->on_rx && !(ce && (ops->flags & RXE_CC_F_NP))))
 		return;
 	rxe_cc_lock(qp);
 	if (ops->on_rx)

@@ -48,6 +48,18 @@ enum hrtimer_restart rxe_cc_pacer_fire(struct hrtimer *t)
 static u32 rxe_cc_qp_rate(struct rxe_qp *qp);
 
 /*
+ * The QP is not paced any more (under the cc lock).  A QP whose
+ * next_send_ns is 0 is neither behind nor held, so that sending unpaced
+ * needs no lock (__rxe_cc_charge_sent()).
+ */
+static void rxe_cc_pace_stop(struct rxe_qp *qp)
+{
+	qp->cc.next_send_ns = 0;
+	qp->cc.behind = false;
+	qp->cc.held = false;
+}
+
+/*
  * The QP's pacing rate went up or its last limit went away (under the cc
  * lock).  The pacer's gap was timed at the rate the last packet was
  * charged at: shorten what is left of it in the ratio of the two rates,
@@ -74,8 +86,7 @@ static void rxe_cc_pace_retime(struct rxe_qp *qp)
 		qp->cc.next_send_ns = next;
 	} else {
 		next = now;
-		qp->cc.next_send_ns = 0;
-		qp->cc.behind = false;
+		rxe_cc_pace_stop(qp);
 	}
 	/* queued: the requester or the responder waits for it */
 	if (!qp->cc.stopped && hrtimer_is_queued(&qp->cc.pacer))
@@ -207,7 +218,7 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 		return false;
 	if (!rxe_cc_qp_rate(qp)) {
 		/* limits removed since the last packet */
-		qp->cc.next_send_ns = 0;
+		rxe_cc_pace_stop(qp);
 		return false;
 	}
 	/*
@@ -229,34 +240,17 @@ static bool rxe_cc_pace_wait_locked(struct rxe_qp *qp, bool resp)
 }
 
 /*
- * May the next packet of the requester (or of the responder: @resp) go
- * now?  A QP that was never paced, or no longer is, takes no lock.
+ * May the next packet of the requester (or of the responder: @resp) of a
+ * QP that was paced go now (rxe_cc_pace_wait(), rxe_cc_resp_pace_wait())?
  */
-static bool rxe_cc_pace_wait_one(struct rxe_qp *qp, bool resp)
+bool __rxe_cc_pace_wait(struct rxe_qp *qp, bool resp)
 {
 	bool wait;
 
-	if (!READ_ONCE(qp->cc.next_send_ns))
-		return false;
 	rxe_cc_lock(qp);
 	wait = rxe_cc_pace_wait_locked(qp, resp);
 	rxe_cc_unlock(qp);
 	return wait;
-}
-
-/* Requester: may the next packet go now? */
-bool rxe_cc_pace_wait(struct rxe_qp *qp)
-{
-	return rxe_cc_pace_wait_one(qp, false);
-}
-
-/*
- * Responder: may the next RDMA READ response packet go now?  If not, the
- * responder stops with the response where it is; the pacer runs it again.
- */
-bool rxe_cc_resp_pace_wait(struct rxe_qp *qp)
-{
-	return rxe_cc_pace_wait_one(qp, true);
 }
 
 /*
@@ -345,6 +339,28 @@ static void rxe_cc_paced_timer(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 }
 
 /*
+ * The wire time of @bytes at @kbps, in ns: bits / (kbit/s) = ms, so
+ * @bytes * 8e6 / @kbps, rounded down.  Without a division per packet:
+ * when the rate changes, its reciprocal is computed once, rounded down
+ * (ns per byte with 32 fractional bits), so that the product is the
+ * quotient or one below it; one multiplication tells which.
+ */
+static u64 rxe_cc_wire_ns(struct rxe_qp *qp, u32 bytes, u32 kbps)
+{
+	u64 bits_ns = (u64)bytes * 8 * NSEC_PER_MSEC;
+	u64 ns;
+
+	if (qp->cc.recip_kbps != kbps) {
+		qp->cc.recip_kbps = kbps;
+		qp->cc.recip = div_u64((u64)8 * NSEC_PER_MSEC << 32, kbps);
+	}
+	ns = mul_u64_u32_shr(qp->cc.recip, bytes, 32);
+	if (bits_ns - ns * kbps >= kbps)
+		ns++;
+	return ns;
+}
+
+/*
  * A data packet of @bytes left: tell the algorithm, and charge its wire
  * time at @kbps, the QP's rate (0: none), to the pacer; returns that time
  * (ns, 0: not paced).  Under the cc lock.
@@ -357,9 +373,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 		qp->cc.ops->on_sent(qp, bytes);
 	qp->cc.pace_kbps = kbps;
 	if (!kbps) {
-		qp->cc.next_send_ns = 0;
-		qp->cc.behind = false;
-		qp->cc.held = false;
+		rxe_cc_pace_stop(qp);
 		return 0;
 	}
 	/*
@@ -386,8 +400,7 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 			rxe_cc_count_lost(qp, now - debt - qp->cc.next_send_ns);
 		qp->cc.next_send_ns = now - debt;
 	}
-	/* bits / (kbit/s) = ms; * 1e6 -> ns */
-	wire_ns = div_u64((u64)bytes * 8 * NSEC_PER_MSEC, kbps);
+	wire_ns = rxe_cc_wire_ns(qp, bytes, kbps);
 	qp->cc.next_send_ns += wire_ns;
 	qp->cc.behind = qp->cc.behind && (s64)(qp->cc.next_send_ns - now) < 0;
 	return wire_ns ?: 1;
@@ -395,15 +408,19 @@ static u64 rxe_cc_pace_charge(struct rxe_qp *qp, u32 bytes, u32 kbps)
 
 /*
  * A data packet of @qp left: charge it (rxe_cc_pace_charge()); returns
- * its wire time, 0 when the QP is not paced.  A QP with no algorithm, no
- * rate and no pacing left over takes no lock: stock rxe's traffic.
+ * its wire time, 0 when the QP is not paced.  A QP with no rate, no
+ * pacing left over and no on_sent callback has nothing to charge and
+ * takes no lock (rxe_cc_pace_stop()): stock rxe's traffic, and an
+ * algorithm's at line rate.
  */
-static u64 rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+u64 __rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
+	const struct rxe_cc_ops *ops = qp->cc.ops;
 	u32 kbps = rxe_cc_qp_rate(qp);
 	u64 wire_ns;
 
-	if (!qp->cc.ops && !kbps && !READ_ONCE(qp->cc.next_send_ns))
+	if (!kbps && !READ_ONCE(qp->cc.next_send_ns) &&
+	    !(ops && ops->on_sent))
 		return 0;
 	rxe_cc_lock(qp);
 	wire_ns = rxe_cc_pace_charge(qp, rxe_cc_wire_bytes(qp, pkt), kbps);
@@ -411,10 +428,10 @@ static u64 rxe_cc_charge_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	return wire_ns;
 }
 
-/* Requester: a packet left; charge its wire size to the pacer. */
-void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
+/* Requester: a packet left (rxe_cc_sent()); charge it to the pacer. */
+void __rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
-	u64 wire_ns = rxe_cc_charge_sent(qp, pkt);
+	u64 wire_ns = __rxe_cc_charge_sent(qp, pkt);
 
 	if (!wire_ns) {
 		qp->cc.noack_ns = 0;
@@ -422,16 +439,6 @@ void rxe_cc_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt, int payload)
 	}
 	rxe_cc_paced_timer(qp, pkt);
 	qp->cc.noack_ns += wire_ns;
-}
-
-/*
- * Responder: an RDMA READ response packet left.  The QP's rate covers
- * everything it sends, so its responses are paced and counted as its
- * requests are.
- */
-void rxe_cc_resp_sent(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
-{
-	rxe_cc_charge_sent(qp, pkt);
 }
 
 /*
@@ -443,7 +450,8 @@ bool rxe_cc_paced_ackreq(struct rxe_qp *qp)
 {
 	unsigned long tmo = qp->qp_timeout_jiffies;
 
-	if (!tmo || !READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) ||
+	if (!tmo || !qp->cc.noack_ns ||
+	    !READ_ONCE(rxe_cc_qp_dev(qp)->cc.paced_ack) ||
 	    qp->cc.noack_ns < jiffies_to_nsecs(tmo) / 4)
 		return false;
 	rxe_counter_inc(rxe_cc_qp_dev(qp), RXE_CNT_CC_ACKREQ_ADDED);

@@ -205,6 +205,16 @@ void rxe_cc_qp_reset(struct rxe_qp *qp)
 }
 
 /*
+ * Does the algorithm follow the packets in flight: does it see them
+ * built (pkt_prep) or acknowledged (on_ack)?  Only then does the
+ * requester keep the PSNs sent (snd_max) and acknowledged (acked_psn).
+ */
+static bool rxe_cc_tracks_pkts(const struct rxe_cc_ops *ops)
+{
+	return ops && (ops->pkt_prep || ops->on_ack);
+}
+
+/*
  * Requester, under the cc lock: the algorithm sees the packet, may change
  * AckReq and ECT.
  */
@@ -245,10 +255,11 @@ static void rxe_cc_algo_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 }
 
 /*
- * Requester: a request packet's BTH is written; choose its AckReq bit
- * (a paced QP's, then the algorithm's) and whether it carries ECT(0).
+ * Requester: a request packet's BTH is written (rxe_cc_req_pkt()); choose
+ * its AckReq bit (a paced QP's, then the algorithm's) and whether it
+ * carries ECT(0).  An algorithm that follows no packets takes no lock.
  */
-void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+void __rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	/* what rxe_cc_req_unsent() restores if the packet does not go */
 	qp->cc.undo.valid = true;
@@ -256,7 +267,7 @@ void rxe_cc_req_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 	qp->cc.undo.noack_ns = qp->cc.noack_ns;
 	if (!bth_ack(pkt) && rxe_cc_paced_ackreq(qp))
 		bth_set_ack(pkt, 1);
-	if (qp->cc.ops) {
+	if (rxe_cc_tracks_pkts(qp->cc.ops)) {
 		rxe_cc_lock(qp);
 		qp->cc.undo.acked_valid = qp->cc.acked_valid;
 		qp->cc.undo.snd_max = qp->cc.snd_max;
@@ -283,7 +294,7 @@ void rxe_cc_req_unsent(struct rxe_qp *qp)
 		return;
 	qp->cc.undo.valid = false;
 	qp->cc.noack_ns = qp->cc.undo.noack_ns;
-	if (!ops)
+	if (!rxe_cc_tracks_pkts(ops))
 		return;
 	rxe_cc_lock(qp);
 	qp->cc.snd_max = qp->cc.undo.snd_max;
@@ -294,37 +305,31 @@ void rxe_cc_req_unsent(struct rxe_qp *qp)
 }
 
 /*
- * Responder: it executes the request @pkt (new requests only, in PSN
- * order, each before the ACK that covers it).  CE is noted here rather
- * than on receive: 6.12's responder runs from a work queue, behind
- * packets already received, and a flag set on receive was taken by the
- * ACK of an earlier request (one BECN for a batch of marked packets).
+ * Responder: it executes a CE-marked request of a QP whose algorithm
+ * takes BECN (rxe_cc_resp_pkt(); new requests only, in PSN order, each
+ * before the ACK that covers it).  CE is noted here rather than on
+ * receive: 6.12's responder runs from a work queue, behind packets
+ * already received, and a flag set on receive was taken by the ACK of an
+ * earlier request (one BECN for a batch of marked packets).
  */
-void rxe_cc_resp_pkt(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+void __rxe_cc_resp_pkt(struct rxe_qp *qp)
 {
-	const struct rxe_cc_ops *ops = qp->cc.ops;
-
-	if (!ops || !(ops->flags & RXE_CC_F_BECN) ||
-	    !(pkt->mask & RXE_CC_CE_MASK))
-		return;
 	rxe_cc_lock(qp);
 	qp->cc.ce_unacked = true;
 	rxe_cc_unlock(qp);
 }
 
 /*
- * Responder: an ACK or read response is built; carry BECN if CE was seen.
- * NAKs do not carry it (the requester does not take them as ACKs): the
- * next positive ACK does.
+ * Responder: an ACK or read response of a QP whose algorithm takes BECN
+ * is built (rxe_cc_ack_prep()); carry BECN if CE was seen.  NAKs do not
+ * carry it (the requester does not take them as ACKs): the next positive
+ * ACK does.
  */
-void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
+void __rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack,
+		       u8 syndrome)
 {
-	const struct rxe_cc_ops *ops = qp->cc.ops;
-
 	bool becn;
 
-	if (!ops || !(ops->flags & RXE_CC_F_BECN))
-		return;
 	if ((ack->mask & RXE_AETH_MASK) &&
 	    (syndrome & AETH_TYPE_MASK) != AETH_ACK)
 		return;
@@ -340,7 +345,8 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
 
 /*
  * Requester, receive path (softirq, before the completer): an ACK or read
- * response for @qp passed rxe's header checks.  Tell the algorithm how
+ * response for @qp, whose algorithm has on_ack, passed rxe's header
+ * checks (rxe_cc_ack_rcv()).  Tell the algorithm how
  * many packets it acknowledges for the first time.  Duplicates, NAKs and
  * PSNs outside what was sent are not acknowledgements.
  *
@@ -352,13 +358,13 @@ void rxe_cc_ack_prep(struct rxe_qp *qp, struct rxe_pkt_info *ack, u8 syndrome)
  * responder learns of the marks; here the requester, which holds the
  * window, sees them directly, and the responder needs no algorithm.
  */
-void rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
+void __rxe_cc_ack_rcv(struct rxe_qp *qp, struct rxe_pkt_info *pkt)
 {
 	const struct rxe_cc_ops *ops = qp->cc.ops;
 	bool ece = bth_becn(pkt);
 	u32 next, n;
 
-	if (!ops || !ops->on_ack || !(pkt->mask & RXE_ACK_MASK))
+	if (!(pkt->mask & RXE_ACK_MASK))
 		return;
 	if ((pkt->mask & RXE_AETH_MASK) &&
 	    (aeth_syn(pkt) & AETH_TYPE_MASK) != AETH_ACK)

@@ -48,6 +48,8 @@ struct rxe_cc_qp {
 	u64			next_send_ns;	/* (L) pacer: earliest next packet */
 	bool			behind;		/* (L) pacer: catching up a late timer */
 	u32			pace_kbps;	/* (L) pacer: next_send_ns's rate */
+	u32			recip_kbps;	/* (L) pacer: recip's rate */
+	u64			recip;		/* (L) ns per byte, 32.32 */
 	bool			held;		/* (L) pacer: held since last packet */
 	u64			held_lag_ns;	/* (L) how late it was when held */
 	unsigned long		pace_wait;	/* RXE_CC_PACE_*: tasks to re-run */
