@@ -29,8 +29,9 @@ def _loaded(mod):
 
 def _rxe_is_ours():
     """The loaded rdma_rxe is the lab's (it exports the cc/ engine)."""
+    # a module's symbol reads "ADDR T rxe_cc_register\t[rdma_rxe]"
     with open("/proc/kallsyms") as f:
-        return any(line.rstrip().endswith(" rxe_cc_register") for line in f)
+        return any(line.split()[2:3] == ["rxe_cc_register"] for line in f)
 
 
 def load_modules(algos=()):
