@@ -572,11 +572,14 @@ static int dcb_enqueue(struct sk_buff *skb, struct Qdisc *sch,
 	struct dcb_band *b;
 	u32 seq;
 
-	if (unlikely(q->cfg.rate && !sch->q.qlen))
+	/* a switch port's packets were all received: to the full path
+	 * before classifying, which dcb_enqueue_any() would do again
+	 */
+	if (unlikely((q->cfg.rate && !sch->q.qlen) || skb->skb_iif ||
+		     skb_is_gso(skb)))
 		goto any;
 	class = dcb_classify_proto(q, skb, skb->protocol, DCB_CLASSIFY_FAST);
-	if (unlikely(class & DCB_CLASS_ANY || skb_is_gso(skb) ||
-		     skb->skb_iif))
+	if (unlikely(class & DCB_CLASS_ANY))
 		goto any;
 	band = class & DCB_CLASS_BAND;
 	b = dcb_band(q, band);
