@@ -19,14 +19,14 @@ params()
 {
 	cat <<'EOF'
 senders         4         number of UDP senders
-rate            40mbit    port line rate (sch_dcb rate)
+rate            100mbit   port line rate (sch_dcb rate)
 overhead        24        bytes added per packet by the shaper (preamble+IFG+FCS)
 limit           300kb     data band limit (tail drop); "" = module default port limit (1000 MTUs)
-burst           64kb      shaper burst (catch-up after late timers; TCG needs it); "" = module default
+burst           ""        shaper burst (sch_dcb burst); "" = module default
 ecn             red       port ECN mode: red, step (K = kmin) or off
-kmin            20kb      RED Kmin / step K
-kmax            100kb     RED Kmax
-pmax            0.2       RED Pmax
+kmin            5kb       RED Kmin / step K (the lab's RED: DCQCN's scaled by line rate x base RTT)
+kmax            20kb      RED Kmax
+pmax            0.01      RED Pmax
 sender_rate     auto      per-sender UDP payload rate; auto = 1.5 * rate / senders
 pkt             1000      UDP payload bytes per datagram
 ect             1         1 = senders send ECT(0) (tos 0x62), 0 = non-ECT (tos 0x60, WRED drops)
@@ -70,6 +70,11 @@ run()
 	local -a cpids spids
 
 	case $n in ''|*[!0-9]*|0) die "senders=$n";; esac
+	# clock_spin (common.sh); common.sh's exit handling (_lib_exit) and
+	# dcblab's own as well
+	dl_test_libs
+	# shellcheck disable=SC2154
+	trap '_inc_rc=$?; dl_monitor_stop; topo_cleanup; (exit $_inc_rc); _lib_exit' EXIT
 	dur=${P[duration]}
 	rate_bps=$(dl_rate_bps "${P[rate]}") || return 1
 	if [ "${P[sender_rate]}" = auto ]; then
@@ -81,8 +86,8 @@ run()
 	# stream with one 4-byte datagram sent before --tos applies, so at
 	# DSCP 0 and not-ECT, and never resent; its TCP control connection is
 	# not-ECT too.  In the data's band, past Kmin, RED would drop that
-	# datagram (always past Kmax), and a client that opens its stream a
-	# few hundred ms after the others (TCG) gave up 30 s later with no
+	# datagram (always past Kmax), and a client that opens its stream
+	# after the others have filled the queue gives up 30 s later with no
 	# result.  So DSCP 0 has band 7 (dscp-map 0:7), as a switch gives its
 	# control traffic a class of its own.
 	tos=0x60; [ "${P[ect]}" = 1 ] && tos=0x62
@@ -116,8 +121,8 @@ run()
 	for i in $(seq "$n"); do dl_wait_listen rx $((5200 + i)); done
 
 	log "$n senders x $(awk -v r="$srate" 'BEGIN { printf "%.2f", r / 1e6 }') Mb/s -> $port ($qargs), ${dur}s"
-	# Process start-up is slow under TCG (each `ip netns exec` takes a
-	# while): every client waits for a start file, then all go together.
+	# Process start-up takes a while (each `ip netns exec`): every
+	# client waits for a start file, then all go together.
 	local go
 	go=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
 	clock_spin
