@@ -46,7 +46,7 @@ def plot(d, params):
     from .. import plots, samples, timeline
 
     out = []
-    line = float(params.get("line") or 10)
+    line = float(params.get("line") or 100)
     trace = os.path.join(d, "trace-4.csv")
     qps = os.path.join(d, "trace-4.qps")
     if os.path.exists(trace) and os.path.exists(qps):
