@@ -362,7 +362,7 @@ class PcnFig5(unittest.TestCase):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run pcn_fig5 2026\nrate=20mbit\n"
-                        "f0_rate=10\nf1_rates=10,2.5\n")
+                        "f0_share=0.5\nf1_shares=0.5,0.125\n")
             with open(os.path.join(t, "steps.tsv"), "w") as f:
                 f.write("f1_send_mbps\tf1_rx_mbps\tf0_send_mbps\t"
                         "f0_rx_mbps\tburst_rx_mbps\tpause_tx\t"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """pcn_fig5: steps.tsv, one row per F1 sending rate.  Each step's values
 are reported with the step in the qualifier, ``@f1=RATE`` (F1's sending
-rate in Mbit/s): goodput.F0@f1=8, pause_rate.s1-s0@f1=8, ..."""
+rate in Mbit/s): goodput.F0@f1=50, pause_rate.s1-s0@f1=50, ..."""
 
 import csv
 import os
@@ -46,7 +46,7 @@ def plot(d, params):
     steps = _steps(d)
     if not steps:
         return []
-    keys = ("rate", "f0_rate", "bursters", "xoff", "delay", "step_s")
+    keys = ("rate", "f0_share", "bursters", "xoff", "delay", "step_s")
     x = [r["f1_send_mbps"] for r in steps]
     out = []
     f = os.path.join(d, "rates.png")
@@ -57,7 +57,7 @@ def plot(d, params):
     ], plots.title(SCENARIO, "receiving rates as F1's sending rate is "
                    "swept", params, keys), "Mbit/s",
         xlabel="F1's sending rate (Mbit/s)",
-        hline=float(params.get("f0_rate", 0)) or None,
+        hline=steps[0]["f0_send_mbps"] or None,
         hline_label="F0 sent")
     out.append(f)
     f = os.path.join(d, "pause.png")
