@@ -138,6 +138,7 @@ run()
 {
 	local n
 	dl_test_libs
+	# shellcheck disable=SC2034  # rxe.sh's rxe_bw_start reads it
 	RXE_BW_U=${P[timeout_exp]}
 	dcqi_setup "${P[line]}" "$OUT"
 	# 4:1 first: its QPNs are then 17..20 (rxe_qpn_skip), distinct in the
