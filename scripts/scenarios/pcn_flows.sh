@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 #
 # pcn_flows: PCN's flow scalability (its Fig. 17: 4 to 64 flows into one
-# port, queue, PAUSE, utilisation and Jain's index per algorithm), scaled
-# to the guest.  selftests/unit/pcn/model -n makes the same sweep at the
+# port, queue, PAUSE, utilisation and Jain's index per algorithm) at the
+# lab's 100 Mb/s.  selftests/unit/pcn/model -n makes the same sweep at the
 # paper's 10 Gb/s (pcn.rst).
 #
 #   s1..sH -> sw -> r      every port and host NIC sch_dcb at `rate`, PFC
@@ -27,24 +27,17 @@
 # summary.tsv (one row per algorithm and N, named ALGO-N), summary.txt,
 # per-run directories (capture.pcap, dcbmon.csv, ib_write_bw outputs).
 #
-# The XOFF is larger than the comparison's 16 KB: PCN's queue oscillates
-# by (N - 2 + w_min) w_min C T in steady state (the paper's eq. 15), 30 KB
-# at N = 64, 10 Mb/s and T = 50 ms (as at its testbed's 10 Gb/s and
-# 50 us), which a 16 KB XOFF per ingress port turns into PAUSE frames.
-#
-# At N >= 32 a 60 s run is short: 600 measured periods of 50 ms (the
-# paper's testbed run is 40000 of 50 us), with about one packet per flow
-# and period, so each cut's rate is noisy and only a long average is fair.
-# The model at this scale (selftests/unit/pcn/model -n guest) is fair at
-# N = 64 only over runs of several hundred seconds; the guest is not even
-# then, with flows held at the rate floor.  With two packets per flow and
-# period (pcn_period_us=100000 run_s=300) it is fair at 32 and 64 flows
-# (notebook/results-history.rst, "PCN at 32 and 64 flows with T = 100 ms").
-#
-# PCN's rate floor (pcn/min_rate_kbps) is lowered to `pcn_min_rate_kbps`:
-# its automatic value at 10 Mb/s (409 kb/s, one packet per 10 base RTTs)
-# times 64 flows exceeds the line rate, and a floor above the fair share
-# leaves the algorithm nothing to control.
+# The switch is the comparison's (cmp.sh: sch_dcb's default PFC delay,
+# a 1 MB pool) with a larger XOFF: PCN's queue oscillates by
+# (N - 2 + w_min) w_min C T in steady state (the paper's eq. 15, 12 KB at
+# N = 64, 100 Mb/s and T = 2 ms) above NP-ECN's K, and the ingress ports
+# do not share it evenly: at N = 64 the second-half queue's p99 is
+# 50 KB, which 16 KB per ingress port turns into PAUSE frames in the
+# steady state.  64 KB per port holds all of it.
+# PCN's period and rate floor are derived from the line rate (rxe_cc.rst,
+# "The rule": T 2 ms, floor 409 kb/s, 64 flows at the floor a quarter of
+# the line); pcn_period_us and pcn_min_rate_kbps override them.  A 60 s
+# run is 30000 periods (the paper's testbed run is 40000 of 50 us).
 #
 # The functions pcnf_* are also used by the guest test
 # test_92_pcn_flows.sh, which sources this file after lib.sh, dcb.sh,
@@ -66,18 +59,18 @@ params()
 algos           pcn,dcqcn      algorithms, in this order
 flows           4,8,16,32,64   flow counts (RC connections), in this order
 hosts           4              senders (the flows are spread evenly over them)
-rate            10             line rate of every port, host NIC and rxe device (Mb/s)
+rate            100            line rate of every port, host NIC and rxe device (Mb/s)
 run_s           60             ib_write_bw -D per run (s)
 size            16384          bytes per write
 window_s        2              window of the windowed Jain's index (s)
-pcn_period_us   50000          PCN's period T (about one packet per flow and period at 64 flows; default: derived)
-pcn_min_rate_kbps 50           PCN's rate floor (kb/s; see above; default: derived)
+pcn_period_us   default        PCN's period T (us; default: derived, 2000 at 100 Mb/s)
+pcn_min_rate_kbps default      PCN's rate floor (kb/s; default: derived, 409 at 100 Mb/s)
 pcn_w_min       default        PCN's w_min (1/65536): default (1/128), paper (0.1/N of each run, PCN section 5), or a number
 pcn_ecn_pct     95             PCN's ecn_threshold_pct: a period is congested when more than this % of its packets are CE
-xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch
-delay           50ms           PFC delay the headroom is sized for (default: sch_dcb's, 5 ms)
+xoff            64kb           PFC XOFF per (ingress port, RoCE's band) of the switch (see above)
+delay           default        PFC delay the headroom is sized for (default: sch_dcb's, 5 ms)
 buffer          1mb            the switch's shared buffer pool (sch_dcb buffer; 4 x xoff and the headroom must fit)
-interval_ms     50             dcbmon interval (ms)
+interval_ms     20             dcbmon interval (ms)
 duration        1200           time budget (s): only sizes dcblab's guest timeout (10 x duration + 240)
 EOF2
 }

@@ -8,9 +8,10 @@
 # and analysis) at the lab's defaults: N = 4, 8, 16, 32, 64 RC flows
 # (PCN92_FLOWS overrides; pass it with VMRUN_ENV=PCN92_FLOWS) from four
 # senders into r through one switch port, every port sch_dcb at 100 Mb/s
-# with NP-ECN and PFC on RoCE's band 3 (sch_dcb's default delay), PCN on
-# every device at its defaults (period 2 ms, rate floor derived; w_min
-# 1/128, or PCN92_W_MIN: "paper" for the paper's 0.1/N), 20 s per N.
+# with NP-ECN and PFC on RoCE's band 3 (XOFF 64 KB, sch_dcb's default
+# delay), PCN on every device at its defaults (period 2 ms, rate floor
+# derived; w_min 1/128, or PCN92_W_MIN: "paper" for the paper's 0.1/N):
+# the scenario's defaults, with 20 s per N.
 # One step per N:
 #   - every ib_write_bw ends without an error and the switch drops
 #     nothing (lossless band);
@@ -18,10 +19,8 @@
 #   - over the second half of the run, Jain's index of the N flows'
 #     throughputs >= 0.9 and the slowest flow has at least a quarter of
 #     the fair share (the paper: PCN is fair at every N; Jain alone
-#     passes 0.9 with 6 of 64 flows starved).  Measured (162 s of guest
-#     time): Jain 0.9994, 0.9987, 0.9556, 0.9922, 0.9938 at 4 to 64
-#     flows, the slowest flow at 0.96, 0.94, 0.48, 0.84, 0.79 of the
-#     fair share.  Performance checks, XFAIL on the debug kernel.
+#     passes 0.9 with 6 of 64 flows starved).  Performance checks,
+#     XFAIL on the debug kernel.
 # Results are kept in build/selftests/net/test_92_pcn_flows/.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/dcb.sh
@@ -40,12 +39,8 @@ declare -gA P=()
 while read -r k v _; do [ -n "$k" ] && P[$k]=$v; done <<<"$(params)"
 P[algos]=pcn
 P[flows]=${PCN92_FLOWS:-4,8,16,32,64}
-P[rate]=100
 P[run_s]=$(scaled_time 20)
-P[pcn_period_us]=default
-P[pcn_min_rate_kbps]=default
 P[pcn_w_min]=${PCN92_W_MIN:-default}
-P[delay]=default
 
 # step N NAME: one run of N flows and its checks
 step()
