@@ -34,11 +34,13 @@ def _rxe_is_ours():
         return any(line.split()[2:3] == ["rxe_cc_register"] for line in f)
 
 
-def load_modules(algos=()):
-    """Load sch_dcb, the lab's rdma_rxe and rxe_cc_ALGO for each of algos
-    ('none' needs no module), unless already loaded."""
+def load_modules(algos=(), rxe=True):
+    """Load sch_dcb, the lab's rdma_rxe (unless not rxe) and rxe_cc_ALGO
+    for each of algos ('none' needs no module), unless already loaded."""
     if not _loaded("sch_dcb"):
-        _run("insmod", DCB_KO)
+        _run("insmod", os.environ.get("DCBLAB_DCB_KO", DCB_KO))
+    if not rxe:
+        return
     for m in ("ib_core", "ib_uverbs", "rdma_ucm", "udp_tunnel",
               "ip6_udp_tunnel"):
         if not _loaded(m):
@@ -185,6 +187,11 @@ class DcbSwitch(NsenterPopen, Node):
                 v = rest.split()
                 res[dev.strip()] = (int(v[0]), int(v[8]))
         return res
+
+
+class DcbHost(NsenterPopen, Host):
+    """A host whose NIC is sch_dcb (dcb='rate 100mbit ...', see
+    DcbIntf), without an RDMA device."""
 
 
 class RxeHost(NsenterPopen, Host):

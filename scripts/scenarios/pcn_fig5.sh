@@ -27,9 +27,10 @@
 # receiving rate C / n; the guest's headroom (rate x delay, tens of ms
 # of TCG reaction) is not, so XOFF is made large against it: 128 KB
 # against 34 KB at 5 Mb/s puts the threshold at 0.8 C / n.
-# Helpers: pfc_incast.sh (pfcs_*).
+# Helpers: scripts/lib/pfcs.sh (pfcs_*).
 
-. "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
+# shellcheck source=../lib/pfcs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pfcs.sh"
 
 describe()
 {
