@@ -147,8 +147,12 @@ class DcbSwitch(NsenterPopen, Node):
         for intf in self.intfList():
             if intf.name == "lo":
                 continue
+            # (proxy ARP answers after up to proxy_delay, 0.8 s by
+            # default: a sender's first datagrams would be dropped
+            # unseen in the neighbour queue meanwhile)
             cmds += ["ip link set %s up" % intf,
                      "sysctl -qw net.ipv4.conf.%s.proxy_arp=1" % intf,
+                     "sysctl -qw net.ipv4.neigh.%s.proxy_delay=0" % intf,
                      "sysctl -qw net.ipv4.conf.%s.rp_filter=0" % intf]
             peer = _peer(intf)
             if peer is not None and peer.IP() and \
