@@ -120,10 +120,24 @@ METRICS = {
                      "port"),
     "drops": ("packets", "packets the switches dropped (tail, WRED and "
               "headroom)"),
+    "drops_all": ("packets", "packets lost anywhere: every sch_dcb drop "
+                  "counter, pool drops, the devices' rx/tx_dropped, "
+                  "the kernel's receive backlog (softnet) and the ARP "
+                  "queue (neigh)"),
     "drops_tail": ("packets", "tail drops of the switches"),
     "drops_wred": ("packets", "WRED drops of the switches"),
     "headroom_drops": ("packets", "packets dropped at full headroom"),
     "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
+    "pause_rx": ("frames", "PFC PAUSE frames the hosts' NICs received"),
+    "resume_tx": ("frames", "PFC RESUME frames (pause time 0) the "
+                  "switches sent"),
+    "paused_us": ("us", "time the hosts' NICs were held by PAUSE frames"),
+    "wire_pause": ("frames", "802.1Qbb PAUSE frames of the expected band "
+                   "and pause time in a capture (decoded by tshark)"),
+    "wire_resume": ("frames", "802.1Qbb frames of the expected band with "
+                    "pause time 0 in a capture"),
+    "wire_other": ("frames", "MAC control frames in a capture that are "
+                   "neither"),
     "pause_late": ("frames", "PFC PAUSE frames the switches sent in the "
                    "second half of the traffic"),
     "pause_rate": ("1/s", "PFC PAUSE frames sent per second of traffic"),
@@ -141,6 +155,12 @@ METRICS = {
                         "kernel's count, tcpdump's report)"),
     "procs_failed": ("processes", "traffic processes (each carrying one "
                      "or more flows) that ended with an error"),
+    "datagrams_sent": ("datagrams", "UDP datagrams the senders sent"),
+    "datagrams_received": ("datagrams", "UDP datagrams the receiver "
+                           "counted"),
+    "datagrams_lost": ("datagrams", "datagrams sent and not received"),
+    "cpu_busy": ("%", "the guest kernel's busy share during the traffic "
+                 "(the CPU guard)"),
     "completed": ("1", "the fraction of the requested transfers that "
                   "completed"),
 }

@@ -15,6 +15,7 @@ Mininet network, without Open vSwitch or a controller:
              the congestion-control algorithm algo= ('none', 'dcqcn',
              'pcn', 'ldcp') and knobs cc={'dcqcn/rpg_ai_rate': 5, ...}
              written under /sys/class/infiniband/rxe_<intf>/cc/.
+  DcbHost    a host whose interface gets sch_dcb, without RDMA.
   DcbLink    a veth pair of DcbIntf ends: each end is configured with
              the dcb= options of the link (dcb1=, dcb2= for one end)
              or else of its node.
@@ -24,6 +25,10 @@ modules from the build tree (run `make` first), as root, where modules
 load (in the lab's guest: scripts/vm-run).  Importing dcbnet points tc
 at the repository's q_dcb.so plugin (TC_LIB_DIR) for every node started
 afterwards.
+
+Experiments are Python units on these classes (dcbnet.experiment;
+`python3 -m dcbnet list`), run by `dcblab run NAME`; stats.py is the
+reader of sch_dcb's statistics they share.
 
 A 4:1 lossless fabric (scripts/examples/mininet-fabric.py runs perftest
 through it):
@@ -63,8 +68,15 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 os.environ.setdefault("TC_LIB_DIR", os.path.join(TOP, "tc"))
 
-from .nodes import (DcbIntf, DcbLink, DcbSwitch, RxeHost,  # noqa: E402
-                    load_modules)
+__all__ = ["DcbHost", "DcbIntf", "DcbLink", "DcbSwitch", "RxeHost",
+           "load_modules", "TOP"]
 
-__all__ = ["DcbIntf", "DcbLink", "DcbSwitch", "RxeHost", "load_modules",
-           "TOP"]
+
+def __getattr__(name):
+    """The node classes, imported with Mininet on first use: the
+    analysis side (python3 -m dcbnet analyze, dcbanalysis) never pays
+    for Mininet's import, which takes seconds of a guest's time."""
+    if name in __all__:
+        from . import nodes
+        return getattr(nodes, name)
+    raise AttributeError("module 'dcbnet' has no attribute %r" % name)

@@ -11,7 +11,7 @@ import time
 from mininet.link import Intf, Link
 from mininet.node import Host, Node
 
-from . import TOP
+from . import TOP, stats
 
 BUILD = os.environ.get("DCBLAB_BUILD", os.path.join(TOP, "build"))
 DCB_KO = os.path.join(TOP, "sch_dcb", "sch_dcb.ko")
@@ -34,11 +34,13 @@ def _rxe_is_ours():
         return any(line.split()[2:3] == ["rxe_cc_register"] for line in f)
 
 
-def load_modules(algos=()):
-    """Load sch_dcb, the lab's rdma_rxe and rxe_cc_ALGO for each of algos
-    ('none' needs no module), unless already loaded."""
+def load_modules(algos=(), rxe=True):
+    """Load sch_dcb, the lab's rdma_rxe (unless not rxe) and rxe_cc_ALGO
+    for each of algos ('none' needs no module), unless already loaded."""
     if not _loaded("sch_dcb"):
-        _run("insmod", DCB_KO)
+        _run("insmod", os.environ.get("DCBLAB_DCB_KO", DCB_KO))
+    if not rxe:
+        return
     for m in ("ib_core", "ib_uverbs", "rdma_ucm", "udp_tunnel",
               "ip6_udp_tunnel"):
         if not _loaded(m):
@@ -145,8 +147,12 @@ class DcbSwitch(NsenterPopen, Node):
         for intf in self.intfList():
             if intf.name == "lo":
                 continue
+            # (proxy ARP answers after up to proxy_delay, 0.8 s by
+            # default: a sender's first datagrams would be dropped
+            # unseen in the neighbour queue meanwhile)
             cmds += ["ip link set %s up" % intf,
                      "sysctl -qw net.ipv4.conf.%s.proxy_arp=1" % intf,
+                     "sysctl -qw net.ipv4.neigh.%s.proxy_delay=0" % intf,
                      "sysctl -qw net.ipv4.conf.%s.rp_filter=0" % intf]
             peer = _peer(intf)
             if peer is not None and peer.IP() and \
@@ -163,17 +169,8 @@ class DcbSwitch(NsenterPopen, Node):
 
     def counters(self):
         """{(dev, name, band or None): value} of every sch_dcb port, one
-        `dcbmon -s` reading (band None: the port's totals)."""
-        out = self.cmd(os.path.join(TOP, "tools", "dcbmon"), "-s", "-")
-        res = {}
-        for line in out.splitlines():
-            key, _, val = line.strip().rpartition(" ")
-            parts = key.split(":")
-            if len(parts) < 3 or not val.isdigit():
-                continue
-            band = int(parts[3]) if len(parts) > 3 else None
-            res[(parts[1], parts[2], band)] = int(val)
-        return res
+        `dcbmon -s` reading (band None: the port's totals; stats.py)."""
+        return stats.snapshot(self).values
 
     def netdev_bytes(self):
         """{dev: (rx_bytes, tx_bytes)} of the switch's namespace, read
@@ -185,6 +182,11 @@ class DcbSwitch(NsenterPopen, Node):
                 v = rest.split()
                 res[dev.strip()] = (int(v[0]), int(v[8]))
         return res
+
+
+class DcbHost(NsenterPopen, Host):
+    """A host whose NIC is sch_dcb (dcb='rate 100mbit ...', see
+    DcbIntf), without an RDMA device."""
 
 
 class RxeHost(NsenterPopen, Host):

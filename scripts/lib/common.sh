@@ -598,6 +598,27 @@ lab_py() {
 		/usr/bin/python3 -m "dcbanalysis.$1" "${@:2}"
 }
 
+# exp_run OUT NAME KEY=VALUE...: the experiment NAME of the Python layer
+# (scripts/dcbnet/experiments/NAME.py) run into the folder OUT with those
+# knobs, then its tidy rows (metric,value,unit) into OUT/rows.csv.  Its
+# CPU guard fails the run unless DCBLAB_CPU_GUARD=warn (or on a slow
+# machine), as cpu_guard does.
+exp_run() {
+	local out=$1 name=$2
+	shift 2
+	mkdir -p "$out" || return 1
+	PYTHONPATH=$TOP/scripts /usr/bin/python3 -m dcbnet run "$name" "$out" "$@" &&
+		PYTHONPATH=$TOP/scripts /usr/bin/python3 -m dcbnet analyze "$name" \
+			"$out" "$@" >"$out/rows.csv"
+}
+
+# exp_row OUT METRIC: METRIC's value in OUT/rows.csv (exp_run); ends the
+# test when it is missing.
+exp_row() {
+	awk -F, -v m="$2" '$1 == m { print $2; f = 1; exit } END { exit !f }' \
+		"$1/rows.csv" 2>/dev/null || fail "no metric $2 in $1/rows.csv"
+}
+
 # lab_metrics COMMAND ARG...: the experiments' metrics from their raw
 # files (samples, dcbmon CSVs, traces): scripts/dcbanalysis/cmpmetrics.py,
 # on Python's standard library, so quick to start in the guest; the

@@ -31,9 +31,10 @@
 # large against it: XOFF = 4 H, 256 KB at 100 Mb/s, puts the threshold
 # at 0.8 C / n (F1 at 0.2 C with the three bursters).  The pool holds
 # the six ports' headrooms and the four loaded ingress ports' XOFF.
-# Helpers: pfc_incast.sh (pfcs_*).
+# Helpers: scripts/lib/pfcs.sh (pfcs_*).
 
-. "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
+# shellcheck source=../lib/pfcs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pfcs.sh"
 
 describe()
 {

@@ -13,12 +13,13 @@
 # The victim v -> vr never crosses the congested port, but shares sw1's
 # port toward sw2, which sw2 pauses; sw1 then pauses its hosts, v too.
 # The victim runs alone for the first third of the run, then s1..s5 start.
-# Helpers: pfc_incast.sh (pfcs_*).  The guest leaves hops.tsv (band 3 of
+# Helpers: scripts/lib/pfcs.sh (pfcs_*).  The guest leaves hops.tsv (band 3 of
 # every hop), victim.tsv, senders.tsv, iperf3's JSON, dcbmon.csv and
 # ports.tsv; the host computes results.csv, the table and the plots
 # (scripts/dcbanalysis/scenarios/pfc_tree.py).
 
-. "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
+# shellcheck source=../lib/pfcs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pfcs.sh"
 
 describe()
 {

@@ -10,9 +10,10 @@
 # h1 is alone on its ingress port of sw1; h2..h4 share sw1's ingress port
 # from sw2.  All send at line rate to r, PFC only (no ECN): sw1 serves its
 # two ingress ports about equally, so h1 gets about half of the bottleneck
-# and h2..h4 a sixth each.  Helpers: pfc_incast.sh (pfcs_*).
+# and h2..h4 a sixth each.  Helpers: scripts/lib/pfcs.sh (pfcs_*).
 
-. "$(dirname "${BASH_SOURCE[0]}")/pfc_incast.sh"
+# shellcheck source=../lib/pfcs.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/pfcs.sh"
 
 describe()
 {

@@ -806,7 +806,7 @@ class DcqcnFig8(unittest.TestCase):
 
 
 PFC_DCBMON_HEAD = ("t_ms,netns,dev,band,backlog_bytes,in_bytes,pause_tx,"
-                   "paused_us,pool_used,t_unix_ms\n")
+                   "paused_us,pool_used,deq_bytes,t_unix_ms\n")
 
 
 class PfcScenarios(unittest.TestCase):
@@ -817,45 +817,87 @@ class PfcScenarios(unittest.TestCase):
                 for k, (_, nd) in enumerate(ports):
                     ns, dev = nd.split(":")
                     for band in ("all", "3"):
-                        f.write("%d,%s,%s,%s,%d,%d,%d,%d,%d,1\n" % (
+                        f.write("%d,%s,%s,%s,%d,%d,%d,%d,%d,%d,1\n" % (
                             ms, ns, dev, band, 1000 * k + ms, 100 * ms,
-                            ms // 20, 1000 * ms, 5000))
+                            ms // 20, 1000 * ms, 5000, 250 * ms))
         with open(os.path.join(t, "ports.tsv"), "w") as f:
             for label, nd in ports:
                 f.write("%s\t%s\n" % (label, nd))
 
     def test_pfc_incast(self):
+        """The pfc_incast experiment (dcbnet): its rows from a run.json
+        of two senders, through dcblab's analyser lookup."""
+        def sw(ptx, peak, tail, backlog_peak, pool_peak):
+            d = {}
+            for dev in ("sw-eth1", "sw-eth2", "sw-eth3"):
+                d.update({dev + ":pool.id": 1, dev + ":pool.drops_full": 0,
+                          dev + ":pause_tx:3": 0, dev + ":resume_tx:3": 0,
+                          dev + ":in_peak:3": 0, dev + ":pool.peak": pool_peak,
+                          dev + ":backlog_peak": backlog_peak})
+                for k in ("drops_tail", "drops_wred", "drops_headroom",
+                          "in_drops"):
+                    d[dev + ":" + k] = 0
+            d["sw-eth1:drops_tail"] = tail
+            d["sw-eth2:pause_tx:3"], d["sw-eth3:pause_tx:3"] = ptx
+            d["sw-eth2:in_peak:3"], d["sw-eth3:in_peak:3"] = peak
+            return d
+
+        def nic(h, prx, pus, rxd=0):
+            d = {"%s-eth0:%s" % (h, k): 0 for k in
+                 ("drops_tail", "drops_wred", "drops_headroom", "in_drops",
+                  "pool.drops_full", "pause_rx:3", "paused_us:3",
+                  "resume_tx:3", "pause_tx:3")}
+            d.update({"%s-eth0:pool.id" % h: 2,
+                      "%s-eth0:pause_rx:3" % h: prx,
+                      "%s-eth0:paused_us:3" % h: pus,
+                      "%s-eth0:rx_dropped" % h: rxd})
+            return d
+
+        knobs = {"senders": "2", "rate": "100mbit", "pfc": "on",
+                 "buffer": "1mb", "xoff": "16kb", "delay": "default",
+                 "quanta": "default", "pkt": "1000", "duration": "4",
+                 "datagrams": "", "capture": "off", "interval_ms": "20"}
+        doc = {"knobs": knobs, "datagrams": 1000, "cpu_busy": 40.5,
+               "ports": {"rx": "sw-eth1", "h1": "sw-eth2", "h2": "sw-eth3"},
+               "sent": {"h1": 1000, "h2": 1000},
+               "received": {"h1": 1000, "h2": 999},
+               "end_s": {"h1": 0.16, "h2": 0.2},
+               "before": {"sw": sw((0, 0), (0, 0), 0, 0, 0),
+                          "rx": nic("rx", 0, 0), "h1": nic("h1", 0, 0),
+                          "h2": nic("h2", 0, 0)},
+               "after": {"sw": sw((31, 29), (20480, 19456), 3, 61440,
+                                  90112),
+                         "rx": nic("rx", 0, 0, rxd=1),
+                         "h1": nic("h1", 30, 80000),
+                         "h2": nic("h2", 28, 100000)},
+               "softnet_drops": 0}
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_incast 2026\nsenders=2\n"
-                        "rate=10mbit\npfc=on\nxoff=16kb\nduration=8\n")
-            with open(os.path.join(t, "senders.tsv"), "w") as f:
-                f.write("sender\toffered_bps\trx_bps\tloss_pct\tpackets\t"
-                        "pause_rx\tpaused_s\tswitch_pause_tx\tin_peak\n"
-                        "h1\t10000000\t4800000\t0\t4000\t30\t4.0\t31\t"
-                        "20480\nh2\t10000000\t4800000\t0\t4000\t28\t"
-                        "3.6\t29\t19456\n")
-            with open(os.path.join(t, "port.tsv"), "w") as f:
-                f.write("0\t0\t0\t0\t0\t3\t0\t61440\t90112\t0\n")
-            with open(os.path.join(t, "headroom_drops.txt"), "w") as f:
-                f.write("0\n")
-            for h in ("h1", "h2"):
-                with open(os.path.join(t, "throughput-%s.csv" % h),
-                          "w") as f:
-                    f.write("t_s,rx_mbps\n0.5,4.7\n1.0,4.9\n")
+                f.write("# dcblab run pfc_incast 2026\n" +
+                        "".join("%s=%s\n" % kv for kv in knobs.items()))
+            with open(os.path.join(t, "run.json"), "w") as f:
+                json.dump(doc, f)
             self.dcbmon(t, [("port", "x-sw:p0"), ("h1", "x-sw:p1"),
-                            ("h2", "x-sw:p2")])
+                            ("h2", "x-sw:p2"), ("nic-h1", "x-h1:eth0")])
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index("metric")["value"]
-            self.assertEqual(v["goodput.all"], 9.6)
-            self.assertEqual(v["jain"], 1)
+            self.assertEqual(v["goodput.h1"], 50)
+            self.assertAlmostEqual(v["goodput.h2"], 39.96)
+            self.assertEqual(v["datagrams_sent"], 2000)
+            self.assertEqual(v["datagrams_lost"], 1)
+            self.assertEqual(v["drops_all"], 4)
+            self.assertEqual(v["drops_all.rx:rx-eth0:rx_dropped"], 1)
+            self.assertEqual(v["drops_all.sw:sw-eth1:drops_tail"], 3)
             self.assertEqual(v["pause_tx.h2"], 29)
+            self.assertEqual(v["pause_tx.all"], 60)
+            self.assertEqual(v["pause_rx.all"], 58)
             self.assertEqual(v["paused_share.h1"], 0.5)
             self.assertEqual(v["ingress_peak.h1"], 20)
             self.assertEqual(v["queue_max"], 60)
             self.assertEqual(v["pool_peak"], 88)
             self.assertEqual(v["drops_tail"], 3)
+            self.assertEqual(v["fct_max"], 0.2)
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["ingress.png", "pauses.png", "queue.png",

@@ -14,7 +14,7 @@ import csv
 import json
 import os
 
-from .pfc_incast import flow_lines, ports, series
+from ._pfc import flow_lines, ports, series
 
 
 def _tsv(path):

@@ -1,41 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# pfc_incast: N UDP senders at line rate -> routed switch -> one receiver,
-# PFC on band 3 on every switch port and every host NIC (DCQCN paper
-# section 2.2: a lossless incast).  pfc=off runs the same with PFC off
-# (same buffer: drops).
-#
-# The pfc_* scenarios share the helpers below (pfcs_*); pfc_tree.sh and
-# pfc_unfair.sh source this file and define their own describe/params/run.
-# The guest leaves iperf3's JSON, senders.tsv, port.tsv, headroom_drops.txt,
-# dcbmon.csv and ports.tsv; the host computes results.csv, the table and
-# the plots (scripts/dcbanalysis/scenarios/pfc_incast.py).
-
-describe()
-{
-	echo "PFC lossless incast: N line-rate UDP senders into one port, PAUSE counts, drops (pfc=on|off)"
-}
-
-params()
-{
-	cat <<'EOF'
-senders         8         number of UDP senders
-rate            10mbit    line rate of every port and host NIC
-pfc             on        on: PFC on band 3; off: same buffer, no PFC
-buffer          1mb       switch pool size
-xoff            16kb      static XOFF per (ingress port, band 3)
-delay           50ms      PAUSE response time the headroom is sized for (TCG: tens of ms)
-quanta          0xffff    pause time sent (512 bit times)
-pkt             1000      UDP payload bytes per datagram
-host_burst      ""        host NIC shaper catch-up (sch_dcb burst); "" = module default
-duration        8         seconds of traffic
-interval_ms     20        dcbmon sampling interval
-report_interval 0.5       iperf3 interval (s) of the throughput time series
-EOF
-}
-
-# ------------------------------------------------------------ helpers
+# The helpers of the bash PFC scenarios (pfc_tree, pfc_unfair, pcn_fig5;
+# they source this file): sch_dcb options from the P[] knobs, iperf3
+# servers and UDP clients on band 3 started together, their throughput
+# series, a port's band 3 counters.  (The pfc_incast experiment is
+# Python: scripts/dcbnet/experiments/pfc_incast.py.)
 
 # pfcs_opts: sch_dcb options of a switch port.
 pfcs_opts()
@@ -159,64 +129,4 @@ pfcs_ports()
 		n=${spec#*=}
 		printf '%s\t%s:%s\n' "${spec%%=*}" "$(topo_ns "${n%%:*}")" "${n#*:}"
 	done >"$OUT/ports.tsv"
-}
-
-# ------------------------------------------------------------ run
-
-run()
-{
-	local n=${P[senders]} i rxip dur rport
-	case $n in ''|*[!0-9]*|0) die "senders=$n";; esac
-	dur=${P[duration]}
-	pfcs_setup || return 1
-
-	topo_switch sw || return 1
-	topo_host rx && topo_link rx sw >/dev/null || return 1
-	for i in $(seq "$n"); do
-		topo_host "h$i" && topo_link "h$i" sw >/dev/null || return 1
-	done
-	topo_routes || return 1
-	pfcs_qdiscs || return 1
-	rxip=$(topo_ip4 rx)
-	rport=$(topo_port sw rx)
-
-	for i in $(seq "$n"); do pfcs_server rx $((5200 + i)); done
-	for i in $(seq "$n"); do dl_wait_listen rx $((5200 + i)); done
-	for i in $(seq "$n"); do pfcs_client "h$i" "$rxip" $((5200 + i)) "$dur"; done
-
-	local mon=("$(topo_ns sw):$rport")
-	for i in $(seq "$n"); do mon+=("$(topo_ns sw):$(topo_port sw "h$i")"); done
-	for i in $(seq "$n"); do mon+=("$(topo_ns "h$i"):eth0"); done
-	dl_monitor_start "${mon[@]}"
-	log "$n senders at ${P[rate]} -> $rport, PFC ${P[pfc]}, ${dur}s"
-	pfcs_go
-	pfcs_wait
-	sleep 0.5
-	dl_monitor_stop
-
-	# results
-	{
-		printf 'sender\toffered_bps\trx_bps\tloss_pct\tpackets\tpause_rx\tpaused_s\tswitch_pause_tx\tin_peak\n'
-		for i in $(seq "$n"); do
-			local f h s
-			f=$(pfcs_flow_csv $((5200 + i)) "h$i")
-			h=$(pfcs_port_stats "h$i" eth0)
-			s=$(pfcs_port_stats sw "$(topo_port sw "h$i")")
-			printf '%s\t%s\t%s\t%s\t%s\n' "$f" "$(cut -f3 <<<"$h")" \
-				"$(awk -v u="$(cut -f4 <<<"$h")" 'BEGIN { printf "%.3f", u / 1e6 }')" \
-				"$(cut -f1 <<<"$s")" "$(cut -f7 <<<"$s")"
-		done
-	} >"$OUT/senders.tsv"
-	pfcs_port_stats sw "$rport" >"$OUT/port.tsv"
-	local hr=0 k
-	for k in $(topo_ports sw); do
-		hr=$((hr + $(pfcs_port_stats sw "$k" | cut -f5)))
-	done
-	echo "$hr" >"$OUT/headroom_drops.txt"
-
-	# the table and the plots are made on the host from these files
-	# (scripts/dcbanalysis/scenarios/pfc_incast.py)
-	# shellcheck disable=SC2046 # one word per port
-	pfcs_ports "port=sw:$rport" $(for i in $(seq "$n"); do echo "h$i=sw:$(topo_port sw "h$i")"; done)
-	return 0
 }
