@@ -41,7 +41,9 @@ load_dcb
 # (5 ms), scaled with the rate
 RATE=$(scaled_rate 100mbit)
 WIN=${PFC41_WINDOW:-$(scaled_time 1)}	# seconds per measurement window
-KNOBS=(rate="$RATE" delay="$(scaled_time 5ms)" window="$WIN")
+# no dcbmon series (interval_ms=0): its sampling stalls the guest's
+# forwarding, and the old tests measured without it
+KNOBS=(rate="$RATE" delay="$(scaled_time 5ms)" window="$WIN" interval_ms=0)
 OUT=$TMPD/pfc-tree
 
 # r METRIC: the run's value

@@ -38,7 +38,9 @@ WIN=${PFC42_WINDOW:-$(scaled_time 2)}	# seconds of measurement
 # datagrams per second of the line rate (1000-byte payloads, 1042 bytes
 # on the wire)
 LINE_DPS=$(( $(rate_bps "$RATE") / (8 * 1042) ))
-KNOBS=(rate="$RATE" delay="$(scaled_time 5ms)" window="$WIN")
+# no dcbmon series (interval_ms=0): its sampling stalls the guest's
+# forwarding, and the old tests measured without it
+KNOBS=(rate="$RATE" delay="$(scaled_time 5ms)" window="$WIN" interval_ms=0)
 OUT=$TMPD/pfc-unfair
 
 # r METRIC: the run's value

@@ -49,7 +49,8 @@ class PfcTree(Experiment):
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of each measurement window (the "
               "victim alone, then beside the incast)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        Param("interval_ms", 20, "dcbmon sampling interval (0: no "
+              "series; each sample stalls the guest's forwarding a while)"),
     )
 
     def run(self, out):
@@ -109,7 +110,7 @@ class PfcTree(Experiment):
         _pfc.check_path(net["s1"], r)
         _pfc.sink_add(vr, [VICTIM_PORT])
         _pfc.sink_add(r, [INCAST_PORT + i for i in range(1, 6)])
-        mon = stats.Monitor(out, [(k, hops[k][0], hops[k][1]) for k in (
+        mon = _pfc.monitor(out, [(k, hops[k][0], hops[k][1]) for k in (
             "sw2-r", "sw2-sw1", "sw1-sw2", "sw1-v", "sw1-s1", "nic-v",
             "nic-s1", "nic-s4")], int(p["interval_ms"]))
         guard = CpuGuard()

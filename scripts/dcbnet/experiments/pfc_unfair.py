@@ -40,7 +40,8 @@ class PfcUnfair(Experiment):
                    "ingress port (DCQCN Fig. 3)")
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of the measurement window"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        Param("interval_ms", 20, "dcbmon sampling interval (0: no "
+              "series; each sample stalls the guest's forwarding a while)"),
     )
 
     def run(self, out):
@@ -89,7 +90,7 @@ class PfcUnfair(Experiment):
         for h in HOSTS:
             _pfc.check_path(net[h], r)
         _pfc.sink_add(r, [BASE_PORT + i for i in range(1, 5)])
-        mon = stats.Monitor(
+        mon = _pfc.monitor(
             out, [(k, sw1 if k.startswith("sw1") else sw2, d)
                   for k, d in port.items()] +
             [("nic-" + h, net[h], str(net[h].defaultIntf())) for h in HOSTS],
