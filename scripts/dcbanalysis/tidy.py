@@ -126,8 +126,9 @@ METRICS = {
     "drops": ("packets", "packets the switches dropped (tail, WRED and "
               "headroom)"),
     "drops_all": ("packets", "packets lost anywhere: every sch_dcb drop "
-                  "counter, pool drops, the devices' rx/tx_dropped and "
-                  "the kernel's receive backlog (softnet)"),
+                  "counter, pool drops, the devices' rx/tx_dropped, "
+                  "the kernel's receive backlog (softnet) and the ARP "
+                  "queue (neigh)"),
     "drops_tail": ("packets", "tail drops of the switches"),
     "drops_wred": ("packets", "WRED drops of the switches"),
     "headroom_drops": ("packets", "packets dropped at full headroom"),

@@ -11,7 +11,7 @@ import time
 from mininet.link import Intf, Link
 from mininet.node import Host, Node
 
-from . import TOP
+from . import TOP, stats
 
 BUILD = os.environ.get("DCBLAB_BUILD", os.path.join(TOP, "build"))
 DCB_KO = os.path.join(TOP, "sch_dcb", "sch_dcb.ko")
@@ -217,8 +217,12 @@ class DcbSwitch(NsenterPopen, Node):
         for intf in self.intfList():
             if intf.name == "lo":
                 continue
+            # (proxy ARP answers after up to proxy_delay, 0.8 s by
+            # default: a sender's first datagrams would be dropped
+            # unseen in the neighbour queue meanwhile)
             cmds += ["ip link set %s up" % intf,
                      "sysctl -qw net.ipv4.conf.%s.proxy_arp=1" % intf,
+                     "sysctl -qw net.ipv4.neigh.%s.proxy_delay=0" % intf,
                      "sysctl -qw net.ipv4.conf.%s.rp_filter=0" % intf]
         own, routes = fabric_routes(self)
         cmds += ["ip addr replace %s/31 dev %s" % (a, i) for i, a in own]
@@ -237,17 +241,8 @@ class DcbSwitch(NsenterPopen, Node):
 
     def counters(self):
         """{(dev, name, band or None): value} of every sch_dcb port, one
-        `dcbmon -s` reading (band None: the port's totals)."""
-        out = self.cmd(os.path.join(TOP, "tools", "dcbmon"), "-s", "-")
-        res = {}
-        for line in out.splitlines():
-            key, _, val = line.strip().rpartition(" ")
-            parts = key.split(":")
-            if len(parts) < 3 or not val.isdigit():
-                continue
-            band = int(parts[3]) if len(parts) > 3 else None
-            res[(parts[1], parts[2], band)] = int(val)
-        return res
+        `dcbmon -s` reading (band None: the port's totals; stats.py)."""
+        return stats.snapshot(self).values
 
     def netdev_bytes(self):
         """{dev: (rx_bytes, tx_bytes)} of the switch's namespace, read

@@ -11,8 +11,9 @@ or position:
   Monitor          dcbmon sampling ports of several nodes into a CSV
                    file while traffic runs; series(path) reads it back
 
-plus the kernel's receive-backlog drops (softnet_drops), which count
-for every namespace at once.
+plus the kernel's receive-backlog drops (softnet_drops) and packets
+dropped waiting for ARP (neigh_drops), which count for every namespace
+at once.
 """
 
 import csv
@@ -107,6 +108,23 @@ def drops_delta(a, b):
     """{where: growth} of the drop counters that grew from a to b."""
     da, db = a.drops(), b.drops()
     return {k: v - da.get(k, 0) for k, v in db.items() if v != da.get(k, 0)}
+
+
+def neigh_drops():
+    """Packets dropped while waiting for a neighbour (ARP, NDISC) to
+    resolve, all namespaces (/proc/net/stat/*_cache's
+    unresolved_discards, per CPU)."""
+    n = 0
+    for t in ("arp_cache", "ndisc_cache"):
+        try:
+            with open("/proc/net/stat/" + t) as f:
+                head = f.readline().split()
+                i = head.index("unresolved_discards")
+                n += sum(int(line.split()[i], 16) for line in f
+                         if line.strip())
+        except (OSError, ValueError):
+            pass
+    return n
 
 
 def softnet_drops():

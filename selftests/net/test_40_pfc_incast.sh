@@ -30,7 +30,9 @@ PKTS=${PFC40_PKTS:-3000}	# per sender: 8 x 3000 x 1042 B at 100 Mb/s = 2.0 s
 # line rate; on a slow kernel divided by DCBLAB_SLOW and the PFC delay
 # (sch_dcb's default, 5 ms) multiplied by it (lib.sh): the same headroom
 # in bytes, the same packets
-KNOBS=(senders="$N" datagrams="$PKTS" rate="$(scaled_rate 100mbit)"
+# dcbmon samples every 100 ms: its netlink dumps of 17 ports are kernel
+# time the CPU guard counts
+KNOBS=(senders="$N" datagrams="$PKTS" rate="$(scaled_rate 100mbit)" interval_ms=100
        delay="$(scaled_time 5ms)" quanta=0x1234)
 ON=$TMPD/pfc-on
 OFF=$TMPD/pfc-off

@@ -11,9 +11,9 @@ what arrives per sender with a tc flower drop rule at its ingress.
 
 Raw files of a run: run.json (the knobs, datagrams sent and received
 and the finishing time per sender, the sch_dcb statistics of every node
-before and after, softnet drops), dcbmon.csv and ports.tsv (time series
-of the switch ports and NICs), pfc.pcap (capture=on: the MAC control
-frames h1 received).
+before and after, softnet and neighbour-queue drops), dcbmon.csv and
+ports.tsv (time series of the switch ports and NICs), pfc.pcap
+(capture=on: the MAC control frames h1 received).
 """
 
 import json
@@ -71,7 +71,7 @@ class PfcIncast(Experiment):
         Param("datagrams", "", "datagrams per sender (\"\": from duration)"),
         Param("capture", "off", "on: capture the MAC control frames h1 "
               "receives (pfc.pcap)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        Param("interval_ms", 50, "dcbmon sampling interval (ms)"),
     )
 
     # ---------------------------------------------------------- options
@@ -175,9 +175,11 @@ class PfcIncast(Experiment):
                              for h in senders],
                             int(self.p["interval_ms"]))
 
+        self.resolve(senders, rx.IP())
         try:
             before = {x.name: stats.snapshot(x) for x in nodes}
             soft0 = stats.softnet_drops()
+            neigh0 = stats.neigh_drops()
             go = os.path.join(scratch, "go")
             procs = []
             for i, h in enumerate(senders, 1):
@@ -238,6 +240,7 @@ class PfcIncast(Experiment):
             "before": {k: snap_json(v) for k, v in before.items()},
             "after": {k: snap_json(v) for k, v in after.items()},
             "softnet_drops": stats.softnet_drops() - soft0,
+            "neigh_drops": stats.neigh_drops() - neigh0,
         }
 
     # ---------------------------------------------------------- metrics
@@ -271,8 +274,9 @@ class PfcIncast(Experiment):
         for node in a:
             for k, v in stats.drops_delta(b[node], a[node]).items():
                 drops["%s:%s" % (node, k)] = v
-        if doc["softnet_drops"]:
-            drops["softnet"] = doc["softnet_drops"]
+        for k in ("softnet", "neigh"):
+            if doc.get(k + "_drops"):
+                drops[k] = doc[k + "_drops"]
         rows.append(("drops_all", sum(drops.values()), "packets"))
         rows += [("drops_all." + k, v, "packets")
                  for k, v in sorted(drops.items())]
