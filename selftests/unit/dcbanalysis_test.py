@@ -964,7 +964,7 @@ class PfcScenarios(unittest.TestCase):
                           "s": 1.0, "cpu_busy": 60.0,
                           "victim_paused": True},
                "t_incast_s": 1.5, "t_end_s": 4.0, "before": before,
-               "after": after, "softnet_drops": 0}
+               "after": after, "softnet_drops": 0, "neigh_drops": 1}
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run pfc_tree 2026\n" +
@@ -991,8 +991,9 @@ class PfcScenarios(unittest.TestCase):
             self.assertEqual(v["paused_share.nic-v"], 0.25)
             self.assertEqual(v["paused_share.sw1-sw2"], 0.5)
             self.assertEqual(v["headroom_drops"], 1)
-            self.assertEqual(v["drops_all"], 3)
+            self.assertEqual(v["drops_all"], 4)
             self.assertEqual(v["drops_all.vr:vr-eth0:rx_dropped"], 2)
+            self.assertEqual(v["drops_all.neigh"], 1)
             self.assertEqual(v["cpu_busy.incast"], 60)
             self.assertEqual(v["window"], 1)
             files = analyze.plot(t)

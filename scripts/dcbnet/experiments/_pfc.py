@@ -46,13 +46,6 @@ def host_opts(p):
     return "rate %s dscp-map 0:7 limit 2mb" % p["rate"]
 
 
-def check_path(src, dst):
-    r = src.cmd("ping -c1 -W5 %s" % dst.IP())
-    if " 1 received" not in r:
-        raise RuntimeError("no path %s -> %s: %s" % (src.name, dst.name,
-                                                     r.strip()))
-
-
 def sink_add(node, ports):
     """A tc flower rule at node's ingress per UDP port: drops and
     counts."""
@@ -188,15 +181,17 @@ def load(doc):
             {k: snap_load(v) for k, v in doc["after"].items()})
 
 
-def drop_rows(before, after, softnet):
+def drop_rows(before, after, doc):
     """drops_all and drops_all.NODE:DEV:COUNTER of every counter of a
-    lost packet that grew, as pfc_incast's."""
+    lost packet that grew, as pfc_incast's, with the run's softnet and
+    neighbour-queue drops (doc's softnet_drops, neigh_drops)."""
     drops = {}
     for node in after:
         for k, v in stats.drops_delta(before[node], after[node]).items():
             drops["%s:%s" % (node, k)] = v
-    if softnet:
-        drops["softnet"] = softnet
+    for k in ("softnet", "neigh"):
+        if doc.get(k + "_drops"):
+            drops[k] = doc[k + "_drops"]
     return [("drops_all", sum(drops.values()), "packets")] + \
         [("drops_all." + k, v, "packets") for k, v in sorted(drops.items())]
 

@@ -49,7 +49,7 @@ class PfcTree(Experiment):
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of each measurement window (the "
               "victim alone, then beside the incast)"),
-        Param("interval_ms", 20, "dcbmon sampling interval (0: no "
+        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
               "series; each sample stalls the guest's forwarding a while)"),
     )
 
@@ -106,8 +106,9 @@ class PfcTree(Experiment):
         v, vr, r = net["v"], net["vr"], net["r"]
         nodes = net.switches + net.hosts
         hops = self.hops(net)
-        _pfc.check_path(v, vr)
-        _pfc.check_path(net["s1"], r)
+        # every neighbour on the way resolved before the traffic
+        self.resolve([v], vr.IP())
+        self.resolve([net[h] for h in SENDERS], r.IP())
         _pfc.sink_add(vr, [VICTIM_PORT])
         _pfc.sink_add(r, [INCAST_PORT + i for i in range(1, 6)])
         mon = _pfc.monitor(out, [(k, hops[k][0], hops[k][1]) for k in (
@@ -115,7 +116,7 @@ class PfcTree(Experiment):
             "nic-s1", "nic-s4")], int(p["interval_ms"]))
         guard = CpuGuard()
         before = _pfc.snaps(nodes)
-        soft0 = stats.softnet_drops()
+        soft0, neigh0 = stats.softnet_drops(), stats.neigh_drops()
         mon.start()
         try:
             t0 = time.monotonic()
@@ -150,6 +151,7 @@ class PfcTree(Experiment):
             "t_incast_s": t_incast, "t_end_s": t_end,
             "before": before, "after": _pfc.snaps(nodes),
             "softnet_drops": stats.softnet_drops() - soft0,
+            "neigh_drops": stats.neigh_drops() - neigh0,
         }
 
     def analyze(self, out):
@@ -180,7 +182,7 @@ class PfcTree(Experiment):
         rows += [("window", al["s"], "s"),
                  ("cpu_busy.alone", al["cpu_busy"], "%"),
                  ("cpu_busy.incast", inc["cpu_busy"], "%")]
-        rows += _pfc.drop_rows(b, a, doc["softnet_drops"])
+        rows += _pfc.drop_rows(b, a, doc)
         hr = tail = 0
         for hop, (node, dev) in sorted(doc["hops"].items()):
             rows += [("pause_tx." + hop, d(node, dev, "pause_tx", BAND),

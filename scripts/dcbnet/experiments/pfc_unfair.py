@@ -40,7 +40,7 @@ class PfcUnfair(Experiment):
                    "ingress port (DCQCN Fig. 3)")
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of the measurement window"),
-        Param("interval_ms", 20, "dcbmon sampling interval (0: no "
+        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
               "series; each sample stalls the guest's forwarding a while)"),
     )
 
@@ -87,8 +87,7 @@ class PfcUnfair(Experiment):
                 "sw1-from-h1": str(sw1.connectionsTo(net["h1"])[0][0]),
                 "sw1-from-sw2": str(sw1.connectionsTo(sw2)[0][0]),
                 "sw2-sw1": str(sw2.connectionsTo(sw1)[0][0])}
-        for h in HOSTS:
-            _pfc.check_path(net[h], r)
+        self.resolve([net[h] for h in HOSTS], r.IP())
         _pfc.sink_add(r, [BASE_PORT + i for i in range(1, 5)])
         mon = _pfc.monitor(
             out, [(k, sw1 if k.startswith("sw1") else sw2, d)
@@ -97,7 +96,7 @@ class PfcUnfair(Experiment):
             int(p["interval_ms"]))
         guard = CpuGuard()
         before = _pfc.snaps(nodes)
-        soft0 = stats.softnet_drops()
+        soft0, neigh0 = stats.softnet_drops(), stats.neigh_drops()
         mon.start()
         try:
             log("h1 alone, h2..h4 behind sw2 -> r at %s, PFC %s"
@@ -125,6 +124,7 @@ class PfcUnfair(Experiment):
             "window_s": secs, "cpu_busy": busy, "both_paused": paused,
             "before": before, "after": _pfc.snaps(nodes),
             "softnet_drops": stats.softnet_drops() - soft0,
+            "neigh_drops": stats.neigh_drops() - neigh0,
         }
 
     def analyze(self, out):
@@ -153,7 +153,7 @@ class PfcUnfair(Experiment):
                       b["sw1"].get(dev, "pause_tx", BAND), "frames"),
                      ("ingress_peak." + k,
                       a["sw1"].get(dev, "in_peak", BAND) / 1024, "KB")]
-        rows += _pfc.drop_rows(b, a, doc["softnet_drops"])
+        rows += _pfc.drop_rows(b, a, doc)
         hr = sum(a[x].get(d, "drops_headroom") - b[x].get(d, "drops_headroom")
                  for x in ("sw1", "sw2") for d in a[x].ports())
         rows.append(("headroom_drops", hr, "packets"))
