@@ -122,7 +122,8 @@ class Senders:
 def window(guard, label, secs, *sinks):
     """Sink counts of each of sinks (nodes) at the start and the end of
     a window of secs seconds, with the CPU guard over it: ({port:
-    datagrams in the window}, its length in s, the guest's busy %)."""
+    datagrams in the window}, its length in s between the first sink's
+    two readings, the guest's busy %)."""
     guard.start()
     try:
         c0 = [sink_counts(n) for n in sinks]
@@ -135,7 +136,7 @@ def window(guard, label, secs, *sinks):
     for (a, _), (b, _) in zip(c0, c1):
         for port, v in b.items():
             got[port] = v - a.get(port, 0)
-    return got, c1[-1][1] - c0[0][1], busy
+    return got, c1[0][1] - c0[0][1], busy
 
 
 class _NoMonitor:
