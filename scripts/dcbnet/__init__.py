@@ -75,8 +75,15 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 os.environ.setdefault("TC_LIB_DIR", os.path.join(TOP, "tc"))
 
-from .nodes import (DcbHost, DcbIntf, DcbLink, DcbSwitch,  # noqa: E402
-                    RxeHost, load_modules)
-
 __all__ = ["DcbHost", "DcbIntf", "DcbLink", "DcbSwitch", "RxeHost",
            "load_modules", "TOP"]
+
+
+def __getattr__(name):
+    """The node classes, imported with Mininet on first use: the
+    analysis side (python3 -m dcbnet analyze, dcbanalysis) never pays
+    for Mininet's import, which takes seconds of a guest's time."""
+    if name in __all__:
+        from . import nodes
+        return getattr(nodes, name)
+    raise AttributeError("module 'dcbnet' has no attribute %r" % name)

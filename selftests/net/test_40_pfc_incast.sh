@@ -87,7 +87,11 @@ wire()
 
 pfc_off()
 {
-	exp_run "$OFF" pfc_incast "${KNOBS[@]}" pfc=off
+	# Without PFC the eight senders offer 8 x line rate to the switch,
+	# which saturates the guest's CPU; what this step asserts (drops,
+	# datagrams missing) holds whatever the CPU does, so the guard only
+	# warns here (the share is in the rows: cpu_busy).
+	DCBLAB_CPU_GUARD=warn exp_run "$OFF" pfc_incast "${KNOBS[@]}" pfc=off
 	check_err $? "the pfc_incast experiment (PFC off) failed"
 	[ "$RET" = 0 ] || return
 	log "PFC off: sent $(r "$OFF" datagrams_sent) received $(r "$OFF" datagrams_received);" \
