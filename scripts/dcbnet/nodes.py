@@ -224,14 +224,19 @@ class DcbSwitch(NsenterPopen, Node):
                      "sysctl -qw net.ipv4.conf.%s.proxy_arp=1" % intf,
                      "sysctl -qw net.ipv4.neigh.%s.proxy_delay=0" % intf,
                      "sysctl -qw net.ipv4.conf.%s.rp_filter=0" % intf]
+            peer = _peer(intf)
+            if peer is not None and peer.IP() and \
+                    not isinstance(peer.node, DcbSwitch):
+                cmds.append("ip route replace %s/32 dev %s"
+                            % (peer.IP(), intf))
+        # the fabric: hosts behind other switches
         own, routes = fabric_routes(self)
         cmds += ["ip addr replace %s/31 dev %s" % (a, i) for i, a in own]
         for ip, (intf, gw) in sorted(routes.items()):
-            cmds.append("ip route replace %s/32 dev %s%s"
-                        % (ip, intf, "" if gw is None else " via " + gw))
-        out = self.cmd(" && ".join(cmds) + " && echo dcbnet-ok")
-        if "dcbnet-ok" not in out:
-            raise RuntimeError("%s: start: %s" % (self.name, out.strip()))
+            if gw is not None:
+                cmds.append("ip route replace %s/32 dev %s via %s"
+                            % (ip, intf, gw))
+        self.cmd(" && ".join(cmds))
 
     def stop(self, deleteIntfs=True):
         super().stop(deleteIntfs=deleteIntfs)
