@@ -24,10 +24,11 @@ from . import TOP
 
 DCBMON = os.path.join(TOP, "tools", "dcbmon")
 
-# The counters of a packet lost inside sch_dcb, per band and port
-# (the pool's drops_full and the devices' rx/tx_dropped are added by
-# Snapshot.drops())
-DROP_KEYS = ("drops_tail", "drops_wred", "drops_headroom", "in_drops")
+# The counters of a packet sch_dcb dropped, each packet once, at the
+# port that dropped it: a pool's drops_full (shared part full) is a
+# cause of some of its ports' drops_tail and an ingress port's in_drops
+# the origin of some drops_headroom, so neither is added again.
+DROP_KEYS = ("drops_tail", "drops_wred", "drops_headroom")
 
 
 class Snapshot:
@@ -60,18 +61,13 @@ class Snapshot:
         return sum(self.get(d, key, band) for d in devs)
 
     def drops(self):
-        """{where: count} of every counter of a lost packet: each port's
-        DROP_KEYS (totals), its pool's drops_full (once per pool) and
-        every device's rx/tx_dropped."""
-        out, pools = {}, set()
+        """{where: count} of the counters of lost packets, each packet
+        counted once: each port's DROP_KEYS (totals) and every device's
+        rx/tx_dropped."""
+        out = {}
         for d in self.ports():
             for k in DROP_KEYS:
                 out["%s:%s" % (d, k)] = self.get(d, k)
-            pool = self.get(d, "pool.id")
-            if pool not in pools:
-                pools.add(pool)
-                out["pool%d:drops_full" % pool] = \
-                    self.get(d, "pool.drops_full")
         for (d, k, b), v in self.values.items():
             if k in ("rx_dropped", "tx_dropped"):
                 out["%s:%s" % (d, k)] = v

@@ -33,9 +33,10 @@ EOF
 
 cmp_one()
 {
-	local name=$1 f=$SCN_DIR/$1.sh args=() a extra st
-	if [ ! -f "$f" ]; then
-		log "compare: scenario $name is missing ($f): skipped"
+	local name=$1 args=() a extra st
+	# a bash scenario or a Python experiment (dcblab's scenario_file)
+	if [ ! -f "$SCN_DIR/$name.sh" ] && [ ! -f "$EXP_DIR/$name.py" ]; then
+		log "compare: scenario $name is missing: skipped"
 		echo "$name	missing" >>"$OUT/status.tsv"
 		return 0
 	fi
