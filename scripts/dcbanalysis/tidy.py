@@ -55,6 +55,9 @@ METRICS = {
     "long_rate_incast": ("Mbit/s", "the long flow's IPv4 bytes per "
                          "second while the incast ran (from a capture)"),
     "rate_alone": ("Mbit/s", "a flow's payload rate when it runs alone"),
+    "victim_rate": ("Mbit/s", "the victim flow's bytes on the wire "
+                    "(headers included) per second over a window: .alone "
+                    "or .incast"),
     "h1_ratio": ("1", "h1's rate over the mean of h2..h4 (DCQCN Fig. 3: "
                  "about 3 under PFC alone)"),
     "flow_rate_p10": ("Mbit/s", "10th percentile of the run's flow_rate "
@@ -96,6 +99,8 @@ METRICS = {
     "settle": ("s", "until the queue's 1 s mean stays below the drain "
                "level"),
     "duration": ("s", "seconds of traffic the run was asked for"),
+    "window": ("s", "length of the measurement window a run's rates and "
+               "counts are over"),
     "busy": ("s", "time a port had a backlog at both ends of a sample "
              "interval (what wire_rate is measured over)"),
     # queues
@@ -128,10 +133,12 @@ METRICS = {
     "drops_wred": ("packets", "WRED drops of the switches"),
     "headroom_drops": ("packets", "packets dropped at full headroom"),
     "pause_tx": ("frames", "PFC PAUSE frames the switches sent"),
-    "pause_rx": ("frames", "PFC PAUSE frames the hosts' NICs received"),
+    "pause_rx": ("frames", "PFC PAUSE frames the hosts' NICs (or a "
+                 "switch's port) received"),
     "resume_tx": ("frames", "PFC RESUME frames (pause time 0) the "
                   "switches sent"),
-    "paused_us": ("us", "time the hosts' NICs were held by PAUSE frames"),
+    "paused_us": ("us", "time the hosts' NICs (or a switch's port) were "
+                  "held by PAUSE frames"),
     "wire_pause": ("frames", "802.1Qbb PAUSE frames of the expected band "
                    "and pause time in a capture (decoded by tshark)"),
     "wire_resume": ("frames", "802.1Qbb frames of the expected band with "

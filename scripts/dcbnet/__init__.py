@@ -5,11 +5,18 @@ Three node and link classes put the lab's kernel parts into an ordinary
 Mininet network, without Open vSwitch or a controller:
 
   DcbSwitch  a routing switch: a network namespace with ip_forward on,
-             proxy ARP on every port and a /32 route to each attached
-             host, so hosts keep Mininet's one-subnet addressing
-             (10.0.0.N/8) and `pingall` works.  Every port is a sch_dcb
-             qdisc; dcb='...' gives its options (what follows
-             `tc qdisc add dev PORT root handle 1: dcb`).
+             proxy ARP on every port and a /32 route to every host, so
+             hosts keep Mininet's one-subnet addressing (10.0.0.N/8)
+             and `pingall` works.  Every port is a sch_dcb qdisc;
+             dcb='...' gives its options (what follows
+             `tc qdisc add dev PORT root handle 1: dcb`).  Switches
+             linked together make one routed fabric: at net.start()
+             each switch-switch link gets a /31 of link-local
+             addresses (169.254.1.0 onward, numbered alike by every
+             switch), and each switch routes a host behind other
+             switches via the next switch on a shortest path over
+             switch-switch links (breadth-first search; ties go to the
+             port whose name sorts first): nodes.fabric_routes.
   RxeHost    a host whose interface gets sch_dcb (dcb='rate 100mbit')
              and a soft-RoCE device rxe_<intf> (`rdma link add`), with
              the congestion-control algorithm algo= ('none', 'dcqcn',

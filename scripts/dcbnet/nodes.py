@@ -122,15 +122,84 @@ def _peer(intf):
     return link.intf2 if link.intf1 is intf else link.intf1
 
 
+def _fabric_links(switch):
+    """The switch-switch links of the fabric reachable from switch, in
+    an order every switch computes alike: [(intf_a, intf_b)], the end
+    whose name sorts first as intf_a."""
+    seen, todo, links = {switch}, [switch], set()
+    while todo:
+        for intf in todo.pop().intfList():
+            peer = _peer(intf)
+            if peer is None or not isinstance(peer.node, DcbSwitch):
+                continue
+            links.add(tuple(sorted((intf, peer), key=lambda i: i.name)))
+            if peer.node not in seen:
+                seen.add(peer.node)
+                todo.append(peer.node)
+    return sorted(links, key=lambda ab: (ab[0].name, ab[1].name))
+
+
+def _link_addr(k, end):
+    """The address of end (0, 1) of the k-th switch-switch link: the
+    k-th /31 of 169.254.1.0-169.254.254.255 (link-local: no host's)."""
+    n = (169 << 24 | 254 << 16 | 1 << 8) + 2 * k + end
+    if k >= 254 * 128:
+        raise ValueError("more than %d switch-switch links" % (254 * 128))
+    return str(ipaddress.IPv4Address(n))
+
+
+def fabric_routes(switch):
+    """The switch's addresses and routes in its fabric: ([(intf, addr)]
+    of its switch-switch ports, {host IP: (intf, gateway or None)}).
+
+    Each switch-switch link is a /31 of link-local addresses
+    (_link_addr); a host attached to this switch is reached on its port
+    (gateway None), a host behind other switches through the first hop
+    of a shortest path over switch-switch links (breadth-first search,
+    ties broken by port name), via the peer's address on that link."""
+    links = _fabric_links(switch)
+    addr = {}
+    for k, (a, b) in enumerate(links):
+        addr[a], addr[b] = _link_addr(k, 0), _link_addr(k, 1)
+    own = [(i, addr[i]) for i in switch.intfList() if i in addr]
+    routes = {}
+    # first: the port of this switch the path leaves by, per switch
+    first, frontier = {switch: None}, [switch]
+    while frontier:
+        nxt = []
+        for sw in frontier:
+            for intf in sorted(sw.intfList(), key=lambda i: i.name):
+                peer = _peer(intf)
+                if peer is None:
+                    continue
+                hop = first[sw] or (intf, peer)
+                if isinstance(peer.node, DcbSwitch):
+                    if peer.node not in first:
+                        first[peer.node] = hop
+                        nxt.append(peer.node)
+                elif peer.IP() and peer.IP() not in routes:
+                    out, gw = hop
+                    routes[peer.IP()] = (out, None if sw is switch
+                                         else addr[gw])
+        frontier = nxt
+    return own, routes
+
+
 class DcbSwitch(NsenterPopen, Node):
     """A routing switch: its own network namespace, IPv4 forwarding,
-    proxy ARP and a /32 route per attached host on every port; sch_dcb
-    on every port (dcb=, see DcbIntf).  Mininet's switch arguments
-    (dpid, listenPort, ...) are accepted and ignored.  The switch
-    answers ARP from its own address, 169.254.0.1 on lo unless
-    addr= says otherwise (no host uses it).  A port toward another
-    switch gets no route: fabrics of several switches must add theirs
-    (sw.cmd('ip route add ...'))."""
+    proxy ARP on every port and a /32 route to every host of the fabric;
+    sch_dcb on every port (dcb=, see DcbIntf).  Mininet's switch
+    arguments (dpid, listenPort, ...) are accepted and ignored.  The
+    switch answers ARP from its own address, 169.254.0.1 on lo unless
+    addr= says otherwise (no host uses it).
+
+    Several switches: each switch-switch link gets a /31 of link-local
+    addresses (169.254.1.0 onward, one per link in an order every
+    switch computes alike), and a host behind other switches is routed
+    via the next switch on a shortest path over switch-switch links
+    (breadth-first search from this switch; see fabric_routes).  Every
+    switch computes its own routes in start(), so hosts keep Mininet's
+    one-subnet addressing across the fabric."""
 
     def __init__(self, name, addr="169.254.0.1/32", **params):
         for k in ("inNamespace", "listenPort", "dpid", "opts", "batch",
@@ -140,8 +209,9 @@ class DcbSwitch(NsenterPopen, Node):
         super().__init__(name, inNamespace=True, **params)
 
     def start(self, controllers=None):
-        """Forward, answer ARP for the hosts behind other ports, and route
-        to each host attached to a port (called by Mininet.start)."""
+        """Forward, answer ARP for the hosts behind other ports, address
+        the switch-switch ports and route to every host of the fabric
+        (called by Mininet.start)."""
         cmds = ["sysctl -qw net.ipv4.ip_forward=1",
                 "ip addr replace %s dev lo" % self.addr]
         for intf in self.intfList():
@@ -159,6 +229,13 @@ class DcbSwitch(NsenterPopen, Node):
                     not isinstance(peer.node, DcbSwitch):
                 cmds.append("ip route replace %s/32 dev %s"
                             % (peer.IP(), intf))
+        # the fabric: hosts behind other switches
+        own, routes = fabric_routes(self)
+        cmds += ["ip addr replace %s/31 dev %s" % (a, i) for i, a in own]
+        for ip, (intf, gw) in sorted(routes.items()):
+            if gw is not None:
+                cmds.append("ip route replace %s/32 dev %s via %s"
+                            % (ip, intf, gw))
         self.cmd(" && ".join(cmds))
 
     def stop(self, deleteIntfs=True):

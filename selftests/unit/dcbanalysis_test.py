@@ -24,17 +24,47 @@ def row(**kw):
     return r
 
 
+def pfc_ports(devs, **vals):
+    """A run.json snapshot ({"DEV:KEY[:BAND]": value}) of sch_dcb ports
+    devs of one pool, every counter 0 but vals ({"DEV:KEY[:BAND]":
+    value})."""
+    d = {}
+    for dev in devs:
+        d[dev + ":pool.id"] = 1
+        for k in ("pool.drops_full", "drops_tail", "drops_wred",
+                  "drops_headroom", "in_drops", "backlog_bytes",
+                  "pause_tx:3", "pause_rx:3", "paused_us:3", "in_peak:3"):
+            d["%s:%s" % (dev, k)] = 0
+    d.update(vals)
+    return d
+
+
+UNFAIR_KNOBS = {"rate": "100mbit", "pfc": "on", "buffer": "1mb",
+                "xoff": "16kb", "delay": "default", "quanta": "default",
+                "pkt": "1000", "window": "2", "interval_ms": "20"}
+
+
 def pfc_unfair_run(d, rx):
-    """The files pfc_unfair leaves in @d, h1..h4 receiving @rx Mbit/s."""
+    """The run.json pfc_unfair leaves in @d, h1..h4 receiving @rx Mbit/s
+    over a window of 2 s (250 datagrams of 1000 bytes per Mbit/s)."""
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "senders.tsv"), "w") as f:
-        for i, v in enumerate(rx, 1):
-            f.write("h%d\t10000000\t%d\t0.5\t1000\n" % (i, v * 1e6))
-    with open(os.path.join(d, "ingress.tsv"), "w") as f:
-        f.write("sw1<-h1\t12\t12\t0\t0\t0\t0\t9000\n")
-        f.write("sw1<-sw2\t40\t40\t0\t0\t0\t0\t17000\n")
-    with open(os.path.join(d, "headroom_drops.txt"), "w") as f:
-        f.write("0\n")
+    sw1 = ("sw1-eth1", "sw1-eth2", "sw1-eth3")
+    sw2 = ("sw2-eth1", "sw2-eth2", "sw2-eth3", "sw2-eth4")
+    before = {"sw1": pfc_ports(sw1), "sw2": pfc_ports(sw2)}
+    after = {"sw1": pfc_ports(sw1, **{"sw1-eth2:pause_tx:3": 12,
+                                      "sw1-eth3:pause_tx:3": 40,
+                                      "sw1-eth2:in_peak:3": 9216,
+                                      "sw1-eth3:in_peak:3": 17408}),
+             "sw2": pfc_ports(sw2)}
+    doc = {"knobs": UNFAIR_KNOBS, "cpu_busy": 50.0, "both_paused": True,
+           "ports": {"sw1-r": "sw1-eth1", "sw1-from-h1": "sw1-eth2",
+                     "sw1-from-sw2": "sw1-eth3", "sw2-sw1": "sw2-eth1"},
+           "datagrams": {"h%d" % i: round(v * 250)
+                         for i, v in enumerate(rx, 1)},
+           "window_s": 2.0, "before": before, "after": after,
+           "softnet_drops": 0}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
 
 
 class Tidy(unittest.TestCase):
@@ -76,7 +106,7 @@ class Analyze(unittest.TestCase):
     def folder(self, t, runs):
         with open(os.path.join(t, "params.txt"), "w") as f:
             f.write("# dcblab run pfc_unfair 2026-11-24T00:00:00Z\n"
-                    "# kernel x\nrate=10mbit\npfc=on\nduration=10\n")
+                    "# kernel x\nrate=100mbit\npfc=on\nwindow=2\n")
         for k, rx in enumerate(runs, 1):
             pfc_unfair_run(os.path.join(t, "run-%d" % k), rx)
 
@@ -85,9 +115,10 @@ class Analyze(unittest.TestCase):
             self.folder(t, [(5, 1.6, 1.7, 1.7), (4.6, 1.8, 1.8, 1.8),
                             (5.2, 1.5, 1.6, 1.7)])
             n = analyze.analyze(t)
-            # 4 goodputs + 4 shares + jain + h1_ratio + 2 pause_tx +
-            # headroom, x 3
-            self.assertEqual(n, 3 * 13)
+            # 4 goodputs + 4 shares + jain + h1_ratio + 5
+            # datagrams_received + window + cpu_busy + 2 pause_tx + 2
+            # ingress_peak + drops_all + headroom, x 3
+            self.assertEqual(n, 3 * 23)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(sorted(set(df["run"])), [1, 2, 3])
             self.assertEqual(set(df["algo"]), {"line-rate"})
@@ -114,7 +145,7 @@ class Analyze(unittest.TestCase):
             with open(os.path.join(t, "guest-metrics.csv"), "w") as f:
                 f.write("scenario,algo,run,metric,value,unit\n"
                         "pfc_unfair,line-rate,1,cnp_rx.h1,7,packets\n")
-            self.assertEqual(analyze.analyze(t), 14)
+            self.assertEqual(analyze.analyze(t), 24)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(int(df[df.metric == "cnp_rx.h1"]["value"].iloc[0]), 7)
 
@@ -904,37 +935,102 @@ class PfcScenarios(unittest.TestCase):
                               "throughput.png"])
 
     def test_pfc_tree(self):
+        """The pfc_tree experiment's rows from a synthetic run.json: the
+        victim's two windows, the incast's goodputs, PAUSE hop by hop,
+        drops."""
+        knobs = dict(UNFAIR_KNOBS, window="1")
+        hops = {"sw2-sw1": ["sw2", "sw2-eth1"], "sw1-sw2": ["sw1", "sw1-eth1"],
+                "sw1-v": ["sw1", "sw1-eth2"], "nic-v": ["v", "v-eth0"],
+                "nic-vr": ["vr", "vr-eth0"]}
+        before = {"sw1": pfc_ports(("sw1-eth1", "sw1-eth2")),
+                  "sw2": pfc_ports(("sw2-eth1",)),
+                  "v": pfc_ports(("v-eth0",)), "vr": pfc_ports(("vr-eth0",))}
+        after = {"sw1": pfc_ports(("sw1-eth1", "sw1-eth2"),
+                                  **{"sw1-eth1:pause_rx:3": 40,
+                                     "sw1-eth1:paused_us:3": 2000000,
+                                     "sw1-eth2:pause_tx:3": 12}),
+                 "sw2": pfc_ports(("sw2-eth1",),
+                                  **{"sw2-eth1:pause_tx:3": 40}),
+                 "v": pfc_ports(("v-eth0",), **{"v-eth0:pause_rx:3": 12,
+                                                "v-eth0:paused_us:3": 1000000,
+                                                "v-eth0:drops_headroom": 1}),
+                 "vr": pfc_ports(("vr-eth0",), **{"vr-eth0:rx_dropped": 2})}
+        # the victim: 12,000 datagrams (1042 bytes on the wire) in 1 s,
+        # then 3,000 in 1 s; s1 1,250 datagrams in that second
+        doc = {"knobs": knobs, "hops": hops,
+               "alone": {"datagrams": {"7001": 12000}, "s": 1.0,
+                         "cpu_busy": 40.0},
+               "incast": {"datagrams": {"7001": 3000, "7011": 1250},
+                          "s": 1.0, "cpu_busy": 60.0,
+                          "victim_paused": True},
+               "t_incast_s": 1.5, "t_end_s": 4.0, "before": before,
+               "after": after, "softnet_drops": 0, "neigh_drops": 1}
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_tree 2026\nrate=10mbit\n"
-                        "duration=12\n")
-            with open(os.path.join(t, "hops.tsv"), "w") as f:
-                f.write("hop\tport\tpause_tx\tresume_tx\tpause_rx\t"
-                        "paused_s\tdrops_headroom\tdrops_tail\n"
-                        "sw2-sw1\tsw2:p1\t40\t39\t0\t0.000\t0\t0\n"
-                        "nic-v\tv:eth0\t0\t0\t12\t3.000\t1\t0\n")
-            with open(os.path.join(t, "senders.tsv"), "w") as f:
-                f.write("s1\t10000000\t2000000\t0\t100\n")
-            with open(os.path.join(t, "iperf3-server-5300.json"), "w") as f:
-                json.dump({"intervals": [
-                    {"sum": {"end": e, "bits_per_second": b}}
-                    for e, b in ((0.5, 1e6), (1.0, 9e6), (3.5, 9e6),
-                                 (5.5, 3e6), (8.0, 3e6))]}, f)
-            with open(os.path.join(t, "throughput-v.csv"), "w") as f:
-                f.write("t_s,rx_mbps\n0.5,9\n1.0,9\n")
-            self.dcbmon(t, [("sw2-sw1", "x-sw2:p1"), ("nic-v", "x-v:eth0")])
+                f.write("# dcblab run pfc_tree 2026\n" +
+                        "".join("%s=%s\n" % kv for kv in knobs.items()))
+            with open(os.path.join(t, "run.json"), "w") as f:
+                json.dump(doc, f)
+            self.dcbmon(t, [("sw2-sw1", "x-sw2:p1"), ("nic-v", "x-v:eth0"),
+                            ("nic-s1", "x-s1:eth0")])
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index("metric")["value"]
+            self.assertAlmostEqual(v["victim_rate.alone"], 100.032)
+            self.assertAlmostEqual(v["victim_rate.incast"], 25.008)
+            self.assertAlmostEqual(v["rate_alone.v"], 96)
+            self.assertEqual(v["victim_share"], 0.25)
+            self.assertEqual(v["goodput.s1"], 10)
+            self.assertEqual(v["goodput.s2"], 0)
             self.assertEqual(v["pause_tx.sw2-sw1"], 40)
+            self.assertEqual(v["pause_rx.sw1-sw2"], 40)
+            self.assertEqual(v["paused_us.sw1-sw2"], 2000000)
+            self.assertEqual(v["pause_tx.sw1-v"], 12)
+            self.assertEqual(v["pause_rx.nic-v"], 12)
+            self.assertEqual(v["pause_rx.nic-vr"], 0)
             self.assertEqual(v["paused_share.nic-v"], 0.25)
+            self.assertEqual(v["paused_share.sw1-sw2"], 0.5)
             self.assertEqual(v["headroom_drops"], 1)
-            self.assertEqual(v["rate_alone.v"], 9)
-            self.assertAlmostEqual(v["victim_share"], 1 / 3)
+            self.assertEqual(v["drops_all"], 4)
+            self.assertEqual(v["drops_all.vr:vr-eth0:rx_dropped"], 2)
+            self.assertEqual(v["drops_all.neigh"], 1)
+            self.assertEqual(v["cpu_busy.incast"], 60)
+            self.assertEqual(v["window"], 1)
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["paused.png", "pauses.png", "throughput.png"])
 
+    def test_pfc_unfair(self):
+        """The pfc_unfair experiment's rows from a synthetic run.json."""
+        with tempfile.TemporaryDirectory() as t:
+            with open(os.path.join(t, "params.txt"), "w") as f:
+                f.write("# dcblab run pfc_unfair 2026\n" +
+                        "".join("%s=%s\n" % kv
+                                for kv in UNFAIR_KNOBS.items()))
+            pfc_unfair_run(t, (48, 16, 16, 16))
+            self.dcbmon(t, [("sw1-from-h1", "x-sw1:p2"),
+                            ("sw1-from-sw2", "x-sw1:p3"),
+                            ("nic-h1", "x-h1:eth0"), ("nic-h2", "x-h2:eth0")])
+            analyze.analyze(t)
+            df = pd.read_csv(os.path.join(t, "results.csv"))
+            v = df.set_index("metric")["value"]
+            self.assertEqual(v["goodput.h1"], 48)
+            self.assertEqual(v["datagrams_received.h2"], 4000)
+            self.assertEqual(v["datagrams_received"], 24000)
+            self.assertEqual(v["h1_ratio"], 3)
+            self.assertEqual(v["share.h1"], 0.5)
+            self.assertEqual(v["window"], 2)
+            self.assertEqual(v["pause_tx.sw1-from-h1"], 12)
+            self.assertEqual(v["pause_tx.sw1-from-sw2"], 40)
+            self.assertEqual(v["ingress_peak.sw1-from-sw2"], 17)
+            self.assertEqual(v["drops_all"], 0)
+            self.assertEqual(v["headroom_drops"], 0)
+            files = analyze.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["ingress.png", "throughput.png"])
+            for f in files:
+                with open(f, "rb") as fh:
+                    self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 def roce_pcap(path, pkts, magic=b"\xd4\xc3\xb2\xa1", extra=()):
@@ -1093,31 +1189,6 @@ class Units(unittest.TestCase):
 
 
 class Plots(unittest.TestCase):
-    def test_pfc_unfair_plots(self):
-        from dcbanalysis.scenarios import plotter
-        with tempfile.TemporaryDirectory() as t:
-            for i in range(1, 5):
-                with open(os.path.join(t, "throughput-h%d.csv" % i), "w") as f:
-                    f.write("t_s,rx_mbps\n0.5,%d\n1.0,%d\n" % (i, i + 1))
-            with open(os.path.join(t, "ingress.ports"), "w") as f:
-                f.write("ns-sw1:swp2 from h1\nns-sw1:swp3 from sw2\n")
-            with open(os.path.join(t, "dcbmon.csv"), "w") as f:
-                f.write("t_ms,netns,dev,band,in_bytes\n"
-                        "100,ns-sw1,swp2,3,1024\n100,ns-sw1,swp2,all,1\n"
-                        "100,ns-sw1,swp3,3,2048\n100,ns-sw1,swp9,3,1\n"
-                        "200,ns-sw1,swp2,3,0\n200,ns-sw1,swp3,3,4096\n")
-            from dcbanalysis.scenarios import pfc_unfair
-            self.assertEqual(pfc_unfair._ingress(t), {
-                "from h1": ([0.1, 0.2], [1024, 0]),
-                "from sw2": ([0.1, 0.2], [2048, 4096])})
-            files = plotter("pfc_unfair")(t, {"rate": "10mbit", "xoff": "16kb",
-                                              "pfc": "on"})
-            self.assertEqual(sorted(os.path.basename(f) for f in files),
-                             ["ingress.png", "throughput.png"])
-            for f in files:
-                with open(f, "rb") as fh:
-                    self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
-
     def test_title(self):
         t = plots.title("s", "what", {"rate": "10mbit", "pfc": "", "x": 1},
                         ("rate", "pfc", "burst"))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Readers the PFC scenarios share (pfc_tree and the
-pfc_incast experiment): ports.tsv (label, netns:dev), the dcbmon.csv
-series of those ports, iperf3's throughput-NAME.csv."""
+"""Readers the PFC experiments share (pfc_incast, pfc_tree,
+pfc_unfair): ports.tsv (label, netns:dev) and the dcbmon.csv series of
+those ports."""
 
 import csv
 import os
@@ -29,18 +29,4 @@ def series(d, want, key, band):
                 continue
             out[label][0].append(int(r["t_ms"]) / 1000)
             out[label][1].append(float(r[key]))
-    return out
-
-
-def flow_lines(d, names):
-    """[(name, t_s, rx_mbps)] of throughput-NAME.csv of @names that
-    exist: iperf3's received rate per interval."""
-    out = []
-    for n in names:
-        path = os.path.join(d, "throughput-%s.csv" % n)
-        if os.path.exists(path):
-            with open(path, newline="") as f:
-                r = list(csv.DictReader(f))
-            out.append((n, [float(x["t_s"]) for x in r],
-                        [float(x["rx_mbps"]) for x in r]))
     return out
