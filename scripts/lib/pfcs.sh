@@ -1,11 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# The helpers of the bash PFC scenarios (pfc_tree, pfc_unfair, pcn_fig5;
-# they source this file): sch_dcb options from the P[] knobs, iperf3
-# servers and UDP clients on band 3 started together, their throughput
-# series, a port's band 3 counters.  (The pfc_incast experiment is
-# Python: scripts/dcbnet/experiments/pfc_incast.py.)
+# The helpers of pcn_fig5, the last bash scenario on PFC alone (it
+# sources this file): sch_dcb options from the P[] knobs, iperf3 servers
+# and UDP clients on band 3 started together, a port's band 3 counters.
+# (The PFC experiments are Python: scripts/dcbnet/experiments/.)
 
 # pfcs_opts: sch_dcb options of a switch port.
 pfcs_opts()
@@ -91,24 +90,6 @@ pfcs_setup()
 	PFCS_GO=$(mktemp -u "${TMPDIR:-/tmp}/dcblab-go.XXXXXX") || return 1
 }
 
-# pfcs_flow_csv PORT NAME: received throughput time series of the iperf3
-# server on PORT into throughput-NAME.csv (t_s,rx_mbps), and one line
-# "NAME offered_bps rx_bps lost_pct packets" on stdout.
-pfcs_flow_csv()
-{
-	local s=$OUT/iperf3-server-$1.json c=$OUT/iperf3-client-$1.json off
-	off=$(awk '$1 == "clients_start_ms" { print $2 / 1000 }' "$OUT/starts.txt" 2>/dev/null)
-	{
-		echo "t_s,rx_mbps"
-		jq -r --argjson off "${off:-0}" '.intervals[]? | .sum |
-			select(.seconds > 0.05) | "\(.end + $off),\(.bits_per_second / 1e6)"' "$s" 2>/dev/null
-	} >"$OUT/throughput-$2.csv"
-	jq -r --arg n "$2" --slurpfile c "$c" '[$n, ($c[0].end.sum.bits_per_second // 0),
-		(.end.sum_received.bits_per_second // 0), (.end.sum_received.lost_percent // 100),
-		(.end.sum_received.packets // 0)] | @tsv' "$s" 2>/dev/null ||
-		printf '%s\t0\t0\t100\t0\n' "$2"
-}
-
 # pfcs_port_stats NODE DEV: one TSV line of the port's totals and band 3:
 # pause_tx resume_tx pause_rx paused_us drops_headroom drops_tail in_peak
 # backlog_peak pool.peak pool.drops_full
@@ -118,15 +99,4 @@ pfcs_port_stats()
 		(.bands[] | select(.band == 3)) as $b |
 		[$b.pause_tx, $b.resume_tx, $b.pause_rx, $b.paused_us, .drops_headroom, .drops_tail,
 		 $b.in_peak, .backlog_peak, .pool.peak, .pool.drops_full] | @tsv'
-}
-
-# pfcs_ports LABEL=NODE:DEV...: ports.tsv, "label<TAB>netns:dev" of the
-# ports whose dcbmon series the host plots (scripts/dcbanalysis).
-pfcs_ports()
-{
-	local spec n
-	for spec in "$@"; do
-		n=${spec#*=}
-		printf '%s\t%s:%s\n' "${spec%%=*}" "$(topo_ns "${n%%:*}")" "${n#*:}"
-	done >"$OUT/ports.tsv"
 }
