@@ -77,6 +77,7 @@ wire()
 	p1=$(r "$ON" pause_tx.h1) r1=$(r "$ON" resume_tx.h1)
 	log "on the wire: $npause PAUSE (quanta 0x1234), $nresume RESUME," \
 		"$(r "$ON" wire_other) other; port counted $p1 and $r1"
+	check_assert assert_le "$(r "$ON" capture_dropped)" 0 "frames the capture lost (tcpdump's report)"
 	check_assert assert_le "$(r "$ON" wire_other)" 0 "frames not decoded as PFC band 3 quanta 0x1234/0"
 	check_assert assert_ge "$npause" 1 "PFC PAUSE frames decoded by tshark"
 	check_assert assert_ge "$npause" "$p1" "PAUSE frames on the wire vs pause_tx"

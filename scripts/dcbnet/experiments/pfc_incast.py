@@ -13,7 +13,8 @@ Raw files of a run: run.json (the knobs, datagrams sent and received
 and the finishing time per sender, the sch_dcb statistics of every node
 before and after, softnet and neighbour-queue drops), dcbmon.csv and
 ports.tsv (time series of the switch ports and NICs), pfc.pcap
-(capture=on: the MAC control frames h1 received).
+(capture=on: the MAC control frames h1 received, and tcpdump.err with
+tcpdump's report).
 """
 
 import json
@@ -157,7 +158,7 @@ class PfcIncast(Experiment):
         cap_proc = None
         if self.p["capture"] == "on":
             h1 = senders[0]
-            err = os.path.join(scratch, "tcpdump.err")
+            err = os.path.join(out, "tcpdump.err")
             cap_proc = h1.popen(["tcpdump", "-i", str(h1.defaultIntf()),
                                  "-n", "-U", "-w",
                                  os.path.join(out, "pfc.pcap"),
@@ -221,8 +222,7 @@ class PfcIncast(Experiment):
         finally:
             mon.stop()
             if cap_proc is not None:
-                cap_proc.terminate()
-                cap_proc.wait()
+                self._stop_capture(cap_proc, os.path.join(out, "pfc.pcap"))
         after = {x.name: stats.snapshot(x) for x in nodes}
         text = rx.cmd("tc -s filter show dev %s ingress" % rxif)
         received, p = {}, None
@@ -242,6 +242,22 @@ class PfcIncast(Experiment):
             "softnet_drops": stats.softnet_drops() - soft0,
             "neigh_drops": stats.neigh_drops() - neigh0,
         }
+
+    @staticmethod
+    def _stop_capture(proc, pcap):
+        """End tcpdump once it has written what it was given: the frames
+        still in its socket when it exits are lost, and a busy guest can
+        leave it behind the traffic.  After the drain no MAC control
+        frame is sent, so the file stops growing once it caught up."""
+        last, steady = -1, 0
+        deadline = time.monotonic() + 30
+        while steady < 3 and time.monotonic() < deadline:
+            size = os.path.getsize(pcap) if os.path.exists(pcap) else 0
+            steady = steady + 1 if size == last else 0
+            last = size
+            time.sleep(0.2)
+        proc.terminate()
+        proc.wait()
 
     # ---------------------------------------------------------- metrics
 
@@ -309,7 +325,21 @@ class PfcIncast(Experiment):
         pcap = os.path.join(out, "pfc.pcap")
         if os.path.exists(pcap):
             rows += self._wire(pcap, doc)
+            rows += self._capture_dropped(os.path.join(out, "tcpdump.err"))
         return rows
+
+    @staticmethod
+    def _capture_dropped(err):
+        """capture_dropped: tcpdump's "N packets dropped by kernel"."""
+        try:
+            with open(err) as f:
+                for line in f:
+                    w = line.split()
+                    if w[1:5] == ["packets", "dropped", "by", "kernel"]:
+                        return [("capture_dropped", int(w[0]), "packets")]
+        except OSError:
+            pass
+        return []
 
     def _wire(self, pcap, doc):
         """The MAC control frames h1 received, decoded by tshark:
