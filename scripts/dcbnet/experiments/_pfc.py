@@ -10,7 +10,30 @@ import time
 
 from .. import TOP, stats
 from ..experiment import Param, log, wait_for
-from .pfc_incast import BAND, TOS, UDP_OVERHEAD, snap_json, snap_load
+BAND = 3
+TOS = 0x60		# DSCP 24 -> band 3
+UDP_OVERHEAD = 42	# UDP 8 + IPv4 20 + Ethernet 14 bytes
+
+
+def rate_bps(s):
+    """tc's rate syntax (100mbit, 1gbit, 500kbit, bits/s) in bit/s."""
+    s = s.strip().lower()
+    for suffix, mult in (("gbit", 1e9), ("mbit", 1e6), ("kbit", 1e3),
+                         ("bit", 1)):
+        if s.endswith(suffix):
+            return float(s[:-len(suffix)]) * mult
+    return float(s)
+
+
+def snap_json(s):
+    """A Snapshot as JSON: {"DEV:KEY[:BAND]": value}."""
+    return {"%s:%s%s" % (d, k, "" if b is None else ":%d" % b): v
+            for (d, k, b), v in s.values.items()}
+
+
+def snap_load(doc):
+    return stats.parse("\n".join("x:%s %d" % kv for kv in doc.items()))
+
 
 # the knobs both experiments have, as pfc_incast's
 FABRIC_PARAMS = (

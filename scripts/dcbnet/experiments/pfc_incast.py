@@ -25,31 +25,10 @@ import time
 
 from .. import TOP, stats
 from ..experiment import CpuGuard, Experiment, Param, log, wait_for
+from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, host_opts,
+                   rate_bps, sink_add, sink_counts, snap_json, snap_load)
 
-BAND = 3
-TOS = 0x60		# DSCP 24 -> band 3
 BASE_PORT = 7000
-UDP_OVERHEAD = 42	# UDP 8 + IPv4 20 + Ethernet 14 bytes
-
-
-def rate_bps(s):
-    """tc's rate syntax (100mbit, 1gbit, 500kbit, bits/s) in bit/s."""
-    s = s.strip().lower()
-    for suffix, mult in (("gbit", 1e9), ("mbit", 1e6), ("kbit", 1e3),
-                         ("bit", 1)):
-        if s.endswith(suffix):
-            return float(s[:-len(suffix)]) * mult
-    return float(s)
-
-
-def snap_json(s):
-    """A Snapshot as JSON: {"DEV:KEY[:BAND]": value}."""
-    return {"%s:%s%s" % (d, k, "" if b is None else ":%d" % b): v
-            for (d, k, b), v in s.values.items()}
-
-
-def snap_load(doc):
-    return stats.parse("\n".join("x:%s %d" % kv for kv in doc.items()))
 
 
 class PfcIncast(Experiment):
@@ -58,15 +37,7 @@ class PfcIncast(Experiment):
                    "port, PAUSE counts, drops (pfc=on|off)")
     PARAMS = (
         Param("senders", 8, "number of UDP senders"),
-        Param("rate", "100mbit", "line rate of every port and host NIC"),
-        Param("pfc", "on", "on: PFC on band 3; off: same buffer, no PFC"),
-        Param("buffer", "1mb", "switch pool size"),
-        Param("xoff", "16kb", "static XOFF per (ingress port, band 3)"),
-        Param("delay", "default", "PAUSE response time the headroom is "
-              "sized for (default: sch_dcb's, 5 ms)"),
-        Param("quanta", "default", "pause time sent (512 bit times; "
-              "default: sch_dcb's, 65535)"),
-        Param("pkt", 1000, "UDP payload bytes per datagram"),
+    ) + FABRIC_PARAMS + (
         Param("duration", 4, "seconds the incast lasts at line rate "
               "(sizes the datagrams per sender)"),
         Param("datagrams", "", "datagrams per sender (\"\": from duration)"),
@@ -100,8 +71,7 @@ class PfcIncast(Experiment):
         return o
 
     def host_opts(self):
-        # limit above the socket send buffer, so that a paused sender blocks
-        return "rate %s dscp-map 0:7 limit 2mb" % self.p["rate"]
+        return host_opts(self.p)
 
     # ---------------------------------------------------------- run
 
@@ -145,15 +115,7 @@ class PfcIncast(Experiment):
         nodes = [sw, rx] + senders
         port = {h.name: str(sw.connectionsTo(h)[0][0]) for h in
                 [rx] + senders}
-        rxif = str(rx.defaultIntf())
-        # the sink: a flower drop rule per sender's port, which counts
-        rx.cmd("tc qdisc add dev %s clsact" % rxif)
-        for i in range(1, n + 1):
-            r = rx.cmd("tc filter add dev %s ingress pref 10 protocol ip "
-                       "flower ip_proto udp dst_port %d action drop && echo ok"
-                       % (rxif, BASE_PORT + i))
-            if "ok" not in r:
-                raise RuntimeError("tc flower sink on rx: %s" % r.strip())
+        sink_add(rx, [BASE_PORT + i for i in range(1, n + 1)])
 
         cap_proc = None
         if self.p["capture"] == "on":
@@ -224,14 +186,8 @@ class PfcIncast(Experiment):
             if cap_proc is not None:
                 self._stop_capture(cap_proc, os.path.join(out, "pfc.pcap"))
         after = {x.name: stats.snapshot(x) for x in nodes}
-        text = rx.cmd("tc -s filter show dev %s ingress" % rxif)
-        received, p = {}, None
-        for w in (line.split() for line in text.splitlines()):
-            if w[:1] == ["dst_port"]:
-                p = int(w[1])
-            elif w[:1] == ["Sent"] and p is not None:
-                received["h%d" % (p - BASE_PORT)] = int(w[3])
-                p = None
+        counts, _ = sink_counts(rx)
+        received = {"h%d" % (p - BASE_PORT): c for p, c in counts.items()}
         return {
             "knobs": self.p, "datagrams": count, "cpu_busy": busy,
             "switch": self.switch_opts(), "host": self.host_opts(),

@@ -33,7 +33,7 @@ import time
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log, wait_for
 from . import _pfc
-from .pfc_incast import BAND, UDP_OVERHEAD
+from ._pfc import BAND, UDP_OVERHEAD
 
 VICTIM_PORT = 7001
 INCAST_PORT = 7010	# + i for s<i>

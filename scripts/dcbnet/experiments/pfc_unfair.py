@@ -28,7 +28,7 @@ import tempfile
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
 from . import _pfc
-from .pfc_incast import BAND, UDP_OVERHEAD
+from ._pfc import BAND, UDP_OVERHEAD
 
 BASE_PORT = 7000	# + i for h<i>
 HOSTS = ("h1", "h2", "h3", "h4")
