@@ -108,6 +108,11 @@ METRICS = {
     "queue_p99": ("KB", "99th percentile of a port's sampled backlog"),
     "queue_mean_late": ("KB", "mean backlog over the second half"),
     "queue_p99_late": ("KB", "99th percentile over the second half"),
+    "queue_p50_late": ("KB", "median backlog over the second half"),
+    "queue_max_late": ("KB", "largest sampled backlog over the second "
+                       "half"),
+    "queue_samples_late": ("samples", "dcbmon samples of the second half "
+                           "the queue_*_late values are over"),
     "queue_peak0": ("KB", "the first peak of the bottleneck's backlog"),
     "queue_max": ("KB", "largest backlog of a port, sampled by dcbmon"),
     "above_kmax": ("1", "fraction of samples with the backlog above Kmax"),
@@ -117,6 +122,7 @@ METRICS = {
                      "band) of a switch"),
     "xoff_low": ("KB", "the lowest XOFF in force: the static one, or "
                  "beta (B - R - s) / 8 at the pool's peak s"),
+    "kmin": ("KB", "RED's Kmin at the bottleneck"),
     "kmin_bound": ("KB", "DCQCN section 4's largest Kmin that marks "
                    "before PFC pauses, for the pool in force"),
     # counters

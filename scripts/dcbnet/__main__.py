@@ -48,9 +48,13 @@ def main(argv):
         if cmd == "run":
             exp.run(args[1])
             return 0
-        w = csv.writer(sys.stdout)
-        w.writerow(("metric", "value", "unit"))
-        w.writerows(exp.analyze(args[1]))
+        # an experiment of several settings names each row's fourth
+        rows = exp.analyze(args[1])
+        w = csv.writer(sys.stdout, lineterminator="\n")
+        w.writerow(("metric", "value", "unit", "setting")
+                   if any(len(r) > 3 for r in rows) else
+                   ("metric", "value", "unit"))
+        w.writerows(rows)
         return 0
     print(USAGE, file=sys.stderr)
     return 2

@@ -121,6 +121,24 @@ def wait_for(cond, timeout, what, step=0.05):
         time.sleep(step)
 
 
+def clock_spin():
+    """In virtual time, keep the guest's CPU from halting while this
+    process lives: tools/idlespin at SCHED_IDLE, as common.sh's
+    clock_spin (a timer due while the CPU halts fires when the host
+    wakes qemu, late by the host's load).  DCBLAB_IDLESPIN=0: off."""
+    if not os.environ.get("DCBLAB_ICOUNT") or \
+            os.environ.get("DCBLAB_IDLESPIN", "1") == "0":
+        return
+    path = os.path.join(TOP, "tools", "idlespin")
+    if not os.access(path, os.X_OK):
+        log("WARNING: %s not built (make tools): idle time follows the "
+            "host's clock" % path)
+        return
+    subprocess.Popen([path, "--while", str(os.getpid())],
+                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                     stderr=subprocess.DEVNULL, start_new_session=True)
+
+
 class CpuGuard:
     """The CPU guard (Documentation/testing.rst, "The CPU guard"): the
     guest kernel's busy share from start() to check(label), sampled by

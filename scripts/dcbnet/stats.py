@@ -160,6 +160,14 @@ class Monitor:
         argv += ["%s:%s" % (self.netns(n), d) for _, n, d in self.ports]
         self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE)
 
+    def rows(self):
+        """The CSV's data lines written so far."""
+        try:
+            with open(self.path) as f:
+                return [ln for ln in f.read().splitlines()[1:] if ln]
+        except OSError:
+            return []
+
     def stop(self):
         if self.proc is not None:
             self.proc.terminate()

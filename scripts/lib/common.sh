@@ -432,6 +432,9 @@ assert_ge() { _lib_cmp assert_ge "$1" ">=" "$2" "<" "${3:-}"; }
 # assert_le A B MSG: fail unless A <= B.
 assert_le() { _lib_cmp assert_le "$1" "<=" "$2" ">" "${3:-}"; }
 
+# assert_lt A B MSG: fail unless A < B.
+assert_lt() { _lib_cmp assert_lt "$1" "<" "$2" ">=" "${3:-}"; }
+
 # xfail_on_slow CMD...: run CMD, an assertion about how well the emulated
 # network performs (a rate within a few percent, a share, Jain's index, a
 # queue level, a ratio of PAUSE frames).  On a guest that cannot keep the
@@ -612,11 +615,13 @@ exp_run() {
 			"$out" "$@" >"$out/rows.csv"
 }
 
-# exp_row OUT METRIC: METRIC's value in OUT/rows.csv (exp_run); ends the
+# exp_row OUT METRIC [SETTING]: METRIC's value in OUT/rows.csv (exp_run),
+# of SETTING for an experiment of several (its fourth column); ends the
 # test when it is missing.
 exp_row() {
-	awk -F, -v m="$2" '$1 == m { print $2; f = 1; exit } END { exit !f }' \
-		"$1/rows.csv" 2>/dev/null || fail "no metric $2 in $1/rows.csv"
+	awk -F, -v m="$2" -v s="${3:-}" '$1 == m && (s == "" || $4 == s) {
+		print $2; f = 1; exit } END { exit !f }' "$1/rows.csv" 2>/dev/null ||
+		fail "no metric $2${3:+ of $3} in $1/rows.csv"
 }
 
 # lab_metrics COMMAND ARG...: the experiments' metrics from their raw

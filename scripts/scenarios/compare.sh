@@ -5,14 +5,14 @@
 # scenarios cmp_incast, cmp_burst and cmp_converge, each through dcblab
 # itself (`dcblab run NAME --native --out OUT/NAME`, so each builds and
 # tears down its own topology), each with every setting of `algos` in one
-# invocation.  Every scenario writes OUT/NAME/summary.tsv (a header, then
-# one row per setting, first column `algo`) and summary.txt; compare
-# prints the summaries one after the other (OUT/summary.txt) and copies
-# the scenarios' plots to OUT/NAME-*.png.  The one table of every metric
-# with its unit, over all runs of --repeat, is made on the host from the
-# summary.tsv files (scripts/dcbanalysis/scenarios/compare.py:
-# results.csv and table.txt).  A scenario that is missing or fails is
-# reported and skipped.
+# invocation.  A bash scenario writes OUT/NAME/summary.tsv (a header, then
+# one row per setting, first column `algo`) and summary.txt, which compare
+# prints one after the other (OUT/summary.txt); an experiment of the
+# Python layer (cmp_incast) leaves its raw files.  The scenarios' plots
+# are copied to OUT/NAME-*.png.  The one table of every metric with its
+# unit, over all runs of --repeat, is made on the host from those files
+# (scripts/dcbanalysis/scenarios/compare.py: results.csv and table.txt).
+# A scenario that is missing or fails is reported and skipped.
 
 describe()
 {
@@ -58,7 +58,7 @@ cmp_one()
 	if [ "$st" != 0 ]; then
 		log "compare: $name failed (status $st; log $OUT/$name/dcblab.log)"
 		echo "$name	failed" >>"$OUT/status.tsv"
-	elif [ ! -s "$OUT/$name/summary.tsv" ]; then
+	elif [ ! -f "$EXP_DIR/$name.py" ] && [ ! -s "$OUT/$name/summary.tsv" ]; then
 		log "compare: $name wrote no summary.tsv"
 		echo "$name	no-summary" >>"$OUT/status.tsv"
 	else

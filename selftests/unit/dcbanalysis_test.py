@@ -168,14 +168,6 @@ class Analyze(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
 
-INCAST_TSV = (
-    "algo\tflows_mbps\tjain\tqueue_mean_kb\tqueue_p99_kb\tq2_mean_kb\t"
-    "q2_p99_kb\tpause_tx\tdrops\tdrops_tail\tdrops_wred\tgbn_retry\t"
-    "oos_req\tfct_max_s\tfct_s\twrites\tecn_marked\n"
-    "ldcp\t4.96/4.64/5.30/4.80\t0.9975\t9.26\t19.02\t9.59\t19.04\t0\t5\t"
-    "0\t5\t2\t2\t3.39\t3.17/3.39/2.97/3.28\t120/120\t4828\n"
-    "none\t4.87/4.71/NaN/4.54\t0.9994\t63.69\t146.89\t60.1\t140.2\t489\t"
-    "0\t0\t0\t0\t0\t3.47\t3.1/3.2/NaN/3.47\t90/120\t0\n")
 CONVERGE_TSV = (
     "algo\tf1_mbps\tf2_mbps\tf3_mbps\ttotal_mbps\tactive_s\tjain\t"
     "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tconverge_s\t"
@@ -184,19 +176,79 @@ CONVERGE_TSV = (
     "0\t0\t0.028\t1.4\t51.8\t0.35\tNaN\t0\n")
 
 
+def incast_run(d, hosts, flows, iters=150, size=65536, done=None,
+               **counters):
+    """A cmp_incast setting's raw files in @d: each flow (start_s,
+    end_s) of @hosts (None: never sent) writing iters x size bytes
+    (packets of 1024 bytes), sent_pkts sampled every 0.1 s from t = 1000
+    s; the bottleneck's backlog 8 KB while any flow sends (dcbmon every
+    20 ms from t0 = 1000); @counters ({"KEY": value}) the switch's port
+    totals after the run, @done the writes each client reported."""
+    os.makedirs(d, exist_ok=True)
+    pkts = iters * size // 1024
+    end = max([f[1] for f in flows if f] + [1.0]) + 0.5
+    with open(os.path.join(d, "samples.txt"), "w") as f:
+        for k in range(int(end * 10) + 1):
+            t = k / 10
+            v = []
+            for fl in flows:
+                if fl is None:
+                    v.append(0)
+                else:
+                    x = (t - fl[0]) / (fl[1] - fl[0])
+                    v.append(int(pkts * min(max(x, 0), 1)))
+            f.write("%.6f %s\n" % (1000 + t, " ".join(map(str, v))))
+    with open(os.path.join(d, "dcbmon.csv"), "w") as f:
+        f.write(DCBMON_HEAD)
+        deq = 0
+        for k in range(int(end * 50) + 1):
+            t = k / 50
+            busy = any(fl and fl[0] <= t <= fl[1] for fl in flows)
+            deq += 100 if busy else 0
+            f.write("%d,ns-sw,sw-eth4,all,0,0,%d,0,%d,0,0,0,0,0,0,0\n"
+                    % (k * 20, deq, 8192 if busy else 0))
+    ports = ("sw-eth0", "sw-eth4")
+    before = pfc_ports(ports, **{"sw-eth0:pause_tx": 0,
+                                 "sw-eth0:ecn_marked": 0,
+                                 "sw-eth4:pause_tx": 0,
+                                 "sw-eth4:ecn_marked": 0})
+    after = dict(before)
+    for k, v in counters.items():
+        after["sw-eth4:" + k] = v
+    done = done or [iters] * len(hosts)
+    doc = {"setting": os.path.basename(d), "hosts": hosts, "t0": 1000.0,
+           "cpu_busy": 30.5, "failed": [],
+           "writes_done": dict(zip(hosts, done)), "retry": 2, "oos": 2,
+           "info": {}, "before": before, "after": after}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
+
+
+INCAST_HOSTS = ["s1", "s2", "s3", "s4"]
+
+
 class Compare(unittest.TestCase):
-    def folder(self, t, incast=INCAST_TSV, runs=1):
+    def folder(self, t, runs=1):
         with open(os.path.join(t, "params.txt"), "w") as f:
             f.write("# dcblab run compare 2026\n"
                     "scenarios=cmp_incast,cmp_burst,cmp_converge\n"
                     "algos=none,pcn,ldcp\n")
         for k in range(1, runs + 1):
             d = os.path.join(t, "run-%d" % k) if runs > 1 else t
-            for name, tsv in (("cmp_incast", incast),
-                              ("cmp_converge", CONVERGE_TSV)):
-                os.makedirs(os.path.join(d, name))
-                with open(os.path.join(d, name, "summary.tsv"), "w") as f:
-                    f.write(tsv)
+            os.makedirs(os.path.join(d, "cmp_converge"))
+            with open(os.path.join(d, "cmp_converge", "summary.tsv"),
+                      "w") as f:
+                f.write(CONVERGE_TSV)
+            inc = os.path.join(d, "cmp_incast")
+            os.makedirs(inc)
+            with open(os.path.join(inc, "params.txt"), "w") as f:
+                f.write("# dcblab run cmp_incast 2026\nalgos=ldcp,none\n")
+            incast_run(os.path.join(inc, "ldcp"), INCAST_HOSTS,
+                       [(0, 2), (0, 2), (0, 4), (0, 4)],
+                       drops_wred=5, ecn_marked=4828)
+            incast_run(os.path.join(inc, "none"), INCAST_HOSTS,
+                       [(0, 3), (0, 3), None, (0, 3)],
+                       done=[150, 150, 0, 150], pause_tx=489)
 
     def test_compare(self):
         with tempfile.TemporaryDirectory() as t:
@@ -207,14 +259,24 @@ class Compare(unittest.TestCase):
             inc = df[(df.scenario == "cmp_incast") & (df.run == 1)]
             ldcp = inc[inc.algo == "ldcp"].set_index("metric")["value"]
             none = inc[inc.algo == "none"].set_index("metric")["value"]
-            self.assertEqual(ldcp["flow_rate.f3"], 5.30)
-            self.assertEqual(ldcp["fct.f4"], 3.28)
+            # 150 x 64 KB in 2 s and in 4 s (from the sample before
+            # the counter moves to the first at its final value)
+            self.assertEqual(ldcp["fct.f1"], 2.0)
+            self.assertEqual(ldcp["fct.f4"], 4.0)
+            self.assertAlmostEqual(ldcp["flow_rate.f3"],
+                                   150 * 65536 * 8 / 4.0 / 1e6, places=2)
             self.assertEqual(ldcp["completed"], 1.0)
             self.assertEqual(none["completed"], 0.75)
             self.assertEqual(ldcp["gbn_retries"], 2)
-            # NaN is left out, not written
-            self.assertNotIn("flow_rate.f3", none.index)
+            self.assertEqual(ldcp["drops"], 5)
+            self.assertEqual(ldcp["drops_wred"], 5)
+            self.assertEqual(ldcp["ecn_marked"], 4828)
+            self.assertEqual(none["pause_tx"], 489)
+            self.assertEqual(ldcp["queue_mean_late"], 8.0)
+            # a flow that never sent has no FCT, and so has the incast
             self.assertNotIn("fct.f3", none.index)
+            self.assertNotIn("fct_max", none.index)
+            self.assertEqual(none["flow_rate.f3"], 0)
             conv = df[df.scenario == "cmp_converge"].set_index(
                 ["run", "metric"])["value"]
             self.assertEqual(conv[(2, "rate_late.f2")], 5.727)
@@ -227,10 +289,7 @@ class Compare(unittest.TestCase):
     def test_incast_plots(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t)
-            os.makedirs(os.path.join(t, "cmp_incast", "ldcp"))
-            with open(os.path.join(t, "cmp_incast", "ldcp", "queue.csv"),
-                      "w") as f:
-                f.write("t_s,backlog_bytes\n0.0,0\n0.5,10240\n1.0,512\n")
+            analyze.analyze(t)
             conv = os.path.join(t, "cmp_converge")
             with open(os.path.join(conv, "conv-pcn-flows.csv"), "w") as f:
                 f.write("t_s,s1,s2,s3\n0.25,5,6,7\n0.5,6,6,6\n")
@@ -247,8 +306,6 @@ class Compare(unittest.TestCase):
                 with open(f, "rb") as fh:
                     self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
             # cmp_incast alone: the same plots in its own folder
-            with open(os.path.join(t, "cmp_incast", "params.txt"), "w") as f:
-                f.write("# dcblab run cmp_incast 2026\nalgos=none,ldcp\n")
             files = analyze.plot(os.path.join(t, "cmp_incast"))
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["fct.png", "queue.png"])
@@ -256,7 +313,8 @@ class Compare(unittest.TestCase):
     def test_incomplete_run_left_out(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t, runs=2)
-            os.remove(os.path.join(t, "run-2", "cmp_incast", "summary.tsv"))
+            os.remove(os.path.join(t, "run-2", "cmp_incast", "ldcp",
+                                   "run.json"))
             os.remove(os.path.join(t, "run-2", "cmp_converge",
                                    "summary.tsv"))
             n = analyze.analyze(t)
@@ -266,34 +324,44 @@ class Compare(unittest.TestCase):
 
     def test_unknown_column(self):
         with tempfile.TemporaryDirectory() as t:
-            self.folder(t, INCAST_TSV.replace("ecn_marked", "marks_new"))
+            self.folder(t)
+            with open(os.path.join(t, "cmp_converge", "summary.tsv"),
+                      "w") as f:
+                f.write(CONVERGE_TSV.replace("peak0_kb", "peak_new"))
             with self.assertRaises(ValueError):
                 analyze.analyze(t)
 
 
-BUFFER_THR = (
-    "config\talgo\tpool_b\treserved\tports\txoff\tkmin\tkmin_bound\t"
-    "pool_peak\txoff_low\tingress_peak\n"
-    "paper\tdcqcn\t2097152\t1152000\t9\tdynamic\t5120\t52531\t"
-    "40960\t904192\t6144\n"
-    "pfc-only\tnone\t2097152\t1152000\t9\tdynamic\tNaN\t52531\t"
-    "843776\t101376\t104448\n"
-    "no-pfc\tdcqcn\t2097152\t0\t9\toff\t5120\tNaN\t"
-    "125544\toff\t70346\n")
-
-
 class DcqcnBuffer(unittest.TestCase):
     def test_analyze(self):
-        tsv = INCAST_TSV.replace("ldcp\t", "paper\t").replace(
-            "none\t", "pfc-only\t").replace("\t0\t5\t0\t5\t2", "\t12\t5\t0\t5\t2")
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run dcqcn_buffer 2026\n"
-                        "configs=paper,pfc-only\nred=5kb:50kb:0.01\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write(tsv)
-            with open(os.path.join(t, "thresholds.tsv"), "w") as f:
-                f.write(BUFFER_THR)
+                        "configs=paper,pfc-only,no-pfc\n"
+                        "red=5kb:50kb:0.01\n")
+            b, r = 2097152, 1152000
+            for cfg, xoff, kmin, bound, peak, in_peak, pause in (
+                    ("paper", "dynamic", 5120, 52531, 40960, 6144, 12),
+                    ("pfc-only", "dynamic", None, 52531, 843776, 104448,
+                     489),
+                    ("no-pfc", "off", 5120, None, 125544, 70346, 0)):
+                d = os.path.join(t, cfg)
+                incast_run(d, INCAST_HOSTS,
+                           [(0, 2), (0, 2), (0, 2.5), (0, 2)]
+                           if cfg != "pfc-only" else
+                           [(0, 3), (0, 3), None, (0, 3)],
+                           pause_tx=pause)
+                with open(os.path.join(d, "run.json")) as f:
+                    doc = json.load(f)
+                doc["info"] = {"pool_b": b, "reserved": r, "ports": 9,
+                               "xoff": xoff, "kmin": kmin,
+                               "kmin_bound": bound}
+                doc["after"]["sw-eth0:pool.peak"] = peak
+                doc["after"]["sw-eth4:pool.peak"] = peak
+                doc["after"]["sw-eth0:in_peak:3"] = in_peak
+                doc["after"]["sw-eth4:in_peak:3"] = 0
+                with open(os.path.join(d, "run.json"), "w") as f:
+                    json.dump(doc, f)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(set(df.scenario), {"dcqcn_buffer"})
@@ -304,18 +372,21 @@ class DcqcnBuffer(unittest.TestCase):
                                    12 / 489)
             self.assertEqual(v[("pfc-only", "pause_vs_pfc_only")], 1)
             self.assertEqual(v[("paper", "pool_peak")], 40)
-            self.assertEqual(v[("pfc-only", "xoff_low")], 99)
+            self.assertEqual(v[("paper", "kmin")], 5)
+            # beta (B - R - s) / 8 at the pool's peak s
+            self.assertAlmostEqual(v[("pfc-only", "xoff_low")],
+                                   (b - r - 843776) // 1024 * 1024 / 1024,
+                                   delta=1)
             self.assertEqual(v[("paper", "ingress_peak")], 6)
-            # NaN and "off" (PFC off) are left out
+            # None and "off" (PFC off) are left out
             self.assertNotIn(("no-pfc", "kmin_bound"), v.index)
             self.assertNotIn(("no-pfc", "xoff_low"), v.index)
-            # paper's flows 4.96/4.64/5.30/4.80: p10 between the two lowest
+            self.assertNotIn(("pfc-only", "kmin"), v.index)
+            # a flow with no rate is left out of the percentile; paper's
+            # four rates: three equal and one lower
+            fr = [v[("paper", "flow_rate.f%d" % k)] for k in (1, 2, 3, 4)]
             self.assertAlmostEqual(v[("paper", "flow_rate_p10")],
-                                   4.64 + 0.3 * (4.80 - 4.64))
-            # a flow with no rate (NaN) is left out of the percentile
-            self.assertAlmostEqual(v[("pfc-only", "flow_rate_p10")],
-                                   4.54 + 0.2 * (4.71 - 4.54))
-
+                                   min(fr) + 0.3 * (sorted(fr)[1] - min(fr)))
 
 
 PCNF_TSV = (

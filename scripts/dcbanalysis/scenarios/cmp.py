@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""The comparison scenarios (cmp_incast, cmp_burst, cmp_converge): each
+"""The comparison scenarios of bash (cmp_burst, cmp_converge): each
 leaves summary.tsv, a header and one row per algorithm (first column
 ``algo``; "NaN" where a value could not be measured).  COLUMNS maps each
 column to its metric and unit; a column not listed is an error, so a new
@@ -13,25 +13,6 @@ import re
 # column -> (metric, unit); "list" columns hold '/'-separated per-flow
 # values, reported as METRIC.fK.  None: deliberately not reported.
 COLUMNS = {
-    "cmp_incast": {
-        "flows_mbps": ("flow_rate", "Mbit/s", "list"),
-        "jain": ("jain", "1"),
-        "queue_mean_kb": ("queue_mean", "KB"),
-        "queue_p99_kb": ("queue_p99", "KB"),
-        "q2_mean_kb": ("queue_mean_late", "KB"),
-        "q2_p99_kb": ("queue_p99_late", "KB"),
-        "pause_tx": ("pause_tx", "frames"),
-        "drops": ("drops", "packets"),
-        "drops_tail": ("drops_tail", "packets"),
-        "drops_wred": ("drops_wred", "packets"),
-        "gbn_retry": ("gbn_retries", "retries"),
-        "oos_req": ("oos_requests", "packets"),
-        "fct_max_s": ("fct_max", "s"),
-        "fct_s": ("fct", "s", "list"),
-        "writes": ("completed", "1", "fraction"),
-        "ecn_marked": ("ecn_marked", "packets"),
-        "jain_late": ("jain_late", "1"),
-    },
     "cmp_burst": {
         "f0_pre": ("rate_pre.f0", "Mbit/s"),
         "f0_burst": ("rate_burst.f0", "Mbit/s"),
@@ -86,9 +67,6 @@ COLUMNS["parking_lot"] = {
     "drops_headroom": ("headroom_drops", "packets"),
     "failed": ("flows_failed", "flows"),
 }
-# dcqcn_buffer runs cmp_incast once per switch setting (algo column: the
-# setting)
-COLUMNS["dcqcn_buffer"] = COLUMNS["cmp_incast"]
 # cmp_converge's per-flow columns f1_mbps, f2_mbps, ...: rates over the
 # second half of the run
 FLOW_COL = re.compile(r"f([0-9]+)_mbps")
@@ -169,47 +147,6 @@ def analyzer(scenario):
     def analyze(d, params):
         return rows(scenario, os.path.join(d, "summary.tsv"))
     return analyze
-
-
-def plot_incast(d, params, prefix="", out_dir=None):
-    """cmp_incast's plots of @d (its summary.tsv and ALGO/queue.csv):
-    PREFIXqueue.png, the bottleneck's backlog of every algorithm (t = 0:
-    the first packet), and PREFIXfct.png, each flow's completion time
-    per algorithm, in @out_dir (default @d).  Returns the files
-    written."""
-    from .. import plots
-
-    table = tsv(os.path.join(d, "summary.tsv"))
-    if not table:
-        return []
-    keys = ("senders", "rate", "iters", "size", "algos")
-    out = []
-    lines = []
-    for r in table:
-        tq = queue_kb(os.path.join(d, r["algo"], "queue.csv"))
-        if tq is None:
-            continue
-        lines.append((r["algo"],) + tq +
-                     ((plots.ALGO_COLORS[r["algo"]],)
-                      if r["algo"] in plots.ALGO_COLORS else ()))
-    if lines:
-        f = os.path.join(out_dir or d, prefix + "queue.png")
-        plots.series(f, lines, plots.title(
-            "cmp_incast", "bottleneck backlog (t = first packet)", params,
-            keys), "backlog (KB)", xlabel="time since the first packet (s)")
-        out.append(f)
-    fct = [[_num(x) for x in str(r.get("fct_s", "")).split("/")]
-           for r in table]
-    nflows = max((len(v) for v in fct), default=0)
-    if table and nflows:
-        series = [("f%d" % (k + 1), [v[k] if k < len(v) else None
-                                     for v in fct]) for k in range(nflows)]
-        f = os.path.join(out_dir or d, prefix + "fct.png")
-        plots.bars(f, [r["algo"] for r in table], series, plots.title(
-            "cmp_incast", "flow completion times", params, keys),
-            "completion time (s)")
-        out.append(f)
-    return out
 
 
 def _algos(d):

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0
+"""RDMA traffic between RxeHost nodes: perftest pairs, the devices'
+hardware counters and a sampler of their sent packets.
+
+    bw = Perftest(folder, size=65536, iters=150)
+    bw.add(s1, r, 18901)          # server on r now, client on s1 later
+    bw.start()                    # once every server listens
+    failed = bw.wait()            # clients and servers that failed
+
+The counters are read in the initial namespace's sysfs: in another
+namespace ib_core shows "compat" copies of the devices without
+hw_counters.
+"""
+
+import os
+import subprocess
+import threading
+import time
+
+from .experiment import wait_for
+
+IB = "/sys/class/infiniband"
+BASE_PORT = 18900	# perftest's TCP port of the first pair
+
+
+def hw(host, name):
+    """The hardware counter @name of @host's rxe device."""
+    with open(os.path.join(IB, host.rxeDev(), "ports", "1", "hw_counters",
+                           name)) as f:
+        return int(f.read())
+
+
+def hw_sum(hosts, name):
+    """@name summed over @hosts."""
+    return sum(hw(h, name) for h in hosts)
+
+
+def hw_all(host):
+    """{counter: value} of @host's device."""
+    d = os.path.join(IB, host.rxeDev(), "ports", "1", "hw_counters")
+    out = {}
+    for n in sorted(os.listdir(d)):
+        try:
+            with open(os.path.join(d, n)) as f:
+                out[n] = int(f.read())
+        except (OSError, ValueError):
+            pass
+    return out
+
+
+def listening(host, port):
+    """A TCP socket listens on @port in @host's namespace."""
+    return bool(host.cmd("ss -ltnH 'sport = :%d'" % port).strip())
+
+
+def reported(path):
+    """The perftest output @path has its result line (numbers under the
+    "#bytes" header)."""
+    try:
+        with open(path) as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return False
+    for k, line in enumerate(lines[:-1]):
+        w = lines[k + 1].split()
+        if "#bytes" in line and len(w) >= 2 and w[0].isdigit() and \
+                w[1].isdigit():
+            return True
+    return False
+
+
+def iterations(path, size):
+    """Iterations perftest's result line in @path reports for messages of
+    @size bytes (0 without one)."""
+    n = 0
+    try:
+        with open(path) as f:
+            for line in f:
+                w = line.split()
+                if len(w) >= 5 and w[0] == str(size) and w[1].isdigit():
+                    n = int(w[1])
+    except OSError:
+        pass
+    return n
+
+
+class Perftest:
+    """ib_write_bw (or another perftest @tool) pairs: add() starts the
+    server on the receiving host at once, start() the clients once every
+    server listens, wait() waits for them all.  Each pair writes for
+    @iters iterations (-n) or @secs seconds (-D), messages of @size bytes,
+    transport timeout 4.096 us * 2^@u; outputs go to
+    @folder/bw-CLIENT.srv and bw-CLIENT.cli.  Each process runs under
+    `timeout` @limit seconds."""
+
+    def __init__(self, folder, size=65536, iters=None, secs=None, u=20,
+                 tool="ib_write_bw", limit=300, args=()):
+        if (iters is None) == (secs is None):
+            raise ValueError("Perftest: iters or secs, one of them")
+        self.folder, self.tool, self.limit = folder, tool, limit
+        self.common = ["-F", "-s", str(size), "-u", str(u)] + list(args)
+        self.common += ["-n", str(iters)] if iters is not None else \
+            ["-D", str(secs)]
+        self.pairs, self.procs = [], []
+
+    def _argv(self, host, port):
+        return ["timeout", str(self.limit), self.tool, "-d", host.rxeDev(),
+                "-x", str(host.gid()), "-p", str(port)] + self.common
+
+    def _popen(self, host, argv, path):
+        f = open(path, "w")
+        p = host.popen(argv, stdout=f, stderr=subprocess.STDOUT)
+        f.close()
+        self.procs.append((host.name, p, path))
+        return p
+
+    def out(self, client, kind="cli"):
+        return os.path.join(self.folder, "bw-%s.%s" % (client.name, kind))
+
+    def add(self, client, server, port):
+        """A pair: its server starts on @server now, on TCP @port."""
+        self._popen(server, self._argv(server, port), self.out(client, "srv"))
+        self.pairs.append((client, server, port))
+
+    def ready(self, timeout=60):
+        """Wait until every server listens."""
+        for _, server, port in self.pairs:
+            wait_for(lambda: listening(server, port), timeout,
+                     "%s on %s port %d to listen" % (self.tool, server.name,
+                                                     port))
+
+    def start(self, timeout=60):
+        """The clients, once every server listens."""
+        self.ready(timeout)
+        for client, server, port in self.pairs:
+            self._popen(client, self._argv(client, port) + [server.IP()],
+                        self.out(client))
+
+    def wait(self):
+        """Wait for every process; the outputs of those that failed."""
+        failed = []
+        for _, p, path in self.procs:
+            if p.wait() != 0:
+                failed.append(path)
+        self.procs = []
+        return failed
+
+    def kill(self):
+        for _, p, _ in self.procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        self.procs = []
+
+
+class Sampler:
+    """The sent_pkts counters of @hosts' devices every @interval seconds
+    into @path, one line per sample: "T C1 C2 ..." (T the wall clock in
+    seconds; dcbanalysis.samples reads it), from start() to stop()."""
+
+    def __init__(self, path, hosts, interval):
+        self.path, self.interval = path, float(interval)
+        self.files = [os.path.join(IB, h.rxeDev(), "ports", "1",
+                                   "hw_counters", "sent_pkts")
+                      for h in hosts]
+        self.stopping = threading.Event()
+        self.thread = None
+
+    def _sample(self):
+        v = []
+        for p in self.files:
+            try:
+                with open(p) as f:
+                    v.append(f.read().strip())
+            except OSError:
+                v.append("NaN")	# a device gone at cleanup
+        return "%.6f %s\n" % (time.time(), " ".join(v))
+
+    def _loop(self):
+        with open(self.path, "w") as f:
+            while True:
+                f.write(self._sample())
+                if self.stopping.wait(self.interval):
+                    break
+            f.write(self._sample())
+
+    def start(self):
+        self.thread = threading.Thread(target=self._loop, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        if self.thread is not None:
+            self.stopping.set()
+            self.thread.join()
+            self.thread = None
