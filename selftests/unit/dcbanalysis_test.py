@@ -488,20 +488,38 @@ class ParkingLot(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run parking_lot 2026\nrate=20\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("algo\tf1_mbps\tf2_mbps\tf3_mbps\tf2_share\t"
-                        "util_a\tutil_b\tjain\tqueue_a_kb\tqueue_b_kb\t"
-                        "pause_tx\tdrops\tfailed\n"
-                        "pcn\t12.1\t6.9\t12.4\t0.3450\t0.9500\t0.9650\t"
-                        "0.9250\t8.1\tNaN\t3\t0\t0\n")
+                f.write("# dcblab run parking_lot 2026\nrate=20\n"
+                        "algos=pcn\n")
+            d = os.path.join(t, "pcn")
+            os.makedirs(d)
+            # f1 12, f2 6, f3 12 Mbit/s of 1024-byte packets for 8 s
+            with open(os.path.join(d, "samples.txt"), "w") as f:
+                for k in range(33):
+                    x = [int(r * 1e6 / 8192 * k / 4) for r in (12, 6, 12)]
+                    f.write("%.2f %d %d %d\n" % ((100 + k / 4,) + tuple(x)))
+            with open(os.path.join(d, "dcbmon.csv"), "w") as f:
+                f.write(DCBMON_HEAD)
+                for k in range(10):
+                    f.write("%d,ns1,a,all,0,0,%d,0,8192,0,0,0,0,0,0,0\n"
+                            % (50 * k, 10 * k))
+            snap = pfc_ports(["a", "b"])
+            after = dict(snap, **{"a:pause_tx:3": 3, "b:drops_headroom": 1})
+            with open(os.path.join(d, "run.json"), "w") as f:
+                json.dump({"ports": {"A": "ns1:a", "B": "ns2:b"},
+                           "cpu_busy": 20, "failed": [],
+                           "before": {"sw1": snap, "sw2": snap},
+                           "after": {"sw1": after, "sw2": snap}}, f)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index("metric")["value"]
-            self.assertEqual(v["rate_late.f2"], 6.9)
-            self.assertEqual(v["line_share.f2"], 0.345)
-            self.assertEqual(v["utilisation.B"], 0.965)
+            self.assertAlmostEqual(v["rate_late.f2"], 6, places=1)
+            self.assertAlmostEqual(v["line_share.f2"], 0.3, places=2)
+            self.assertAlmostEqual(v["utilisation.B"], 0.9, places=2)
+            self.assertEqual(v["queue_mean.A"], 8)
             self.assertNotIn("queue_mean.B", v.index)
+            self.assertEqual(v["pause_tx"], 3)
+            self.assertEqual(v["drops"], 1)
+            self.assertEqual(v["headroom_drops"], 1)
             self.assertEqual(set(df.algo), {"pcn"})
 
 
@@ -564,6 +582,70 @@ class Incast(unittest.TestCase):
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["marked.png", "queue.png", "throughput.png"])
+
+
+class IncastRun(unittest.TestCase):
+    """The incast experiment's pieces that run in the guest."""
+
+    def test_qdisc_args(self):
+        from dcbnet.experiments import incast
+
+        p = {"qdisc": "dcb", "rate": "20mbit", "overhead": "24",
+             "limit": "300kb", "burst": "64kb", "ecn": "red",
+             "kmin": "20kb", "kmax": "100kb", "pmax": "0.2"}
+        # the data band's limit, the port 64 KB above it, DSCP 0 (iperf3's
+        # not-ECT stream-opening datagram and its control) in band 7
+        self.assertEqual(incast.qdisc_args(p),
+                         "dcb rate 20mbit overhead 24 limit 372736b burst "
+                         "64kb dscp-map 0:7 ecn red kmin 20kb kmax 100kb "
+                         "pmax 0.2 band 3 limit 300kb")
+        p["limit"] = ""
+        self.assertEqual(incast.qdisc_args(p),
+                         "dcb rate 20mbit overhead 24 burst 64kb dscp-map "
+                         "0:7 ecn red kmin 20kb kmax 100kb pmax 0.2")
+        p["ecn"] = "pie"
+        with self.assertRaises(ValueError):
+            incast.qdisc_args(p)
+
+    def test_iperf_results(self):
+        from dcbnet.experiments import incast
+
+        with tempfile.TemporaryDirectory() as t:
+            def put(name, text):
+                with open(os.path.join(t, name), "w") as f:
+                    f.write(text)
+            put("iperf3-server-h1.json", json.dumps({
+                "intervals": [
+                    {"sum": {"start": 0, "end": 0.5, "seconds": 0.5,
+                             "bits_per_second": 6000000}},
+                    {"sum": {"start": 0.5, "end": 1.0, "seconds": 0.5,
+                             "bits_per_second": 4000000}}],
+                "end": {"sum_received": {
+                    "bits_per_second": 5000000, "lost_percent": 1.5,
+                    "packets": 1500, "lost_packets": 22}}}))
+            put("iperf3-client-h1.json",
+                '{"end": {"sum": {"bits_per_second": 7500000}}}')
+            # h2: the stream never opened
+            put("iperf3-server-h2.json",
+                '{"start": {"connected": []}, "intervals": [], "end": {}}')
+            put("iperf3-client-h2.json",
+                '{"end": {}, "error": "unable to read from stream socket"}')
+            # h3: the server killed by its timeout mid-report
+            put("iperf3-server-h3.json", '{"start": {"connected": [')
+            put("iperf3-client-h3.json", "{}")
+            put("starts.txt", "clients_start_ms 1000\n")
+            warnings = []
+            incast.iperf_results(t, 3, warnings.append)
+            with open(os.path.join(t, "senders.csv")) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[1], "h1,7500000,5000000,1.5,1500,22")
+            self.assertEqual(lines[2:], ["h2,0,0,100,0,0", "h3,0,0,100,0,0"])
+            # on dcbmon's time base
+            with open(os.path.join(t, "throughput-h1.csv")) as f:
+                self.assertEqual(f.read(), "t_s,rx_mbps\n1.5,6\n2,4\n")
+            self.assertTrue(warnings[0].endswith(
+                "client: unable to read from stream socket"))
+            self.assertTrue(warnings[1].endswith("incomplete JSON, 25 bytes"))
 
 
 class DcqcnIncast(unittest.TestCase):
@@ -876,31 +958,47 @@ class DcqcnFig8(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run dcqcn_fig8 2026\nduration=48\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("run\talgo\tsecs\th1\th2\th3\th4\tv\tjain\t"
-                        "pause_tx\tdrops\tdrops_wred\n"
-                        "alone\tdcqcn\t6\tNaN\tNaN\tNaN\tNaN\t9.0\tNaN\t0\t"
-                        "0\t0\n"
-                        "none\tnone\t12\t4.5\t1.5\t1.5\t1.5\t1.8\t0.7\t240\t"
-                        "0\t0\n"
-                        "dcqcn\tdcqcn\t48\t2.3\t2.4\t2.3\t2.4\t8.1\t0.99\t48\t"
-                        "0\t3\n")
+                f.write("# dcblab run dcqcn_fig8 2026\nduration=48\n"
+                        "none=12\nalone=6\n")
+            # Mb/s of each flow (1024-byte packets, samples every 0.5 s)
+            for run, algo, secs, mbps, pause in (
+                    ("alone", "dcqcn", 6, {"v": 9.0}, 0),
+                    ("none", "none", 12, {"h1": 4.5, "h2": 1.5, "h3": 1.5,
+                                          "h4": 1.5, "v": 1.8}, 240),
+                    ("dcqcn", "dcqcn", 48, {"h1": 2.4, "h2": 2.4,
+                                            "h3": 2.4, "h4": 2.4,
+                                            "v": 8.1}, 48)):
+                d = os.path.join(t, run)
+                os.makedirs(d)
+                flows = list(mbps)
+                with open(os.path.join(d, "samples.txt"), "w") as f:
+                    for k in range(2 * secs + 1):
+                        f.write("%.1f %s\n" % (100 + k / 2, " ".join(
+                            str(int(mbps[x] * 1e6 / 8192 * k / 2))
+                            for x in flows)))
+                snap = pfc_ports(["p1", "p2"])
+                after = dict(snap, **{"p1:pause_tx:3": pause,
+                                      "p2:drops_wred": 3})
+                with open(os.path.join(d, "run.json"), "w") as f:
+                    json.dump({"run": run, "algo": algo, "flows": flows,
+                               "secs": secs, "cpu_busy": 30, "failed": [],
+                               "before": {"sw1": snap},
+                               "after": {"sw1": after}}, f)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index(["algo", "metric"])["value"]
-            self.assertEqual(v[("none", "h1_ratio")], 3)
-            self.assertAlmostEqual(v[("none", "victim_share")], 0.2)
-            self.assertAlmostEqual(v[("dcqcn", "victim_share")], 0.9)
+            self.assertAlmostEqual(v[("none", "h1_ratio")], 3, places=2)
+            self.assertAlmostEqual(v[("none", "victim_share")], 0.2,
+                                   places=2)
+            self.assertAlmostEqual(v[("dcqcn", "victim_share")], 0.9,
+                                   places=2)
             self.assertEqual(v[("none", "pause_rate")], 20)
-            self.assertEqual(v[("dcqcn", "rate_alone.v")], 9)
-            self.assertEqual(v[("dcqcn", "rate_late.h2")], 2.4)
-            self.assertNotIn(("dcqcn", "jain.alone"), v.index)
-            for run, n in (("alone", 1), ("none", 5), ("dcqcn", 5)):
-                with open(os.path.join(t, "samples-%s.txt" % run), "w") as f:
-                    for k in range(5):
-                        f.write("%.1f %s\n" % (100 + k * 0.5, " ".join(
-                            str(k * 300) for _ in range(n))))
+            self.assertAlmostEqual(v[("alone", "rate_alone.v")], 9, places=1)
+            self.assertAlmostEqual(v[("dcqcn", "rate_late.h2")], 2.4,
+                                   places=1)
+            self.assertEqual(v[("dcqcn", "drops_wred")], 3)
+            self.assertEqual(v[("dcqcn", "drops")], 0)
+            self.assertNotIn(("alone", "jain"), v.index)
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["throughput-alone.png", "throughput-dcqcn.png",

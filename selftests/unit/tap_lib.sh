@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by the shell unit tests that print TAP themselves (test_topo.sh,
-# test_incast_iperf.sh): ok/nok DESC count one result, check DESC CMD...
+# Sourced by the shell unit tests that print TAP themselves (test_topo.sh):
+# ok/nok DESC count one result, check DESC CMD...
 # is ok when CMD succeeds, eq DESC GOT WANT when GOT is WANT; tap_end
 # prints the plan and exits 1 if anything failed.
 

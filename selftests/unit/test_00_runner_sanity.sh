@@ -98,11 +98,11 @@ expect 2 bash "$TOP/selftests/run.sh" --list --shard 1
 	fail "unit tests in shard 2/2"
 # times.tsv: a line per test that ran, with its status and seconds
 out=$(DCBLAB_RESULTS=$tmp/res bash "$TOP/selftests/run.sh" --unit-only \
-	--filter '^unit/test_incast_iperf$') || fail "run.sh of one unit test: $out"
+	--filter '^unit/test_make_kdir$') || fail "run.sh of one unit test: $out"
 [[ $out == *$'\n# unit tests: '[0-9]*.[0-9]s,\ [0-9]*\ at\ a\ time\ *$'\n1 passed, 0 failed' ]] ||
 	fail "run.sh: no time line before the summary: $out"
 line=$(cat "$tmp/res/times.tsv")
-[[ $line =~ ^unit/test_incast_iperf$'\t'ok$'\t'[0-9]+\.[0-9]$ ]] ||
+[[ $line =~ ^unit/test_make_kdir$'\t'ok$'\t'[0-9]+\.[0-9]$ ]] ||
 	fail "times.tsv: '$line'"
 # unit tests side by side (the first is the slower one here), reported
 # in their order

@@ -52,21 +52,6 @@ COLUMNS = {
         "failed": ("flows_failed", "flows"),
     },
 }
-COLUMNS["parking_lot"] = {
-    "f1_mbps": ("rate_late.f1", "Mbit/s"),
-    "f2_mbps": ("rate_late.f2", "Mbit/s"),
-    "f3_mbps": ("rate_late.f3", "Mbit/s"),
-    "f2_share": ("line_share.f2", "1"),
-    "util_a": ("utilisation.A", "1"),
-    "util_b": ("utilisation.B", "1"),
-    "jain": ("jain", "1"),
-    "queue_a_kb": ("queue_mean.A", "KB"),
-    "queue_b_kb": ("queue_mean.B", "KB"),
-    "pause_tx": ("pause_tx", "frames"),
-    "drops": ("drops", "packets"),
-    "drops_headroom": ("headroom_drops", "packets"),
-    "failed": ("flows_failed", "flows"),
-}
 # cmp_converge's per-flow columns f1_mbps, f2_mbps, ...: rates over the
 # second half of the run
 FLOW_COL = re.compile(r"f([0-9]+)_mbps")

@@ -53,6 +53,21 @@ def red_opts(red):
     return "ecn red kmin %s kmax %s pmax %s" % (kmin, kmax, pmax)
 
 
+ALGOS = ("none", "dcqcn", "pcn", "ldcp")
+
+
+def algo_opts(algo, pfc, red="5kb:20kb:0.01", step_k="8kb"):
+    """(PFC, marking) options of a switch port for algorithm @algo: PFC
+    @pfc and no marking (none), RED @red (dcqcn), NP-ECN (pcn); ldcp
+    runs without PFC, with DCTCP step marking at @step_k (WRED drops
+    non-ECT packets above it)."""
+    ecn = {"none": "ecn off", "dcqcn": red_opts(red), "pcn": "ecn np-ecn",
+           "ldcp": "ecn step k %s" % step_k}
+    if algo not in ecn:
+        raise ValueError("unknown algo '%s' (%s)" % (algo, ", ".join(ALGOS)))
+    return ("pfc off" if algo == "ldcp" else pfc), ecn[algo]
+
+
 class Incast(Experiment):
     """The incast and its analysis; a subclass names its settings
     (settings()) and what each sets (setting())."""
@@ -105,19 +120,11 @@ class Incast(Experiment):
         may be a function of the host, called then), "switch": sch_dcb
         options of every switch port, "bottleneck": those of the port
         toward r, "info": what run.json keeps besides}."""
-        base = self.base_opts()
-        pfc = self.pfc_opts()
-        ecn = {"none": "ecn off", "dcqcn": red_opts(self.p["red"]),
-               "pcn": "ecn np-ecn", "ldcp": "ecn step k %s"
-               % self.p.get("ldcp_k", "8kb")}
-        if name not in ecn:
-            raise ValueError("unknown algo '%s' (none, dcqcn, pcn, ldcp)"
-                             % name)
-        if name == "ldcp":
-            pfc = "pfc off"
-        sw = "%s %s" % (base, pfc)
+        pfc, ecn = algo_opts(name, self.pfc_opts(), self.p["red"],
+                             self.p.get("ldcp_k", "8kb"))
+        sw = "%s %s" % (self.base_opts(), pfc)
         return {"algo": name, "cc": [], "switch": sw,
-                "bottleneck": "%s %s" % (sw, ecn[name]), "info": {}}
+                "bottleneck": "%s %s" % (sw, ecn), "info": {}}
 
     def modules(self):
         return ["dcqcn", "pcn", "ldcp"]
