@@ -74,9 +74,13 @@ class Experiment:
                                    % (h.name, dst, (out + err).strip()))
 
     @staticmethod
-    def collect_raw(net, raw):
+    def keep_raw(net):
         """What metadata.json records of the live network, into the
-        folder raw: every node's qdiscs (tc -j -s) and rxe cc/ knobs."""
+        folder $DCBLAB_RAW_DIR (dcblab sets it; nothing without it):
+        every node's qdiscs (tc -j -s) and rxe cc/ knobs."""
+        raw = os.environ.get("DCBLAB_RAW_DIR")
+        if not raw:
+            return
         os.makedirs(raw, exist_ok=True)
         for node in net.hosts + net.switches:
             with open(os.path.join(raw, "qdisc-%s.json" % node.name),

@@ -23,6 +23,35 @@ IB = "/sys/class/infiniband"
 BASE_PORT = 18900	# perftest's TCP port of the first pair
 
 
+def prepare(hosts):
+    """Make @hosts ready for perftest: its TCP control connection
+    ECN-capable (RED and step marking at the switches mark it instead of
+    WRED dropping it), and each host's RoCE v2 GID present."""
+    for h in hosts:
+        h.cmd("sysctl -qw net.ipv4.tcp_ecn=1")
+        h.gid()
+
+
+def select(hosts, algo, mbps, cc=()):
+    """cc/algo @algo on every host of @hosts (an algorithm module may
+    still be registering, and QPs of the last run still going: retried),
+    the line rate @mbps, then the knobs @cc, [(knob, value)] in order (a
+    value may be a function of the host, called then); {host: {knob:
+    value written last}}."""
+    written = {}
+    for h in hosts:
+        h.setCc("algo", algo, timeout=30)
+        if h.getCc("algo") != algo:
+            raise RuntimeError("cc/algo of %s does not read back %s"
+                               % (h.name, algo))
+        h.setCc("max_rate_mbps", mbps)
+        w = written[h.name] = {}
+        for k, v in cc:
+            w[k] = v(h) if callable(v) else v
+            h.setCc(k, w[k])
+    return written
+
+
 def hw(host, name):
     """The hardware counter @name of @host's rxe device."""
     with open(os.path.join(IB, host.rxeDev(), "ports", "1", "hw_counters",

@@ -19,6 +19,7 @@ at once.
 import csv
 import os
 import subprocess
+import time
 
 from . import TOP
 
@@ -159,6 +160,21 @@ class Monitor:
         argv = [DCBMON, "-i", str(self.interval_ms), "-o", self.path]
         argv += ["%s:%s" % (self.netns(n), d) for _, n, d in self.ports]
         self.proc = subprocess.Popen(argv, stderr=subprocess.PIPE)
+
+    def start_aligned(self, timeout=30):
+        """start(), then the wall clock (time.time()) of dcbmon's t_ms 0:
+        its clock counts from its own start, which a busy guest delays,
+        so it is read off its first rows (error below one interval)."""
+        self.start()
+        deadline = time.monotonic() + timeout
+        while True:
+            rows = self.rows()
+            if len(rows) >= 2:
+                return time.time() - int(rows[-1].split(",")[0]) / 1000
+            if time.monotonic() > deadline:
+                raise RuntimeError("dcbmon wrote no samples in %d s"
+                                   % timeout)
+            time.sleep(0.05)
 
     def rows(self):
         """The CSV's data lines written so far."""

@@ -29,8 +29,7 @@ import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log, \
-    wait_for
+from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -143,6 +142,7 @@ class Incast(Experiment):
         from mininet.net import Mininet
 
         from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..rdma import prepare
 
         n = self.hosts_needed()
         if n < 1:
@@ -160,19 +160,13 @@ class Incast(Experiment):
             net.start()
             self.senders = [net["s%d" % i] for i in range(1, n + 1)]
             self.r = net["r"]
-            for h in self.senders + [self.r]:
-                # perftest's TCP control connection ECN-capable: RED and
-                # step marking mark it instead of WRED dropping it
-                h.cmd("sysctl -qw net.ipv4.tcp_ecn=1")
-                h.gid()
+            prepare(self.senders + [self.r])
             self.resolve(self.senders, self.r.IP())
             log("topology up: %d senders, %s toward r"
                 % (n, self.port_to(self.r)))
             for name in self.settings():
                 self.run_setting(name, os.path.join(out, name))
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             net.stop()
 
@@ -185,17 +179,10 @@ class Incast(Experiment):
     def apply(self, cfg):
         """cfg's algorithm and knobs on every host, its options on every
         switch port; {host: {knob: value written last}}."""
-        written = {}
-        for h in self.senders + [self.r]:
-            h.setCc("algo", cfg["algo"], timeout=30)
-            if h.getCc("algo") != cfg["algo"]:
-                raise RuntimeError("cc/algo of %s does not read back %s"
-                                   % (h.name, cfg["algo"]))
-            h.setCc("max_rate_mbps", self.mbps())
-            w = written[h.name] = {}
-            for k, v in cfg["cc"]:
-                w[k] = v(h) if callable(v) else v
-                h.setCc(k, w[k])
+        from ..rdma import select
+
+        written = select(self.senders + [self.r], cfg["algo"], self.mbps(),
+                         cfg["cc"])
         bott = self.port_to(self.r)
         for port in self.switch_ports():
             intf = self.sw.intf(port)
@@ -224,16 +211,7 @@ class Incast(Experiment):
                           p["sample_s"])
         guard = CpuGuard()
         try:
-            mon.start()
-            # dcbmon's t_ms counts from its own start: align it on its
-            # first rows (error below one interval)
-            rows = []
-
-            def two_rows():
-                rows[:] = mon.rows()
-                return len(rows) >= 2
-            wait_for(two_rows, 30, "dcbmon's first samples")
-            t0 = time.time() - int(rows[-1].split(",")[0]) / 1000
+            t0 = mon.start_aligned()
             sampler.start()
             guard.start()
             bw.start()

@@ -102,6 +102,7 @@ class DcqcnFig8(Experiment):
         from mininet.net import Mininet
 
         from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..rdma import prepare
 
         load_modules(["dcqcn"])
         clock_spin()
@@ -118,31 +119,24 @@ class DcqcnFig8(Experiment):
             net.addLink(net.addHost(h, dcb=host_opts("%dmbit" % LINE)), s)
         try:
             net.start()
-            for h in net.hosts:
-                h.cmd("sysctl -qw net.ipv4.tcp_ecn=1")
-                h.gid()
+            prepare(net.hosts)
             self.resolve([net[f] for f in FLOWS[:4]], net["r"].IP())
             self.resolve([net["v"]], net["vr"].IP())
             bott = sw1.intf(str(sw1.connectionsTo(net["r"])[0][0]))
             for run in self.runs():
                 self.run_one(net, bott, run, os.path.join(out, run))
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             net.stop()
 
     def run_one(self, net, bott, run, d):
-        from ..rdma import BASE_PORT, Perftest, Sampler
+        from ..rdma import BASE_PORT, Perftest, Sampler, select
 
         os.makedirs(d, exist_ok=True)
         algo, flows = RUNS[run]
-        for h in net.hosts:
-            h.setCc("algo", algo, timeout=30)
-            h.setCc("max_rate_mbps", LINE)
-            if algo == "dcqcn":
-                for k, v in self.dcqcn_knobs():
-                    h.setCc("dcqcn/" + k, v)
+        select(net.hosts, algo, LINE, [("dcqcn/" + k, v) for k, v in
+                                       self.dcqcn_knobs()]
+               if algo == "dcqcn" else [])
         bott.setDcb(self.port_opts(LINE) + (
             " ecn red kmin 5kb kmax 20kb pmax 0.01" if algo == "dcqcn"
             else " ecn off"))

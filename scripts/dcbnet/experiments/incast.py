@@ -25,8 +25,7 @@ import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log, \
-    wait_for
+from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
 from ..iperf import Iperf, report
 from ._pfc import rate_bps
 
@@ -236,9 +235,7 @@ class Incast(Experiment):
         try:
             net.start()
             self._run(net, sw, out, qargs)
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             net.stop()
         iperf_results(out, n)
@@ -274,14 +271,7 @@ class Incast(Experiment):
         if p["qdisc"] == "dcb":
             mon = stats.Monitor(out, [("port", sw, port)],
                                 int(p["interval_ms"]))
-            mon.start()
-            rows = []
-
-            def two_rows():
-                rows[:] = mon.rows()
-                return len(rows) >= 2
-            wait_for(two_rows, 30, "dcbmon's first samples")
-            t0 = time.time() - int(rows[-1].split(",")[0]) / 1000
+            t0 = mon.start_aligned()
         else:
             t0 = time.time()
         guard = CpuGuard()

@@ -62,6 +62,7 @@ class ParkingLot(Experiment):
         from mininet.net import Mininet
 
         from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..rdma import prepare
 
         load_modules([a for a in self.algos() if a != "none"])
         clock_spin()
@@ -76,31 +77,23 @@ class ParkingLot(Experiment):
             net.addLink(net.addHost(h, dcb=hopts), sw)
         try:
             net.start()
-            for h in net.hosts:
-                # perftest's TCP control connection ECN-capable: marked,
-                # not WRED-dropped
-                h.cmd("sysctl -qw net.ipv4.tcp_ecn=1")
-                h.gid()
+            prepare(net.hosts)
             for _, src, dst in FLOWS:
                 self.resolve([net[src]], net[dst].IP())
             ports = {"A": (sw1, str(sw1.connectionsTo(sw2)[0][0])),
                      "B": (sw2, str(sw2.connectionsTo(net["r2"])[0][0]))}
             for a in self.algos():
                 self.run_algo(net, ports, a, os.path.join(out, a))
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             net.stop()
 
     def run_algo(self, net, ports, algo, d):
-        from ..rdma import BASE_PORT, Perftest, Sampler
+        from ..rdma import BASE_PORT, Perftest, Sampler, select
 
         os.makedirs(d, exist_ok=True)
         opts = self.switch_opts(algo)
-        for h in net.hosts:
-            h.setCc("algo", algo, timeout=30)
-            h.setCc("max_rate_mbps", self.p["rate"])
+        select(net.hosts, algo, self.p["rate"])
         switches = [net["sw1"], net["sw2"]]
         for sw in switches:
             for intf in sw.intfList():

@@ -127,9 +127,7 @@ class PcnFig5(Experiment):
                         f.flush()
             finally:
                 mon.stop()
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             net.stop()
 

@@ -98,9 +98,7 @@ class PfcIncast(Experiment):
         try:
             net.start()
             doc = self._incast(net, sw, out, scratch, guard, count)
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             guard.stop()
             net.stop()

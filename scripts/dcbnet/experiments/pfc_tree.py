@@ -74,9 +74,7 @@ class PfcTree(Experiment):
         try:
             net.start()
             doc = self._tree(net, out, senders)
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             try:
                 senders.stop()

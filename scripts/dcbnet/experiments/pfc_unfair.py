@@ -67,9 +67,7 @@ class PfcUnfair(Experiment):
         try:
             net.start()
             doc = self._unfair(net, out, senders)
-            raw = os.environ.get("DCBLAB_RAW_DIR")
-            if raw:
-                self.collect_raw(net, raw)
+            self.keep_raw(net)
         finally:
             try:
                 senders.stop()
