@@ -21,8 +21,8 @@
 # f2 + f3 over the line rate), Jain's index of the three, PAUSE frames,
 # drops (and of them, at full headrooms), queues of A and B.  Code: scripts/lib/cmp.sh's helpers.
 
-# shellcheck source=cmp_burst.sh
-. "$(dirname "${BASH_SOURCE[0]}")/cmp_burst.sh"
+# shellcheck source=../lib/cmp_scenario.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/cmp_scenario.sh"
 
 describe()
 {
