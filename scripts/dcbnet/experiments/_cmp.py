@@ -175,6 +175,11 @@ class Cmp(Experiment):
         """Add the hosts, switches and links to @net."""
         raise NotImplementedError
 
+    def resolve_paths(self):
+        """Name the started network's hosts for run_algo() and resolve
+        every path the traffic takes (Experiment.resolve)."""
+        raise NotImplementedError
+
     def run_algo(self, algo, d, k):
         """One run of @algo, its files in @d; @k counts the runs (perftest
         ports differ per run)."""
