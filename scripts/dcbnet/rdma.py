@@ -130,7 +130,7 @@ class Perftest:
         self.common = ["-F", "-s", str(size), "-u", str(u)] + list(args)
         self.common += ["-n", str(iters)] if iters is not None else \
             ["-D", str(secs)]
-        self.pairs, self.procs = [], []
+        self.pairs, self.procs, self.gates = [], [], []
 
     def _argv(self, host, port):
         return ["timeout", str(self.limit), self.tool, "-d", host.rxeDev(),
@@ -158,12 +158,29 @@ class Perftest:
                      "%s on %s port %d to listen" % (self.tool, server.name,
                                                      port))
 
-    def start(self, timeout=60):
-        """The clients, once every server listens."""
+    def start(self, timeout=60, together=False):
+        """The clients, once every server listens.  @together: each
+        client waits in a shell until all are there, then they exec
+        perftest at once (a Python process starts one process at a time,
+        slowly in a TCG guest, and a client started while earlier ones
+        already poll at full speed starts late)."""
         self.ready(timeout)
+        gate = os.path.join(self.folder, ".go-%d" % len(self.procs))
         for client, server, port in self.pairs:
-            self._popen(client, self._argv(client, port) + [server.IP()],
-                        self.out(client))
+            argv = self._argv(client, port) + [server.IP()]
+            if together:
+                # (read -t on an idle pipe: a sleep without a process)
+                argv = ["bash", "-c", ': >"$1.ready-$$"; exec 3<> <(:); '
+                        'while [ ! -e "$1" ]; do read -r -t 0.01 -u 3; '
+                        'done; shift; exec "$@"', "_", gate] + argv
+            self._popen(client, argv, self.out(client))
+        if together:
+            name = os.path.basename(gate) + ".ready-"
+            wait_for(lambda: sum(f.startswith(name) for f in
+                                 os.listdir(self.folder)) >= len(self.pairs),
+                     timeout, "the %s clients to start" % self.tool)
+            open(gate, "w").close()
+            self.gates.append(gate)
 
     def wait(self):
         """Wait for every process; the outputs of those that failed."""
@@ -174,12 +191,46 @@ class Perftest:
         self.procs = []
         return failed
 
+    def end(self, grace=10):
+        """End a -D run before its time: stop the clients, give the
+        servers @grace seconds to see their peers go, then stop them.
+        Returns the outputs of the clients that had ended already (each a
+        flow that stopped early).  SIGTERM, which `timeout` passes on to
+        perftest; SIGKILL would leave perftest running."""
+        early = []
+        for _, p, path in self.procs:
+            if path.endswith(".cli"):
+                if p.poll() is not None:
+                    early.append(path)
+                else:
+                    p.terminate()
+        deadline = time.monotonic() + grace
+        for _, p, _ in self.procs:
+            try:
+                p.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.terminate()
+        for _, p, _ in self.procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+        self.kill()
+        return early
+
     def kill(self):
+        """Kill what still runs; remove the start gates' files (every
+        client has left its gate by then)."""
         for _, p, _ in self.procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()
         self.procs = []
+        for gate in self.gates:
+            for f in os.listdir(self.folder):
+                if f.startswith(os.path.basename(gate)):
+                    os.unlink(os.path.join(self.folder, f))
+        self.gates = []
 
 
 class Sampler:

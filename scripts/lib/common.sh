@@ -9,7 +9,7 @@
 # tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before
 # scripts/lib/dcb.sh, rxe.sh and cmp.sh, by the tests (through selftests/net/lib.sh) and by
 # the dcblab scenarios that build their topology with those helpers
-# (scripts/scenarios/cmp_burst.sh).
+# (scripts/lib/cmp_scenario.sh).
 #
 # fail and skip exit with the kselftest codes: 0 pass, 1 fail, 4 skip.
 # See Documentation/testing.rst.

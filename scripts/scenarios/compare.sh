@@ -8,7 +8,7 @@
 # invocation.  A bash scenario writes OUT/NAME/summary.tsv (a header, then
 # one row per setting, first column `algo`) and summary.txt, which compare
 # prints one after the other (OUT/summary.txt); an experiment of the
-# Python layer (cmp_incast) leaves its raw files.  The scenarios' plots
+# Python layer (all three) leaves its raw files.  The scenarios' plots
 # are copied to OUT/NAME-*.png.  The one table of every metric with its
 # unit, over all runs of --repeat, is made on the host from those files
 # (scripts/dcbanalysis/scenarios/compare.py: results.csv and table.txt).

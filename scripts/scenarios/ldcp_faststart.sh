@@ -33,8 +33,8 @@
 
 LDFS_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 LDFS_TOP=$(cd "$LDFS_HERE/../.." && pwd -P)
-# shellcheck source=cmp_burst.sh
-. "$LDFS_HERE/cmp_burst.sh"
+# shellcheck source=../lib/cmp_scenario.sh
+. "$LDFS_HERE/../lib/cmp_scenario.sh"
 
 describe()
 {

@@ -45,8 +45,8 @@
 
 PCNF_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 PCNF_TOP=$(cd "$PCNF_HERE/../.." && pwd -P)
-# shellcheck source=cmp_burst.sh
-. "$PCNF_HERE/cmp_burst.sh"
+# shellcheck source=../lib/cmp_scenario.sh
+. "$PCNF_HERE/../lib/cmp_scenario.sh"
 
 describe()
 {

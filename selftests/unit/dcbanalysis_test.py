@@ -168,12 +168,96 @@ class Analyze(unittest.TestCase):
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
 
-CONVERGE_TSV = (
-    "algo\tf1_mbps\tf2_mbps\tf3_mbps\ttotal_mbps\tactive_s\tjain\t"
-    "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tconverge_s\t"
-    "converge_periods\tpeak0_kb\tdrain_s\tsettle_s\tfailed\n"
-    "pcn\t6.354\t5.727\t5.930\t17.96\t10.61\t0.9981\t18.0\t47.5\t231\t"
-    "0\t0\t0.028\t1.4\t51.8\t0.35\tNaN\t0\n")
+CMP_DCBMON_HEAD = "t_ms,netns,dev,band,deq_packets,backlog_bytes\n"
+
+
+def cmp_dcbmon(d, ports, n):
+    """dcbmon.csv and ports.tsv of a cmp_burst or cmp_converge run in
+    @d: @n samples 50 ms apart of each port of @ports, {label: (netns,
+    dev, backlog(k) in bytes)}; every port dequeues from sample 1 to
+    n - 2."""
+    with open(os.path.join(d, "ports.tsv"), "w") as f:
+        for label, (ns, dev, _) in ports.items():
+            f.write("%s\t%s:%s\n" % (label, ns, dev))
+    with open(os.path.join(d, "dcbmon.csv"), "w") as f:
+        f.write(CMP_DCBMON_HEAD)
+        for k in range(n):
+            for ns, dev, q in ports.values():
+                f.write("%d,%s,%s,all,%d,%d\n"
+                        % (50 * k, ns, dev, min(max(k, 0), n - 2), q(k)))
+
+
+def cmp_doc(d, algo, hosts, switches, **extra):
+    """run.json of a cmp_burst or cmp_converge run in @d: @switches
+    {name: (ports, {"DEV:KEY[:BAND]": value after})}, every counter 0
+    before; 2 go-back-N retries."""
+    doc = {"algo": algo, "hosts": hosts, "cpu_busy": 40.5, "failed": 0,
+           "retry": 2,
+           "before": {sw: pfc_ports(ports)
+                      for sw, (ports, _) in switches.items()},
+           "after": {sw: pfc_ports(ports, **after)
+                     for sw, (ports, after) in switches.items()}}
+    doc.update(extra)
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
+
+
+def burst_run(d, algo="pcn"):
+    """A cmp_burst run in @d: F0 and F1 send 100 packets every 0.5 s
+    from the first sample, the three bursters 30 each from t = 4 to 6,
+    while F0 sends 50; s1 -> r1 holds 8 KB, s0 -> s1 4 KB; s1 sent 89
+    PAUSE frames and dropped nothing."""
+    os.makedirs(d, exist_ok=True)
+    c = [0] * 5
+    with open(os.path.join(d, "samples.txt"), "w") as f:
+        for i in range(21):
+            f.write("%.6f %s\n" % (1000 + i * 0.5, " ".join(map(str, c))))
+            c[0] += 50 if 8 <= i < 12 else 100
+            c[1] += 100
+            for b in (2, 3, 4):
+                c[b] += 30 if 8 <= i < 12 else 0
+    cmp_dcbmon(d, {"s0-s1": ("ns-s0", "s0-eth1", lambda k: 4096),
+                   "s1-r1": ("ns-s1", "s1-eth2", lambda k: 8192),
+                   "s1-r0": ("ns-s1", "s1-eth1", lambda k: 0)}, 200)
+    cmp_doc(d, algo, ["f0", "f1", "b1", "b2", "b3"],
+            {"s0": (("s0-eth1", "s0-eth2"), {}),
+             "s1": (("s1-eth1", "s1-eth2", "s1-eth3"),
+                    {"s1-eth3:pause_tx:3": 89})})
+
+
+PCN_EVENT = ("  ib_write_bw-7  [001] d.s1.  %.6f: rxe_cc_pcn_rate: "
+             "dev=%s qpn=17 rate_kbps=%d w=1 rec_kbps=0 ecn=1\n")
+
+
+def converge_run(d, algo="pcn"):
+    """A cmp_converge run in @d: s1, s2, s3 send 100, 90 and 110 packets
+    every 0.25 s for 5 s; the bottleneck's queue passes 4 KB at t = 0.05,
+    peaks at 40 KB, is at 2 KB at t = 0.2 and 1 KB from then on; PCN's
+    first CNPs (period 2 ms) at t = 100.000, .001 and .002 leave the rates
+    at 50 + 40 + 30 Mbit/s, and s1's second at .004 at 30: 100 Mbit/s,
+    converged 4 ms (2 periods) after the last flow's start (.000)."""
+    os.makedirs(d, exist_ok=True)
+    c = [0, 0, 0]
+    with open(os.path.join(d, "samples.txt"), "w") as f:
+        for i in range(21):
+            f.write("%.6f %s\n" % (1000 + i * 0.25, " ".join(map(str, c))))
+            c = [c[0] + 100, c[1] + 90, c[2] + 110]
+    q = {0: 0, 1: 10240, 2: 40960, 3: 20480, 4: 2048}
+    cmp_dcbmon(d, {"bottleneck": ("ns-sw", "sw-eth4",
+                                  lambda k: q.get(k, 1024))}, 100)
+    devs = ["rxe_s%d-eth0" % i for i in (1, 2, 3)]
+    with open(os.path.join(d, "trace.txt"), "w") as f:
+        f.write("# tracer: nop\n")
+        for ts, dev, kbps in ((100.0, 0, 50000), (100.001, 1, 40000),
+                              (100.002, 2, 30000), (100.004, 0, 30000)):
+            f.write(PCN_EVENT % (ts, devs[dev], kbps))
+    extra = {"devs": devs, "line_kbps": 100000}
+    if algo == "pcn":
+        extra.update({"event": "rxe_cc_pcn_rate", "field": "rate_kbps",
+                      "lead_us": 2000, "period_us": 2000})
+    cmp_doc(d, algo, ["s1", "s2", "s3"],
+            {"sw": (("sw-eth1", "sw-eth4"), {"sw-eth4:drops_tail": 3})},
+            **extra)
 
 
 def incast_run(d, hosts, flows, iters=150, size=65536, done=None,
@@ -235,10 +319,13 @@ class Compare(unittest.TestCase):
                     "algos=none,pcn,ldcp\n")
         for k in range(1, runs + 1):
             d = os.path.join(t, "run-%d" % k) if runs > 1 else t
-            os.makedirs(os.path.join(d, "cmp_converge"))
-            with open(os.path.join(d, "cmp_converge", "summary.tsv"),
-                      "w") as f:
-                f.write(CONVERGE_TSV)
+            for name, fn in (("cmp_burst", burst_run),
+                             ("cmp_converge", converge_run)):
+                os.makedirs(os.path.join(d, name))
+                with open(os.path.join(d, name, "params.txt"), "w") as f:
+                    f.write("# dcblab run %s 2026\nalgos=pcn,ldcp\n" % name)
+                fn(os.path.join(d, name, "pcn"))
+                fn(os.path.join(d, name, "ldcp"), "ldcp")
             inc = os.path.join(d, "cmp_incast")
             os.makedirs(inc)
             with open(os.path.join(inc, "params.txt"), "w") as f:
@@ -255,7 +342,8 @@ class Compare(unittest.TestCase):
             self.folder(t, runs=2)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
-            self.assertEqual(set(df.scenario), {"cmp_incast", "cmp_converge"})
+            self.assertEqual(set(df.scenario),
+                             {"cmp_incast", "cmp_burst", "cmp_converge"})
             inc = df[(df.scenario == "cmp_incast") & (df.run == 1)]
             ldcp = inc[inc.algo == "ldcp"].set_index("metric")["value"]
             none = inc[inc.algo == "none"].set_index("metric")["value"]
@@ -278,9 +366,14 @@ class Compare(unittest.TestCase):
             self.assertNotIn("fct_max", none.index)
             self.assertEqual(none["flow_rate.f3"], 0)
             conv = df[df.scenario == "cmp_converge"].set_index(
-                ["run", "metric"])["value"]
-            self.assertEqual(conv[(2, "rate_late.f2")], 5.727)
-            self.assertNotIn((1, "settle"), conv.index)
+                ["run", "algo", "metric"])["value"]
+            self.assertAlmostEqual(conv[(2, "pcn", "rate_late.f2")],
+                                   90 * 1024 * 8 / 0.25 / 1e6, places=3)
+            self.assertEqual(conv[(2, "pcn", "converge_periods")], 2)
+            self.assertNotIn((1, "ldcp", "converge"), conv.index)
+            burst = df[df.scenario == "cmp_burst"].set_index(
+                ["run", "algo", "metric"])["value"]
+            self.assertEqual(burst[(1, "ldcp", "victim_keep")], 0.5)
             self.assertFalse(df["value"].isna().any())
             txt = summary.table([t])
             self.assertRegex(txt, r"cmp_incast: .*\n")
@@ -290,15 +383,13 @@ class Compare(unittest.TestCase):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t)
             analyze.analyze(t)
-            conv = os.path.join(t, "cmp_converge")
-            with open(os.path.join(conv, "conv-pcn-flows.csv"), "w") as f:
-                f.write("t_s,s1,s2,s3\n0.25,5,6,7\n0.5,6,6,6\n")
-            with open(os.path.join(conv, "conv-pcn-dcbmon.csv"), "w") as f:
-                f.write(DCBMON_HEAD + "0,-,p,all,0,0,0,0,2048,0,0,0,0,0,0,1\n"
-                        "50,-,p,all,0,0,0,0,4096,0,0,0,0,0,0,1\n")
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
-                             ["cmp_converge-queue.png",
+                             ["cmp_burst-f0.png",
+                              "cmp_burst-throughput-ldcp.png",
+                              "cmp_burst-throughput-pcn.png",
+                              "cmp_converge-queue.png",
+                              "cmp_converge-throughput-ldcp.png",
                               "cmp_converge-throughput-pcn.png",
                               "cmp_incast-fct.png", "cmp_incast-queue.png"])
             self.assertTrue(all(os.path.dirname(f) == t for f in files))
@@ -315,21 +406,109 @@ class Compare(unittest.TestCase):
             self.folder(t, runs=2)
             os.remove(os.path.join(t, "run-2", "cmp_incast", "ldcp",
                                    "run.json"))
-            os.remove(os.path.join(t, "run-2", "cmp_converge",
-                                   "summary.tsv"))
+            os.remove(os.path.join(t, "run-2", "cmp_converge", "pcn",
+                                   "run.json"))
             n = analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(set(df.run), {1})
             self.assertEqual(n, len(df))
 
     def test_unknown_column(self):
+        # a bash scenario's summary.tsv columns must all be known
+        # (scenarios/cmp.py)
+        from dcbanalysis.scenarios import cmp
         with tempfile.TemporaryDirectory() as t:
-            self.folder(t)
-            with open(os.path.join(t, "cmp_converge", "summary.tsv"),
-                      "w") as f:
-                f.write(CONVERGE_TSV.replace("peak0_kb", "peak_new"))
-            with self.assertRaises(ValueError):
-                analyze.analyze(t)
+            p = os.path.join(t, "summary.tsv")
+            with open(p, "w") as f:
+                f.write("algo\tjain\tpeak_new\npcn\t0.99\t3\n")
+            cmp.COLUMNS["x"] = {"jain": ("jain", "1")}
+            try:
+                with self.assertRaises(ValueError):
+                    cmp.rows("x", p)
+            finally:
+                del cmp.COLUMNS["x"]
+
+
+class CmpBurstConverge(unittest.TestCase):
+    """The experiments cmp_burst and cmp_converge on raw files small
+    enough to work out by hand (burst_run, converge_run)."""
+
+    def exp(self, name, **knobs):
+        from dcbnet import experiment
+        return experiment.get(name)(dict(algos="pcn,none", **knobs))
+
+    def test_burst(self):
+        with tempfile.TemporaryDirectory() as t:
+            burst_run(os.path.join(t, "pcn"))
+            burst_run(os.path.join(t, "none"), "none")
+            exp = self.exp("cmp_burst")
+            rows = exp.analyze(t)
+            v = {(r[3], r[0]): r[1] for r in rows}
+            for r in rows:
+                tidy.check_row(dict(zip(("metric", "value", "unit", "algo"),
+                                        r), scenario="cmp_burst", run=1))
+            # 100 packets of 1024 B per 0.5 s: 1.6384 Mbit/s; F0 at half
+            # of it during the 2 s burst of 3 x 30 packets per 0.5 s
+            self.assertEqual(v[("pcn", "rate_pre.f0")], 1.64)
+            self.assertEqual(v[("pcn", "rate_burst.f0")], 0.82)
+            self.assertEqual(v[("pcn", "rate_post.f1")], 1.64)
+            self.assertEqual(v[("pcn", "victim_keep")], 0.5)
+            self.assertEqual(v[("pcn", "burst_time")], 2.0)
+            self.assertEqual(v[("pcn", "burst_rate")], 1.47)
+            self.assertEqual(v[("pcn", "recovery")], 0)
+            self.assertEqual(v[("pcn", "recovery_share")], 0)
+            self.assertEqual(v[("pcn", "jain_post")], 1)
+            self.assertEqual(v[("pcn", "queue_mean")], 8.0)
+            self.assertEqual(v[("pcn", "queue_p99.s0-s1")], 4.0)
+            self.assertEqual(v[("pcn", "pause_tx")], 89)
+            self.assertEqual(v[("pcn", "drops")], 0)
+            self.assertEqual(v[("pcn", "gbn_retries")], 2)
+            self.assertEqual(v[("none", "flows_failed")], 0)
+            with open(os.path.join(t, "pcn", "flows.csv")) as f:
+                lines = f.read().splitlines()
+            self.assertEqual(lines[0], "t_s,F0,F1,burst")
+            self.assertEqual(lines[9], "0.250,0.819,1.638,1.475")
+            files = exp.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["f0.png", "throughput-none.png",
+                              "throughput-pcn.png"])
+
+    def test_converge(self):
+        with tempfile.TemporaryDirectory() as t:
+            converge_run(os.path.join(t, "pcn"))
+            converge_run(os.path.join(t, "none"), "none")
+            exp = self.exp("cmp_converge")
+            rows = exp.analyze(t)
+            v = {(r[3], r[0]): r[1] for r in rows}
+            for r in rows:
+                tidy.check_row(dict(zip(("metric", "value", "unit", "algo"),
+                                        r), scenario="cmp_converge", run=1))
+            for k, pkts in enumerate((100, 90, 110), 1):
+                self.assertAlmostEqual(v[("pcn", "rate_late.f%d" % k)],
+                                       pkts * 1024 * 8 / 0.25 / 1e6,
+                                       places=3)
+            self.assertAlmostEqual(v[("pcn", "total_rate")],
+                                   300 * 1024 * 8 / 0.25 / 1e6, places=2)
+            self.assertEqual(v[("pcn", "active")], 5.0)
+            self.assertLess(v[("pcn", "jain")], 1)
+            # from the 4 ms-later event (period 2 ms)
+            self.assertEqual(v[("pcn", "converge")], 0.004)
+            self.assertEqual(v[("pcn", "converge_periods")], 2)
+            self.assertNotIn(("none", "converge"), v)
+            # above 4 KB at t = 0.05, its peak 40 KB at 0.1, down to 2 KB
+            # at 0.2
+            self.assertEqual(v[("pcn", "queue_peak0")], 40)
+            self.assertEqual(v[("pcn", "drain")], 0.15)
+            self.assertEqual(v[("pcn", "pause_tx")], 0)
+            self.assertEqual(v[("pcn", "drops")], 3)
+            # a peak window of 0.01 s ends before the peak: 10 KB at 0.05
+            v = {r[0]: r[1] for r in self.exp("cmp_converge", peak_s="0.01")
+                 .analyze(t) if r[3] == "pcn"}
+            self.assertEqual(v["queue_peak0"], 10)
+            files = exp.plot(t)
+            self.assertEqual(sorted(os.path.basename(f) for f in files),
+                             ["queue.png", "throughput-none.png",
+                              "throughput-pcn.png"])
 
 
 class DcqcnBuffer(unittest.TestCase):

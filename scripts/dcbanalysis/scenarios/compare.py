@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """compare (make demo): cmp_incast, cmp_burst and cmp_converge run by
 dcblab into DIR/NAME/, each with its own files; their rows keep their
-own scenario names.  An experiment of the Python layer (cmp_incast)
+own scenario names.  An experiment of the Python layer (all three)
 brings its analyze() and plot(), run on DIR/NAME with the knobs of
-DIR/NAME/params.txt; a bash scenario leaves summary.tsv (cmp.py)."""
+DIR/NAME/params.txt; a bash scenario named in `scenarios` leaves
+summary.tsv (cmp.py)."""
 
 import os
 import shutil
@@ -44,15 +45,11 @@ def plot(d, params):
     """The plots of the comparison scenarios, as DIR/NAME-*.png (the
     names compare's copies of plots drawn in the guest have)."""
     out = []
-    for name, fn in (("cmp_incast", None),
-                     ("cmp_burst", cmp.plot_burst),
-                     ("cmp_converge", cmp.plot_converge)):
-        if name not in params.get("scenarios", "").split(",") or \
-                not os.path.isdir(os.path.join(d, name)):
+    for name in params.get("scenarios", "").split(","):
+        if not os.path.isdir(os.path.join(d, name)):
             continue
         exp = _experiment(d, name)
         if exp is None:
-            out += fn(os.path.join(d, name), params, name + "-", d)
             continue
         for f in exp.plot(os.path.join(d, name)):
             dst = os.path.join(d, "%s-%s" % (name, os.path.basename(f)))
