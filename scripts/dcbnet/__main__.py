@@ -48,12 +48,12 @@ def main(argv):
         if cmd == "run":
             exp.run(args[1])
             return 0
-        # an experiment of several settings names each row's fourth
+        # an experiment of several settings names each row's in a
+        # fourth column, one of several experiments (compare) in a fifth
         rows = exp.analyze(args[1])
         w = csv.writer(sys.stdout, lineterminator="\n")
-        w.writerow(("metric", "value", "unit", "setting")
-                   if any(len(r) > 3 for r in rows) else
-                   ("metric", "value", "unit"))
+        w.writerow(("metric", "value", "unit", "setting", "scenario")
+                   [:max([3] + [len(r) for r in rows])])
         w.writerows(rows)
         return 0
     print(USAGE, file=sys.stderr)

@@ -316,20 +316,16 @@ class Compare(unittest.TestCase):
         with open(os.path.join(t, "params.txt"), "w") as f:
             f.write("# dcblab run compare 2026\n"
                     "scenarios=cmp_incast,cmp_burst,cmp_converge\n"
-                    "algos=none,pcn,ldcp\n")
+                    "algos=ldcp,none,pcn\n")
         for k in range(1, runs + 1):
             d = os.path.join(t, "run-%d" % k) if runs > 1 else t
             for name, fn in (("cmp_burst", burst_run),
                              ("cmp_converge", converge_run)):
-                os.makedirs(os.path.join(d, name))
-                with open(os.path.join(d, name, "params.txt"), "w") as f:
-                    f.write("# dcblab run %s 2026\nalgos=pcn,ldcp\n" % name)
-                fn(os.path.join(d, name, "pcn"))
-                fn(os.path.join(d, name, "ldcp"), "ldcp")
+                for a in ("pcn", "ldcp", "none"):
+                    fn(os.path.join(d, name, a), a)
             inc = os.path.join(d, "cmp_incast")
-            os.makedirs(inc)
-            with open(os.path.join(inc, "params.txt"), "w") as f:
-                f.write("# dcblab run cmp_incast 2026\nalgos=ldcp,none\n")
+            incast_run(os.path.join(inc, "pcn"), INCAST_HOSTS,
+                       [(0, 3), (0, 3), (0, 3), (0, 3)])
             incast_run(os.path.join(inc, "ldcp"), INCAST_HOSTS,
                        [(0, 2), (0, 2), (0, 4), (0, 4)],
                        drops_wred=5, ecn_marked=4828)
@@ -377,7 +373,7 @@ class Compare(unittest.TestCase):
             self.assertFalse(df["value"].isna().any())
             txt = summary.table([t])
             self.assertRegex(txt, r"cmp_incast: .*\n")
-            self.assertRegex(txt, r"\ncompleted +1 +1 +0\.7500\n")
+            self.assertRegex(txt, r"\ncompleted +1 +1 +0\.7500 +1\n")
 
     def test_incast_plots(self):
         with tempfile.TemporaryDirectory() as t:
@@ -385,18 +381,20 @@ class Compare(unittest.TestCase):
             analyze.analyze(t)
             files = analyze.plot(t)
             self.assertEqual(sorted(os.path.basename(f) for f in files),
-                             ["cmp_burst-f0.png",
-                              "cmp_burst-throughput-ldcp.png",
-                              "cmp_burst-throughput-pcn.png",
-                              "cmp_converge-queue.png",
-                              "cmp_converge-throughput-ldcp.png",
-                              "cmp_converge-throughput-pcn.png",
-                              "cmp_incast-fct.png", "cmp_incast-queue.png"])
+                             ["cmp_burst-f0.png"] +
+                             ["cmp_burst-throughput-%s.png" % a
+                              for a in ("ldcp", "none", "pcn")] +
+                             ["cmp_converge-queue.png"] +
+                             ["cmp_converge-throughput-%s.png" % a
+                              for a in ("ldcp", "none", "pcn")] +
+                             ["cmp_incast-fct.png", "cmp_incast-queue.png"])
             self.assertTrue(all(os.path.dirname(f) == t for f in files))
             for f in files:
                 with open(f, "rb") as fh:
                     self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
             # cmp_incast alone: the same plots in its own folder
+            with open(os.path.join(t, "cmp_incast", "params.txt"), "w") as f:
+                f.write("# dcblab run cmp_incast 2026\nalgos=none,ldcp\n")
             files = analyze.plot(os.path.join(t, "cmp_incast"))
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["fct.png", "queue.png"])
@@ -410,7 +408,11 @@ class Compare(unittest.TestCase):
                                    "run.json"))
             n = analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
-            self.assertEqual(set(df.run), {1})
+            # an experiment that stopped early is left out of its run,
+            # the others of that run count
+            self.assertEqual(set(df[df.run == 2].scenario), {"cmp_burst"})
+            self.assertEqual(set(df[df.run == 1].scenario),
+                             {"cmp_incast", "cmp_burst", "cmp_converge"})
             self.assertEqual(n, len(df))
 
     def test_unknown_column(self):
@@ -831,22 +833,59 @@ class DcqcnIncast(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run dcqcn_incast 2026\nincasts=4,2\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("incast\talgo\tflows_mbps\tjain\tpause_tx\tdrops\t"
-                        "drops_wred\tecn_marked\n"
-                        "4\tdcqcn\t2.3/2.4/2.2/2.5\t0.9973\t3\t0\t2\t410\n"
-                        "4\tnone\t4.1/1.9/NaN/2.0\t0.8\t488\t0\t0\t0\n")
+                f.write("# dcblab run dcqcn_incast 2026\nincasts=4\n")
+            for algo, mbps, pause, marks in (
+                    ("dcqcn", (23, 24, 22, 25), 3, 410),
+                    ("none", (41, 19, 1, 20), 488, 0)):
+                d = os.path.join(t, "4-" + algo)
+                os.makedirs(d)
+                with open(os.path.join(d, "samples.txt"), "w") as f:
+                    for k in range(33):
+                        f.write("%.1f %s\n" % (100 + k / 2, " ".join(
+                            str(int(x * 1e6 / 8192 * k / 2))
+                            for x in mbps)))
+                snap = pfc_ports(["p1", "p4"], **{"p1:ecn_marked": 0,
+                                                  "p4:ecn_marked": 0})
+                after = dict(snap, **{"p1:pause_tx:3": pause,
+                                      "p4:ecn_marked": marks,
+                                      "p1:drops_wred": 2})
+                hosts = ["s1", "s2", "s3", "s4"]
+                with open(os.path.join(d, "run.json"), "w") as f:
+                    json.dump({"run": "4-" + algo, "algo": algo,
+                               "hosts": hosts, "port": "p4",
+                               "devs": {h: "rxe_%s-eth0" % h
+                                        for h in hosts},
+                               "cpu_busy": 30, "failed": [],
+                               "before": snap, "after": after}, f)
+            with open(os.path.join(t, "4-dcqcn", "trace.txt"), "w") as f:
+                f.write(
+                    "  ib-1 [0] ..s1. 10.000100: rxe_cc_dcqcn: dev=rxe_s1-eth0"
+                    " qpn=17 rc_kbps=100000 rt_kbps=100000 alpha=1048576 t=0"
+                    " bc=0 ev=cnp\n"
+                    "  ib-1 [1] ..s1. 10.000100: rxe_cc_dcqcn: dev=rxe_s1-eth0"
+                    " qpn=17 rc_kbps=90000 rt_kbps=100000 alpha=524288 t=1"
+                    " bc=0 ev=timer\n")
+            with open(os.path.join(t, "4-dcqcn", "bw-s1.cli"), "w") as f:
+                f.write(" local address: LID 0000 QPN 0x0011 PSN 0x1\n")
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             self.assertEqual(set(df.scenario), {"dcqcn_incast 4:1"})
             v = df.set_index(["algo", "metric"])["value"]
-            self.assertEqual(v[("dcqcn", "flow_rate.f4")], 2.5)
+            self.assertAlmostEqual(v[("dcqcn", "flow_rate.f4")], 25,
+                                   places=0)
             self.assertEqual(v[("none", "pause_tx")], 488)
             self.assertEqual(v[("dcqcn", "ecn_marked")], 410)
-            self.assertNotIn(("none", "flow_rate.f3"), v.index)
-            self.assertRegex(summary.table([t]),
-                             r"dcqcn_incast 4:1: .*\n(.*\n)*jain +1 +0\.9973 +0\.8000")
+            self.assertEqual(v[("dcqcn", "drops_wred")], 2)
+            self.assertAlmostEqual(v[("none", "flow_rate.f3")], 1,
+                                   places=1)
+            # the trace as CSV, the CNP event last at an equal time stamp
+            with open(os.path.join(t, "trace-4.csv")) as f:
+                self.assertEqual(f.read().splitlines(), [
+                    "0.000000,17,90.000,100.000,0.50000,timer,rxe_s1-eth0",
+                    "0.000000,17,100.000,100.000,1.00000,cnp,rxe_s1-eth0"])
+            with open(os.path.join(t, "trace-4.qps")) as f:
+                self.assertEqual(f.read(), "s1 17 rxe_s1-eth0\n")
+            self.assertRegex(summary.table([t]), r"dcqcn_incast 4:1: .*\n")
 
 
 class CmpMetrics(unittest.TestCase):
@@ -1107,13 +1146,13 @@ class Timeline(unittest.TestCase):
                                             "t"))
 
     def test_dcqcn_incast_plot(self):
-        from dcbanalysis.scenarios import dcqcn_incast
+        from dcbnet.experiments.dcqcn_incast import DcqcnIncast
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "trace-4.csv"), "w") as f:
                 f.write(self.TRACE)
             with open(os.path.join(t, "trace-4.qps"), "w") as f:
                 f.write("s1 17 rxe_s1\ns2 18 rxe_s2\n")
-            out = dcqcn_incast.plot(t, {"line": "10", "duration": "12"})
+            out = DcqcnIncast({"line": "10", "duration": "12"}).plot(t)
             self.assertEqual(out, [os.path.join(t, "timeline-4.png")])
 
     def test_bad_input(self):

@@ -105,9 +105,11 @@ class RateTrace:
         with open(os.path.join(self.tr, name)) as f:
             return f.read().strip()
 
-    def on(self, algo):
-        """Record @algo's rate event alone, into an empty buffer."""
-        event, _, filt = self.EVENTS[algo]
+    def on(self, algo, filt=None):
+        """Record @algo's rate event alone, into an empty buffer; @filt
+        instead of the event's filter ("0": every event)."""
+        event, _, own = self.EVENTS[algo]
+        filt = own if filt is None else filt
         self.mount()
         d = "events/" + event
         if not os.path.isdir(os.path.join(self.tr, d)):
