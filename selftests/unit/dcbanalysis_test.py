@@ -685,9 +685,10 @@ class ParkingLot(unittest.TestCase):
                             % (50 * k, 10 * k))
             snap = pfc_ports(["a", "b"])
             after = dict(snap, **{"a:pause_tx:3": 3, "b:drops_headroom": 1})
+            with open(os.path.join(d, "ports.tsv"), "w") as f:
+                f.write("A\tns1:a\nB\tns2:b\n")
             with open(os.path.join(d, "run.json"), "w") as f:
-                json.dump({"ports": {"A": "ns1:a", "B": "ns2:b"},
-                           "cpu_busy": 20, "failed": [],
+                json.dump({"cpu_busy": 20, "failed": 0,
                            "before": {"sw1": snap, "sw2": snap},
                            "after": {"sw1": after, "sw2": snap}}, f)
             analyze.analyze(t)

@@ -25,11 +25,9 @@ from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
 from ._pfc import snap_json, snap_load
 
-BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
-CTRL_MAP = "dscp-map 0:7"	# perftest's TCP control above RoCE
+from .cmp_incast import BAND, CTRL_MAP, algo_opts
+
 PFC = "pfc prio-pfc %d xoff 16kb" % BAND
-ECN = {"none": "ecn off", "dcqcn": "ecn red kmin 5kb kmax 20kb pmax 0.01",
-       "pcn": "ecn np-ecn", "ldcp": "ecn step k 8kb"}
 LONG_SIZE = 65536	# bytes per write of a long flow
 
 COMMON_PARAMS = (
@@ -46,15 +44,13 @@ SAMPLING_PARAMS = (
 
 def switch_opts(algo, mbps):
     """sch_dcb options of every switch port under @algo."""
-    if algo not in ECN:
-        raise ValueError("unknown algo '%s' (none, dcqcn, pcn, ldcp)" % algo)
-    pfc = "pfc off" if algo == "ldcp" else PFC
-    return "rate %dmbit %s buffer 1mb %s %s" % (mbps, CTRL_MAP, pfc,
-                                                ECN[algo])
+    return "rate %dmbit %s buffer 1mb %s %s" % ((mbps, CTRL_MAP) +
+                                                algo_opts(algo, PFC))
 
 
 def host_opts(mbps):
-    return "rate %dmbit %s limit 2mb" % (mbps, CTRL_MAP)
+    from .cmp_incast import host_opts
+    return host_opts("%dmbit" % mbps)
 
 
 def margin(secs, extra=300):
@@ -191,6 +187,7 @@ class Cmp(Experiment):
         from mininet.net import Mininet
 
         from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..rdma import prepare
 
         algos = self.settings()
         for a in algos:
@@ -205,11 +202,7 @@ class Cmp(Experiment):
         self.build(net)
         try:
             net.start()
-            for h in net.hosts:
-                # perftest's TCP control connection ECN-capable: RED and
-                # step marking mark it instead of WRED dropping it
-                h.cmd("sysctl -qw net.ipv4.tcp_ecn=1")
-                h.gid()
+            prepare(net.hosts)
             self.resolve_paths()
             log("topology up")
             for k, a in enumerate(algos):
@@ -225,13 +218,10 @@ class Cmp(Experiment):
     def apply(self, algo):
         """@algo at the line rate on every host, its options on every
         switch port."""
+        from ..rdma import select
+
         log("%s: configuring" % algo)
-        for h in self.net.hosts:
-            h.setCc("algo", algo, timeout=30)
-            if h.getCc("algo") != algo:
-                raise RuntimeError("cc/algo of %s does not read back %s"
-                                   % (h.name, algo))
-            h.setCc("max_rate_mbps", self.mbps())
+        select(self.net.hosts, algo, self.mbps())
         opts = switch_opts(algo, self.mbps())
         for sw in self.net.switches:
             for intf in sw.intfList():

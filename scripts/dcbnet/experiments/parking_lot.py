@@ -24,18 +24,16 @@ and f2 + f3 over the line rate), Jain's index of the three, PAUSE
 frames, drops (and of them at full headrooms), the queues of A and B.
 """
 
-import json
 import os
 
-from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
-from ._pfc import snap_json, snap_load
-from .cmp_incast import BAND, CTRL_MAP, algo_opts, host_opts
+from ..experiment import Param, log
+from ._cmp import BAND, COMMON_PARAMS, LONG_SIZE, SAMPLING_PARAMS, Cmp, \
+    host_opts, margin
 
 FLOWS = (("f1", "h1", "r1"), ("f2", "h2", "r2"), ("f3", "h3", "r2"))
 
 
-class ParkingLot(Experiment):
+class ParkingLot(Cmp):
     NAME = "parking_lot"
     DESCRIPTION = ("parking lot: f2 crosses two bottlenecks, f1 and f3 one "
                    "each; rates, utilisation, per algorithm (DCQCN section "
@@ -43,121 +41,70 @@ class ParkingLot(Experiment):
     PARAMS = (
         Param("algos", "none,dcqcn,pcn", "algorithms, run one after the "
               "other (PFC on, as cmp_converge)"),
-        Param("rate", 100, "line rate of every port, host NIC and rxe "
-              "device (Mb/s)"),
+    ) + COMMON_PARAMS[1:] + (
         Param("duration", 8, "flows' duration (s, ib_write_bw -D)"),
-        Param("interval", 0.25, "sent_pkts sampling interval (s)"),
-        Param("interval_ms", 50, "dcbmon interval (ms)"),
-    )
+    ) + SAMPLING_PARAMS
 
-    def algos(self):
-        return [a for a in self.p["algos"].split(",") if a]
-
-    def switch_opts(self, algo):
-        pfc, ecn = algo_opts(algo, "pfc prio-pfc %d xoff 16kb" % BAND)
-        return "rate %smbit %s buffer 1mb %s %s" % (self.p["rate"], CTRL_MAP,
-                                                    pfc, ecn)
-
-    def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
-        from ..rdma import prepare
-
-        load_modules([a for a in self.algos() if a != "none"])
-        clock_spin()
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
-                      controller=None)
-        hopts = host_opts("%smbit" % self.p["rate"])
+    def build(self, net):
         sw1, sw2 = net.addSwitch("sw1"), net.addSwitch("sw2")
         net.addLink(sw1, sw2)
         for h, sw in (("h1", sw1), ("h2", sw1), ("h3", sw2), ("r1", sw2),
                       ("r2", sw2)):
-            net.addLink(net.addHost(h, dcb=hopts), sw)
-        try:
-            net.start()
-            prepare(net.hosts)
-            for _, src, dst in FLOWS:
-                self.resolve([net[src]], net[dst].IP())
-            ports = {"A": (sw1, str(sw1.connectionsTo(sw2)[0][0])),
-                     "B": (sw2, str(sw2.connectionsTo(net["r2"])[0][0]))}
-            for a in self.algos():
-                self.run_algo(net, ports, a, os.path.join(out, a))
-            self.keep_raw(net)
-        finally:
-            net.stop()
+            net.addLink(net.addHost(h, dcb=host_opts(self.mbps())), sw)
 
-    def run_algo(self, net, ports, algo, d):
-        from ..rdma import BASE_PORT, Perftest, Sampler, select
+    def resolve_paths(self):
+        for _, src, dst in FLOWS:
+            self.resolve([self.net[src]], self.net[dst].IP())
 
-        os.makedirs(d, exist_ok=True)
-        opts = self.switch_opts(algo)
-        select(net.hosts, algo, self.p["rate"])
-        switches = [net["sw1"], net["sw2"]]
-        for sw in switches:
-            for intf in sw.intfList():
-                if str(intf) != "lo":
-                    intf.setDcb(opts)
-        before = {sw.name: snap_json(stats.snapshot(sw)) for sw in switches}
-        bw = Perftest(d, secs=int(self.p["duration"]))
-        for k, (_, src, dst) in enumerate(FLOWS):
-            bw.add(net[src], net[dst], BASE_PORT + k)
-        bw.ready()
-        mon = stats.Monitor(d, [(k, sw, dev) for k, (sw, dev) in
-                                sorted(ports.items())],
-                            int(self.p["interval_ms"]))
-        sampler = Sampler(os.path.join(d, "samples.txt"),
-                          [net[src] for _, src, _ in FLOWS],
-                          self.p["interval"])
-        guard = CpuGuard()
+    def run_algo(self, algo, d, k):
+        from ..rdma import BASE_PORT, Perftest, Sampler
+
+        net, secs = self.net, self.p["duration"]
+        before = self.snapshots()
+        bw = Perftest(d, size=LONG_SIZE, secs=secs, limit=margin(secs))
+        for i, (_, src, dst) in enumerate(FLOWS):
+            bw.add(net[src], net[dst], BASE_PORT + 20 * k + i)
+        mon = sampler = guard = None
         try:
-            mon.start()
+            mon = self.monitor(d, [
+                ("A",) + self.port(net["sw1"], net["sw2"]),
+                ("B",) + self.port(net["sw2"], net["r2"])])
+            sampler = Sampler(os.path.join(d, "samples.txt"),
+                              [net[src] for _, src, _ in FLOWS],
+                              self.p["interval"])
             sampler.start()
-            guard.start()
-            bw.start()
+            guard = self.guard()
+            bw.start(together=True)
             log("%s: f1 h1 -> r1, f2 h2 -> r2, f3 h3 -> r2 for %s s"
-                % (algo, self.p["duration"]))
+                % (algo, secs))
             failed = bw.wait()
             busy = guard.check("%s: three flows" % algo)
         finally:
             bw.kill()
-            guard.stop()
-            sampler.stop()
-            mon.stop()
-        after = {sw.name: snap_json(stats.snapshot(sw)) for sw in switches}
-        doc = {"algo": algo, "switch": opts, "ports": {
-            k: "%s:%s" % (stats.Monitor.netns(sw), dev)
-            for k, (sw, dev) in ports.items()},
-            "cpu_busy": busy, "failed": [os.path.basename(f)
-                                         for f in failed],
-            "before": before, "after": after}
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
-        log("%s: done, %d perftest failures" % (algo, len(failed)))
-
-    def analyze(self, out):
-        rows = []
-        for a in self.algos():
-            rows += [r + (a,) for r in self.algo_rows(os.path.join(out, a))]
-        return rows
+            for x in (guard, sampler, mon):
+                if x is not None:
+                    x.stop()
+        self.write_run(d, algo, {"cpu_busy": busy, "failed": len(failed),
+                                 "before": before,
+                                 "after": self.snapshots()})
 
     def algo_rows(self, d):
         from dcbanalysis import cmpmetrics
         from dcbanalysis.samples import read as read_samples
 
-        with open(os.path.join(d, "run.json")) as f:
-            doc = json.load(f)
+        from ._pfc import snap_load
+
+        doc = self.load(d)
         b = {k: snap_load(v) for k, v in doc["before"].items()}
         a = {k: snap_load(v) for k, v in doc["after"].items()}
 
         def delta(key, band=None):
             return sum(a[n].total(key, band) - b[n].total(key, band)
                        for n in a)
-        c = float(self.p["rate"])
+        c = float(self.mbps())
         out = []
-        sh = cmpmetrics.shares(read_samples(os.path.join(d, "samples.txt")))
-        v = sh.split()
+        v = cmpmetrics.shares(read_samples(os.path.join(d, "samples.txt")))
+        v = v.split()
         if v[0] != "NaN":
             f1, f2, f3 = (float(x) for x in v[3:6])
             out += [("rate_late.f1", f1, "Mbit/s"),
@@ -167,16 +114,15 @@ class ParkingLot(Experiment):
                     ("line_share.f2", f2 / c, "1"),
                     ("utilisation.A", (f1 + f2) / c, "1"),
                     ("utilisation.B", (f2 + f3) / c, "1")]
-        for k, port in sorted(doc["ports"].items()):
-            q = cmpmetrics.queue(cmpmetrics.port_rows(
-                os.path.join(d, "dcbmon.csv"), port))
+        for label in ("A", "B"):
+            q = cmpmetrics.queue(self.port_rows(d, label))
             if q:
-                out.append(("queue_mean." + k, q[0], "KB"))
+                out.append(("queue_mean." + label, q[0], "KB"))
         hr = delta("drops_headroom")
         out += [("pause_tx", delta("pause_tx", BAND), "frames"),
                 ("drops", delta("drops_tail") + delta("drops_wred") + hr,
                  "packets"),
                 ("headroom_drops", hr, "packets"),
-                ("flows_failed", len(doc["failed"]), "flows"),
+                ("flows_failed", doc["failed"], "flows"),
                 ("cpu_busy", doc["cpu_busy"], "%")]
         return out
