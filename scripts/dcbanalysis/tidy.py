@@ -164,6 +164,8 @@ METRICS = {
                      "receiver (out_of_seq_request)"),
     "cnp_rx": ("packets", "CNPs a sender's rxe received"),
     "flows_failed": ("flows", "flows that ended with an error"),
+    "flows_seen": ("flows", "flows (RC connections) with packets in a "
+                   "capture at the receiver"),
     "capture_dropped": ("packets", "packets a capture lost (the "
                         "kernel's count, tcpdump's report)"),
     "procs_failed": ("processes", "traffic processes (each carrying one "

@@ -428,35 +428,78 @@ class PcnFlows(unittest.TestCase):
 
 
 
+def ldcp_faststart_run(d, small, wred, cap_dropped=0):
+    """An ldcp_faststart setting's raw files in @d: the long flow from
+    10.0.0.9 every 10 ms for 4 s, small flows from 10.0.0.1 (QP 20, 21,
+    ...) each sending 960-byte payloads every 10 ms over its (start, end)
+    of @small; @wred WRED drops before the incast's start and after."""
+    os.makedirs(d, exist_ok=True)
+    pkts = [(k * 0.01, "10.0.0.9", 17, 960) for k in range(400)]
+    for i, (a, b) in enumerate(small):
+        k = 0
+        while a + k * 0.01 <= b + 1e-9:
+            pkts.append((a + k * 0.01 + 0.001, "10.0.0.1", 20 + i, 960))
+            k += 1
+    roce_pcap(os.path.join(d, "capture.pcap"), sorted(pkts))
+    ports = ("sw-eth0", "sw-eth1")
+    before = pfc_ports(ports)
+    mid = pfc_ports(ports, **{"sw-eth1:drops_wred": wred[0]})
+    after = pfc_ports(ports, **{"sw-eth1:drops_wred": sum(wred)})
+    doc = {"setting": os.path.basename(d), "long_src": "10.0.0.9",
+           "cpu_busy": 30.0, "failed": [], "retry": 5,
+           "capture_dropped": cap_dropped, "before": before, "mid": mid,
+           "after": after}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
+
+
 class LdcpFaststart(unittest.TestCase):
     def test_analyze_and_plot(self):
-        from dcbanalysis.scenarios import ldcp_faststart
+        from dcbnet.experiments.ldcp_faststart import LdcpFaststart
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run ldcp_faststart 2026\n"
                         "settings=fs,nofs\nhosts=4\nqps=8\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("algo\tflows\tincast_s\tfct_median_s\t"
-                        "fct_p90_s\tfct_max_s\tlong_mbps\tdrops_wred\t"
-                        "drops_tail\tretries\tfailed\tcap_dropped\n"
-                        "fs\t32\t3.5\t1.2\t2.5\t3.4\t2.1\t40\t0\t3\t0\t0\n"
-                        "nofs\t32\t4.5\t2.2\t3.5\t4.4\t1.9\t0\t0\t0\t0\t"
-                        "NaN\n")
-            with open(os.path.join(t, "fct.tsv"), "w") as f:
-                f.write("setting\tflow\tfct_s\n"
-                        "fs\t10.0.1.2:17\t1.0\nfs\t10.0.1.2:18\t2.0\n"
-                        "nofs\t10.0.1.2:17\t3.0\n")
+            ldcp_faststart_run(os.path.join(t, "fs"),
+                               [(2.0, 2.1), (2.0, 2.2), (2.05, 2.5)],
+                               (7, 40))
+            ldcp_faststart_run(os.path.join(t, "nofs"),
+                               [(2.0, 2.3), (2.0, 2.3)], (0, 0),
+                               cap_dropped=None)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index(["algo", "metric"])["value"]
-            self.assertEqual(v[("fs", "incast_time")], 3.5)
-            self.assertEqual(v[("nofs", "fct_median")], 2.2)
+            self.assertEqual(v[("fs", "flows_seen")], 3)
+            self.assertAlmostEqual(v[("fs", "incast_time")], 0.5)
+            self.assertAlmostEqual(v[("fs", "fct_median")], 0.2)
+            self.assertAlmostEqual(v[("fs", "fct_p90")], 0.45)
+            self.assertAlmostEqual(v[("fs", "fct_max")], 0.45)
+            self.assertAlmostEqual(v[("nofs", "fct_median")], 0.3)
+            # the long flow's 50 packets of 1000 IPv4 bytes in 0.5 s
+            self.assertAlmostEqual(v[("fs", "long_rate_incast")], 0.8,
+                                   delta=0.02)
+            # counted from the incast's start
             self.assertEqual(v[("fs", "drops_wred")], 40)
-            self.assertEqual(v[("fs", "long_rate_incast")], 2.1)
+            self.assertEqual(v[("nofs", "drops_wred")], 0)
+            self.assertEqual(v[("fs", "drops_tail")], 0)
+            self.assertEqual(v[("fs", "gbn_retries")], 5)
+            self.assertEqual(v[("fs", "capture_dropped")], 0)
             self.assertNotIn(("nofs", "capture_dropped"), v.index)
-            files = ldcp_faststart.plot(t, {"hosts": "4", "qps": "8"})
+            with open(os.path.join(t, "fs", "fct.tsv")) as f:
+                self.assertEqual(f.read().splitlines()[1:2],
+                                 ["10.0.0.1:20\t0.1000"])
+            files = analyze.plot(t)
             self.assertEqual([os.path.basename(f) for f in files],
                              ["fct.png"])
+            with open(files[0], "rb") as fh:
+                self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
+        with self.assertRaises(ValueError):
+            LdcpFaststart({"marking": "wred"}).check()
+        with self.assertRaises(ValueError):
+            LdcpFaststart({"settings": "fs,slow"}).check()
+        s = LdcpFaststart({"iw": "4"}).setting("fs")
+        self.assertEqual(s["cc"], [("ldcp/init_window_pkts", "4")])
+        self.assertIn("pfc off ecn step k 8kb", s["switch"])
 
 
 class PcnFig5(unittest.TestCase):
