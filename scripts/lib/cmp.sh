@@ -14,8 +14,6 @@
 #   cmp_sw_opts ALGO            sch_dcb options of a switch port for ALGO
 #   cmp_burst_topo / cmp_burst_run ALGO / cmp_burst_row ALGO
 #   cmp_conv_topo N / cmp_conv_run ALGO / cmp_conv_row ALGO
-#   cmp_cap_start HOST DIR / cmp_cap_stop   capture of the RoCEv2 packets
-#                               to HOST (DIR/capture.pcap)
 #
 # Results of a run go to $CMP_OUT (files named after the algorithm).
 
@@ -180,38 +178,6 @@ cmp_bw_measured()
 	rxe_bw_wait
 	rxe_sampler_stop
 	cmp_mon_stop
-}
-
-# cmp_cap_start HOST DIR: capture the RoCEv2 packets to HOST at its eth0,
-# 96 bytes of each (up to the BTH; scripts/dcbanalysis/roce_flows.py
-# reads them), until cmp_cap_stop; tcpdump's messages go to
-# DIR/tcpdump.err.  The capture is written to the guest's tmpfs with a
-# 16 MB buffer and moved to DIR at the end: a TCG guest writing every
-# packet to the shared results folder lost 70 % of them.
-cmp_cap_start()
-{
-	CMP_CAP_DIR=$2
-	CMP_CAP_FILE=$(mktemp "$TMPD/capture.XXXXXX") || fail "mktemp"
-	# not through topo_exec: $! must be tcpdump itself, which prints its
-	# counts when interrupted
-	ip netns exec "$(topo_ns "$1")" tcpdump -Z root -i eth0 -s 96 -B 16384 \
-		-w "$CMP_CAP_FILE" "udp dst port 4791 and dst host $(topo_ip4 "$1")" \
-		2>"$CMP_CAP_DIR/tcpdump.err" &
-	CMP_CAP=$!
-	wait_for --timeout 30 grep -q "listening on" "$CMP_CAP_DIR/tcpdump.err" ||
-		fail "tcpdump did not start ($(cat "$CMP_CAP_DIR/tcpdump.err"))"
-}
-
-# cmp_cap_stop: end the capture: DIR/capture.pcap, and in CMP_CAP_DROPPED
-# the packets the kernel dropped by tcpdump's count (NaN if it gave none).
-cmp_cap_stop()
-{
-	kill -INT "$CMP_CAP" 2>/dev/null
-	wait "$CMP_CAP" 2>/dev/null
-	mv "$CMP_CAP_FILE" "$CMP_CAP_DIR/capture.pcap" || fail "no capture in $CMP_CAP_FILE"
-	CMP_CAP_DROPPED=$(sed -n 's/^\([0-9]*\) packets* dropped by kernel$/\1/p' \
-		"$CMP_CAP_DIR/tcpdump.err")
-	CMP_CAP_DROPPED=${CMP_CAP_DROPPED:-NaN}
 }
 
 # cmp_counters VAR HOST...: sum of a few rxe hw counters of the HOSTs into

@@ -262,7 +262,9 @@ class LdcpFaststart(Incast):
              "packets"),
             ("cpu_busy", doc["cpu_busy"], "%"),
         ]
-        return [r for r in out if r[1] == r[1]]	# NaN: not measured
+        # NaN: not measured
+        return [(m, round(v, 4) if isinstance(v, float) else v, u)
+                for m, v, u in out if v == v]
 
     # ---------------------------------------------------------- plots
 
