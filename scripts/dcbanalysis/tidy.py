@@ -74,6 +74,8 @@ METRICS = {
                         "over the windows of the run's second half"),
     "jain_window_median": ("1", "median Jain's index of the per-flow "
                            "rates over the windows of the second half"),
+    "low_share": ("1", "the slowest flow's rate over the fair share (all "
+                  "flows' total / N) in the second half, from a capture"),
     "ip_rate_late": ("Mbit/s", "all flows' IPv4 bytes per second over the "
                      "second half of the run, from a capture"),
     # time
@@ -164,6 +166,8 @@ METRICS = {
                      "receiver (out_of_seq_request)"),
     "cnp_rx": ("packets", "CNPs a sender's rxe received"),
     "flows_failed": ("flows", "flows that ended with an error"),
+    "flows_seen": ("flows", "flows (RC connections) with packets in a "
+                   "capture at the receiver"),
     "capture_dropped": ("packets", "packets a capture lost (the "
                         "kernel's count, tcpdump's report)"),
     "procs_failed": ("processes", "traffic processes (each carrying one "

@@ -110,8 +110,13 @@ def get(name):
     raise ValueError("dcbnet.experiments.%s defines no experiment" % name)
 
 
+_T0 = time.monotonic()
+
+
 def log(msg):
-    print("dcbnet: %s" % msg, file=sys.stderr, flush=True)
+    """@msg on stderr, with the seconds since the module was loaded."""
+    print("dcbnet: [%7.2f] %s" % (time.monotonic() - _T0, msg),
+          file=sys.stderr, flush=True)
 
 
 def wait_for(cond, timeout, what, step=0.05):

@@ -9,11 +9,16 @@ hardware counters and a sampler of their sent packets.
 
 The counters are read in the initial namespace's sysfs: in another
 namespace ib_core shows "compat" copies of the devices without
-hw_counters.
+hw_counters.  Capture records the RoCEv2 packets a host receives
+(dcbanalysis.roce_flows reads them).
 """
 
 import os
+import re
+import shutil
+import signal
 import subprocess
+import tempfile
 import threading
 import time
 
@@ -130,7 +135,7 @@ class Perftest:
         self.common = ["-F", "-s", str(size), "-u", str(u)] + list(args)
         self.common += ["-n", str(iters)] if iters is not None else \
             ["-D", str(secs)]
-        self.pairs, self.procs, self.gates = [], [], []
+        self.pairs, self.procs, self.scratch = [], [], None
 
     def _argv(self, host, port):
         return ["timeout", str(self.limit), self.tool, "-d", host.rxeDev(),
@@ -159,28 +164,32 @@ class Perftest:
                                                      port))
 
     def start(self, timeout=60, together=False):
-        """The clients, once every server listens.  @together: each
-        client waits in a shell until all are there, then they exec
-        perftest at once (a Python process starts one process at a time,
-        slowly in a TCG guest, and a client started while earlier ones
-        already poll at full speed starts late)."""
+        """The clients, once every server listens.  With @together they
+        start at once: each waits on a FIFO until all are spawned (this
+        process, Mininet's, spawns one after the other, and in a TCG
+        guest four clients took most of a second to start)."""
         self.ready(timeout)
-        gate = os.path.join(self.folder, ".go-%d" % len(self.procs))
+        fifo = None
+        if together:
+            self.scratch = tempfile.mkdtemp(prefix="perftest.")
+            fifo = os.path.join(self.scratch, "go")
+            os.mkfifo(fifo)
         for client, server, port in self.pairs:
             argv = self._argv(client, port) + [server.IP()]
-            if together:
-                # (read -t on an idle pipe: a sleep without a process)
-                argv = ["bash", "-c", ': >"$1.ready-$$"; exec 3<> <(:); '
-                        'while [ ! -e "$1" ]; do read -r -t 0.01 -u 3; '
-                        'done; shift; exec "$@"', "_", gate] + argv
+            if fifo:
+                # (a FIFO opened read-write never blocks the open; each
+                # read takes one of the lines written once all are ready)
+                argv = ["bash", "-c", 'exec 9<>"$1"; : >"$1.ready-$$"; '
+                        'read -r -t %d -u 9 _; exec 9<&-; shift; exec "$@"'
+                        % timeout, "_", fifo] + argv
             self._popen(client, argv, self.out(client))
-        if together:
-            name = os.path.basename(gate) + ".ready-"
-            wait_for(lambda: sum(f.startswith(name) for f in
-                                 os.listdir(self.folder)) >= len(self.pairs),
-                     timeout, "the %s clients to start" % self.tool)
-            open(gate, "w").close()
-            self.gates.append(gate)
+        if fifo:
+            wait_for(lambda: len([f for f in os.listdir(self.scratch)
+                                  if f.startswith("go.ready-")]) >=
+                     len(self.pairs), timeout, "the clients to be ready")
+            fd = os.open(fifo, os.O_RDWR)
+            os.write(fd, b"\n" * len(self.pairs))
+            os.close(fd)
 
     def wait(self):
         """Wait for every process; the outputs of those that failed."""
@@ -189,6 +198,7 @@ class Perftest:
             if p.wait() != 0:
                 failed.append(path)
         self.procs = []
+        self._clean()
         return failed
 
     def end(self, grace=10):
@@ -219,18 +229,18 @@ class Perftest:
         return early
 
     def kill(self):
-        """Kill what still runs; remove the start gates' files (every
-        client has left its gate by then)."""
+        """Kill what still runs; remove the start's FIFO."""
         for _, p, _ in self.procs:
             if p.poll() is None:
                 p.kill()
                 p.wait()
         self.procs = []
-        for gate in self.gates:
-            for f in os.listdir(self.folder):
-                if f.startswith(os.path.basename(gate)):
-                    os.unlink(os.path.join(self.folder, f))
-        self.gates = []
+        self._clean()
+
+    def _clean(self):
+        if self.scratch:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.scratch = None
 
 
 class Sampler:
@@ -273,3 +283,71 @@ class Sampler:
             self.stopping.set()
             self.thread.join()
             self.thread = None
+
+
+class Capture:
+    """tcpdump of the RoCEv2 packets to @host at its interface, 96 bytes
+    of each (up to the BTH: what dcbanalysis.roce_flows reads), from
+    start() to stop(), into @folder/capture.pcap; tcpdump's messages go
+    to @folder/tcpdump.err.  It writes to the guest's tmpfs with a 16 MB
+    kernel buffer and the file is moved at stop(): a TCG guest writing
+    every packet to the shared results folder lost 70 % of them.
+    dropped: the packets the kernel dropped by tcpdump's count (None if
+    it gave none)."""
+
+    def __init__(self, host, folder):
+        self.host, self.folder = host, folder
+        self.err = os.path.join(folder, "tcpdump.err")
+        self.proc = self.tmp = self.dropped = None
+
+    def start(self, timeout=30):
+        fd, self.tmp = tempfile.mkstemp(prefix="capture.", suffix=".pcap")
+        os.close(fd)
+        with open(self.err, "w") as err:
+            self.proc = self.host.popen(
+                ["tcpdump", "-Z", "root", "-i", str(self.host.defaultIntf()),
+                 "-s", "96", "-B", "16384", "-w", self.tmp,
+                 "udp dst port 4791 and dst host %s" % self.host.IP()],
+                stdout=subprocess.DEVNULL, stderr=err)
+
+        def listening():
+            if self.proc.poll() is not None:
+                raise RuntimeError("tcpdump on %s: %s" % (
+                    self.host.name, self._messages().strip()))
+            return "listening on" in self._messages()
+        wait_for(listening, timeout, "tcpdump on %s" % self.host.name)
+
+    def _messages(self):
+        with open(self.err) as f:
+            return f.read()
+
+    def stop(self):
+        """End the capture (SIGINT: tcpdump prints its counts), move it
+        to the folder; the path of capture.pcap."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+        dst = os.path.join(self.folder, "capture.pcap")
+        shutil.move(self.tmp, dst)
+        self.tmp = None
+        m = re.search(r"^(\d+) packets? dropped by kernel$",
+                      self._messages(), re.M)
+        self.dropped = int(m.group(1)) if m else None
+        return dst
+
+    def discard(self):
+        """Stop without keeping the file (an error path)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.proc = None
+        if self.tmp and os.path.exists(self.tmp):
+            os.unlink(self.tmp)
+        self.tmp = None

@@ -7,9 +7,8 @@
 # namespaces, wait_for, sub-tests (check_err, log_test, tests_exit),
 # assertions, the analysis layer's metrics and tc units (lab_metrics,
 # tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before
-# scripts/lib/dcb.sh, rxe.sh and cmp.sh, by the tests (through selftests/net/lib.sh) and by
-# the dcblab scenarios that build their topology with those helpers
-# (scripts/lib/cmp_scenario.sh).
+# scripts/lib/dcb.sh, rxe.sh and cmp.sh, by the tests (through
+# selftests/net/lib.sh) and by dcblab's bash scenarios.
 #
 # fail and skip exit with the kselftest codes: 0 pass, 1 fail, 4 skip.
 # See Documentation/testing.rst.

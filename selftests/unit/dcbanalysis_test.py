@@ -570,74 +570,176 @@ class DcqcnBuffer(unittest.TestCase):
                                    min(fr) + 0.3 * (sorted(fr)[1] - min(fr)))
 
 
-PCNF_TSV = (
-    "algo\tflows\tjain\tjain_w_min\tjain_w_median\ttotal_mbps\t"
-    "queue_mean_kb\tqueue_p99_kb\tpause_tx\tdrops\tretries\tfailed\t"
-    "cap_dropped\trates_mbps\n"
-    "pcn-4\t4\t0.9900\t0.9500\t0.9800\t9.7000\t12.1\t30.2\t0\t0\t0\t0\t"
-    "0\t2.4/2.4/2.5/2.4\n"
-    "pcn-16\t16\t0.9500\tNaN\t0.9000\t9.6000\t14.0\t33.0\t3\t0\t0\t0\t"
-    "7\t\n"
-    "dcqcn-4\t4\t0.9000\t0.8000\t0.8800\t9.5000\t40.5\t80.0\t12\t0\t2\t1\t"
-    "0\t\n")
+CAP_DCBMON_HEAD = "t_ms,netns,dev,band,deq_packets,backlog_bytes,pause_tx\n"
+
+
+def pcn_flows_run(d, rates, pause_late=0, cap_dropped=0, **counters):
+    """A pcn_flows run's raw files in @d: flows from 10.0.0.1.. (QP 17)
+    sending 1000-byte IPv4 packets at @rates (packets per second, 0: a
+    flow that never sent) for 10 s; dcbmon every 100 ms of the
+    bottleneck (8 KB queued in the first half, 4 KB in the second) and
+    two ingress ports (from-s1 pausing 10 times in the first half and
+    @pause_late times in the second); @counters the switch's totals after
+    the run (KEY or KEY:BAND: value)."""
+    os.makedirs(d, exist_ok=True)
+    pkts = []
+    for i, r in enumerate(rates, 1):
+        pkts += [(k / r, "10.0.0.%d" % i, 17, 960) for k in range(10 * r)]
+    roce_pcap(os.path.join(d, "capture.pcap"), sorted(pkts))
+    with open(os.path.join(d, "ports.tsv"), "w") as f:
+        f.write("bottleneck\tns:sw-eth2\nfrom-s1\tns:sw-eth0\n"
+                "from-s2\tns:sw-eth1\n")
+    with open(os.path.join(d, "dcbmon.csv"), "w") as f:
+        f.write(CAP_DCBMON_HEAD)
+        for k in range(101):
+            p1 = min(k, 10) + (pause_late if k > 60 else 0)
+            f.write("%d,ns,sw-eth2,all,%d,%d,0\n%d,ns,sw-eth0,all,0,0,%d\n"
+                    "%d,ns,sw-eth1,all,0,0,0\n"
+                    % (k * 100, 100 * k, 8192 if k < 50 else 4096,
+                       k * 100, p1, k * 100))
+    ports = ("sw-eth0", "sw-eth1", "sw-eth2")
+    after = pfc_ports(ports)
+    for k, v in counters.items():
+        after["sw-eth0:" + k] = v
+    doc = {"setting": os.path.basename(d), "cpu_busy": 40.5, "failed": [],
+           "retry": 0, "capture_dropped": cap_dropped,
+           "before": pfc_ports(ports), "after": after}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
 
 
 class PcnFlows(unittest.TestCase):
     def test_analyze_and_plot(self):
-        from dcbanalysis.scenarios import pcn_flows
+        from dcbnet.experiments.pcn_flows import PcnFlows
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run pcn_flows 2026\n"
-                        "algos=pcn,dcqcn\nflows=4,16\nhosts=4\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write(PCNF_TSV)
+                        "algos=pcn,dcqcn\nflows=2,4\nhosts=2\nwindow_s=1\n")
+            pcn_flows_run(os.path.join(t, "pcn-2"), [100, 100],
+                          **{"pause_tx:3": 12})
+            pcn_flows_run(os.path.join(t, "pcn-4"), [100, 100, 100, 50],
+                          pause_late=3, cap_dropped=None)
+            pcn_flows_run(os.path.join(t, "dcqcn-2"), [100, 0],
+                          drops_wred=2, drops_headroom=1)
+            pcn_flows_run(os.path.join(t, "dcqcn-4"), [100] * 4)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
+            self.assertEqual(set(df.scenario), {"pcn_flows"})
             v = df.set_index(["algo", "metric"])["value"]
-            self.assertEqual(v[("pcn", "jain.n4")], 0.99)
-            self.assertEqual(v[("pcn", "jain.n16")], 0.95)
-            self.assertEqual(v[("dcqcn", "queue_mean.n4")], 40.5)
-            self.assertEqual(v[("dcqcn", "procs_failed.n4")], 1)
-            self.assertEqual(v[("pcn", "ip_rate_late.n16")], 9.6)
-            self.assertEqual(v[("pcn", "capture_dropped.n16")], 7)
-            # NaN left out
-            self.assertNotIn(("pcn", "jain_window_min.n16"), v.index)
-            files = pcn_flows.plot(t, {"hosts": "4", "rate": "10"})
+            self.assertAlmostEqual(v[("pcn", "jain.n2")], 1.0)
+            # three flows at 0.8 Mbit/s of IPv4 bytes, one at 0.4
+            self.assertAlmostEqual(v[("pcn", "jain.n4")],
+                                   2.8 ** 2 / 4 / (3 * 0.64 + 0.16),
+                                   places=2)
+            self.assertAlmostEqual(v[("pcn", "low_share.n4")], 0.4 / 0.7,
+                                   places=2)
+            self.assertAlmostEqual(v[("pcn", "ip_rate_late.n4")], 2.8,
+                                   delta=0.05)
+            self.assertEqual(v[("pcn", "flows_seen.n4")], 4)
+            # a flow that never sent counts as 0, and is not seen
+            self.assertEqual(v[("dcqcn", "flows_seen.n2")], 1)
+            self.assertEqual(v[("dcqcn", "jain.n2")], 0.5)
+            self.assertEqual(v[("dcqcn", "low_share.n2")], 0)
+            self.assertEqual(v[("pcn", "pause_tx.n2")], 12)
+            self.assertEqual(v[("pcn", "pause_late.n2")], 0)
+            self.assertEqual(v[("pcn", "pause_late.n4")], 3)
+            self.assertEqual(v[("dcqcn", "drops.n2")], 3)
+            self.assertEqual(v[("pcn", "queue_mean_late.n2")], 4.0)
+            self.assertGreater(v[("pcn", "queue_mean.n2")], 4.0)
+            self.assertEqual(v[("pcn", "procs_failed.n2")], 0)
+            self.assertEqual(v[("pcn", "capture_dropped.n2")], 0)
+            self.assertNotIn(("pcn", "capture_dropped.n4"), v.index)
+            with open(os.path.join(t, "pcn-4", "rates.tsv")) as f:
+                self.assertEqual(len(f.read().splitlines()), 5)
+            files = analyze.plot(t)
             self.assertEqual([os.path.basename(f) for f in files],
                              ["flows.png"])
             self.assertGreater(os.path.getsize(files[0]), 1000)
+        # knobs refused before any run
+        with self.assertRaises(ValueError):
+            PcnFlows({"flows": "4,6", "hosts": "4"}).check()
+        with self.assertRaises(ValueError):
+            PcnFlows({"pcn_w_min": "half"}).check()
+        e = PcnFlows({"pcn_w_min": "paper"})
+        self.assertEqual(e.w_min(64), "102")
+        cc = dict(e.setting("pcn-64")["cc"])
+        self.assertEqual(cc["pcn/period_us"], "auto")
+        self.assertEqual(cc["pcn/w_min"], "102")
+        self.assertIn("xoff 64kb", e.setting("pcn-64")["switch"])
 
+
+def ldcp_faststart_run(d, small, wred, cap_dropped=0):
+    """An ldcp_faststart setting's raw files in @d: the long flow from
+    10.0.0.9 every 10 ms for 4 s, small flows from 10.0.0.1 (QP 20, 21,
+    ...) each sending 960-byte payloads every 10 ms over its (start, end)
+    of @small; @wred WRED drops before the incast's start and after."""
+    os.makedirs(d, exist_ok=True)
+    pkts = [(k * 0.01, "10.0.0.9", 17, 960) for k in range(400)]
+    for i, (a, b) in enumerate(small):
+        k = 0
+        while a + k * 0.01 <= b + 1e-9:
+            pkts.append((a + k * 0.01 + 0.001, "10.0.0.1", 20 + i, 960))
+            k += 1
+    roce_pcap(os.path.join(d, "capture.pcap"), sorted(pkts))
+    ports = ("sw-eth0", "sw-eth1")
+    before = pfc_ports(ports)
+    mid = pfc_ports(ports, **{"sw-eth1:drops_wred": wred[0]})
+    after = pfc_ports(ports, **{"sw-eth1:drops_wred": sum(wred)})
+    doc = {"setting": os.path.basename(d), "long_src": "10.0.0.9",
+           "cpu_busy": 30.0, "failed": [], "retry": 5,
+           "capture_dropped": cap_dropped, "before": before, "mid": mid,
+           "after": after}
+    with open(os.path.join(d, "run.json"), "w") as f:
+        json.dump(doc, f)
 
 
 class LdcpFaststart(unittest.TestCase):
     def test_analyze_and_plot(self):
-        from dcbanalysis.scenarios import ldcp_faststart
+        from dcbnet.experiments.ldcp_faststart import LdcpFaststart
         with tempfile.TemporaryDirectory() as t:
             with open(os.path.join(t, "params.txt"), "w") as f:
                 f.write("# dcblab run ldcp_faststart 2026\n"
                         "settings=fs,nofs\nhosts=4\nqps=8\n")
-            with open(os.path.join(t, "summary.tsv"), "w") as f:
-                f.write("algo\tflows\tincast_s\tfct_median_s\t"
-                        "fct_p90_s\tfct_max_s\tlong_mbps\tdrops_wred\t"
-                        "drops_tail\tretries\tfailed\tcap_dropped\n"
-                        "fs\t32\t3.5\t1.2\t2.5\t3.4\t2.1\t40\t0\t3\t0\t0\n"
-                        "nofs\t32\t4.5\t2.2\t3.5\t4.4\t1.9\t0\t0\t0\t0\t"
-                        "NaN\n")
-            with open(os.path.join(t, "fct.tsv"), "w") as f:
-                f.write("setting\tflow\tfct_s\n"
-                        "fs\t10.0.1.2:17\t1.0\nfs\t10.0.1.2:18\t2.0\n"
-                        "nofs\t10.0.1.2:17\t3.0\n")
+            ldcp_faststart_run(os.path.join(t, "fs"),
+                               [(2.0, 2.1), (2.0, 2.2), (2.05, 2.5)],
+                               (7, 40))
+            ldcp_faststart_run(os.path.join(t, "nofs"),
+                               [(2.0, 2.3), (2.0, 2.3)], (0, 0),
+                               cap_dropped=None)
             analyze.analyze(t)
             df = pd.read_csv(os.path.join(t, "results.csv"))
             v = df.set_index(["algo", "metric"])["value"]
-            self.assertEqual(v[("fs", "incast_time")], 3.5)
-            self.assertEqual(v[("nofs", "fct_median")], 2.2)
+            self.assertEqual(v[("fs", "flows_seen")], 3)
+            self.assertAlmostEqual(v[("fs", "incast_time")], 0.5)
+            self.assertAlmostEqual(v[("fs", "fct_median")], 0.2)
+            self.assertAlmostEqual(v[("fs", "fct_p90")], 0.45)
+            self.assertAlmostEqual(v[("fs", "fct_max")], 0.45)
+            self.assertAlmostEqual(v[("nofs", "fct_median")], 0.3)
+            # the long flow's 50 packets of 1000 IPv4 bytes in 0.5 s
+            self.assertAlmostEqual(v[("fs", "long_rate_incast")], 0.8,
+                                   delta=0.02)
+            # counted from the incast's start
             self.assertEqual(v[("fs", "drops_wred")], 40)
-            self.assertEqual(v[("fs", "long_rate_incast")], 2.1)
+            self.assertEqual(v[("nofs", "drops_wred")], 0)
+            self.assertEqual(v[("fs", "drops_tail")], 0)
+            self.assertEqual(v[("fs", "gbn_retries")], 5)
+            self.assertEqual(v[("fs", "capture_dropped")], 0)
             self.assertNotIn(("nofs", "capture_dropped"), v.index)
-            files = ldcp_faststart.plot(t, {"hosts": "4", "qps": "8"})
+            with open(os.path.join(t, "fs", "fct.tsv")) as f:
+                self.assertEqual(f.read().splitlines()[1:2],
+                                 ["10.0.0.1:20\t0.1000"])
+            files = analyze.plot(t)
             self.assertEqual([os.path.basename(f) for f in files],
                              ["fct.png"])
+            with open(files[0], "rb") as fh:
+                self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
+        with self.assertRaises(ValueError):
+            LdcpFaststart({"marking": "wred"}).check()
+        with self.assertRaises(ValueError):
+            LdcpFaststart({"settings": "fs,slow"}).check()
+        s = LdcpFaststart({"iw": "4"}).setting("fs")
+        self.assertEqual(s["cc"], [("ldcp/init_window_pkts", "4")])
+        self.assertIn("pfc off ecn step k 8kb", s["switch"])
 
 
 class PcnFig5(unittest.TestCase):

@@ -100,8 +100,12 @@ class Incast(Experiment):
     def settings(self):
         return [s for s in self.p[self.SETTINGS_KNOB].split(",") if s]
 
+    def line(self):
+        """The line rate in tc's syntax (the rate knob's own here)."""
+        return self.p["rate"]
+
     def mbps(self):
-        return int(rate_bps(self.p["rate"]) / 1e6)
+        return int(rate_bps(self.line()) / 1e6)
 
     def pfc_opts(self):
         o = "pfc prio-pfc %d xoff %s" % (BAND, self.p["xoff"])
@@ -110,7 +114,7 @@ class Incast(Experiment):
         return o
 
     def base_opts(self):
-        return "rate %s %s buffer %s" % (self.p["rate"], CTRL_MAP,
+        return "rate %s %s buffer %s" % (self.line(), CTRL_MAP,
                                          self.p["buffer"])
 
     def setting(self, name):
@@ -154,7 +158,7 @@ class Incast(Experiment):
                       controller=None)
         sw = net.addSwitch("sw")
         for h in ["s%d" % i for i in range(1, n + 1)] + ["r"]:
-            net.addLink(net.addHost(h, dcb=host_opts(self.p["rate"])), sw)
+            net.addLink(net.addHost(h, dcb=host_opts(self.line())), sw)
         self.net, self.sw = net, sw
         try:
             net.start()
@@ -230,7 +234,7 @@ class Incast(Experiment):
         doc = {
             "setting": name, "algo": cfg["algo"], "cc": written,
             "switch": cfg["switch"], "bottleneck": cfg["bottleneck"],
-            "host": host_opts(p["rate"]), "info": cfg["info"],
+            "host": host_opts(self.line()), "info": cfg["info"],
             "hosts": [h.name for h in senders], "t0": t0,
             "cpu_busy": busy, "failed": [os.path.basename(f)
                                           for f in failed],
