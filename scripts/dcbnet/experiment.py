@@ -130,36 +130,42 @@ def wait_for(cond, timeout, what, step=0.05):
         time.sleep(step)
 
 
-def clock_spin():
-    """In virtual time, keep the guest's CPU from halting while this
-    process lives: tools/idlespin at SCHED_IDLE, as common.sh's
-    clock_spin (a timer due while the CPU halts fires when the host
-    wakes qemu, late by the host's load).  DCBLAB_IDLESPIN=0: off."""
-    if not os.environ.get("DCBLAB_ICOUNT") or \
-            os.environ.get("DCBLAB_IDLESPIN", "1") == "0":
-        return
-    path = os.path.join(TOP, "tools", "idlespin")
-    if not os.access(path, os.X_OK):
-        log("WARNING: %s not built (make tools): idle time follows the "
-            "host's clock" % path)
-        return
-    subprocess.Popen([path, "--while", str(os.getpid())],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, start_new_session=True)
-
-
 class CpuGuard:
     """The CPU guard (Documentation/testing.rst, "The CPU guard"): the
     guest kernel's busy share from start() to check(label), sampled by
     tools/cpusample, logged to $DCBLAB_CPU_LOG ("label<TAB>percent") and
     compared with DCBLAB_CPU_BOUND (default 85 %): above it an error, or
     a warning with DCBLAB_CPU_GUARD=warn (dcblab's) or on a slow machine
-    (DCBLAB_MACHINE_SLOW=yes), as scripts/lib/common.sh's cpu_guard."""
+    (DCBLAB_MACHINE_SLOW=yes), as scripts/lib/common.sh's cpu_guard.
+
+    It brackets an experiment's traffic, so it also keeps a virtual-time
+    guest's CPU from halting from start() to stop(): tools/idlespin at
+    SCHED_IDLE, as common.sh's clock_spin (a timer due while the CPU
+    halts fires when the host wakes qemu, late by the host's load).
+    Only then: while it spins, the guest's clock runs on through every
+    wait for the host (each file the 9p root serves, each program
+    started), and building a Mininet network took 28 guest seconds
+    beside it against 1.4 without it.  DCBLAB_IDLESPIN=0: no spinner."""
 
     def __init__(self):
-        self.proc = self.fifo = self.fd = None
+        self.proc = self.fifo = self.fd = self.spin = None
+
+    def _spin(self):
+        if not os.environ.get("DCBLAB_ICOUNT") or \
+                os.environ.get("DCBLAB_IDLESPIN", "1") == "0":
+            return
+        path = os.path.join(TOP, "tools", "idlespin")
+        if not os.access(path, os.X_OK):
+            log("WARNING: %s not built (make tools): idle time follows "
+                "the host's clock" % path)
+            return
+        self.spin = subprocess.Popen([path, "--while", str(os.getpid())],
+                                     stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL,
+                                     stderr=subprocess.DEVNULL)
 
     def start(self):
+        self._spin()
         path = os.path.join(TOP, "tools", "cpusample")
         self.fifo = "/run/dcbnet-cpusample.%d" % os.getpid()
         if os.path.exists(self.fifo):
@@ -215,10 +221,11 @@ class CpuGuard:
         return busy
 
     def stop(self):
-        if self.proc is not None:
-            self.proc.terminate()
-            self.proc.wait()
-            self.proc = None
+        for p in (self.proc, self.spin):
+            if p is not None:
+                p.terminate()
+                p.wait()
+        self.proc = self.spin = None
         if self.fd is not None:
             os.close(self.fd)
             self.fd = None

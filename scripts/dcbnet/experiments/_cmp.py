@@ -22,7 +22,7 @@ import os
 import subprocess
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
@@ -193,7 +193,6 @@ class Cmp(Experiment):
         for a in algos:
             switch_opts(a, 1)	# an unknown one fails before the network
         load_modules([a for a in algos if a != "none"])
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
                       controller=None)

@@ -29,7 +29,7 @@ import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -152,7 +152,6 @@ class Incast(Experiment):
         if n < 1:
             raise ValueError("senders=%d" % n)
         load_modules(self.modules())
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
                       controller=None)

@@ -38,7 +38,7 @@ import json
 import os
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -105,7 +105,6 @@ class DcqcnFig8(Experiment):
         from ..rdma import prepare
 
         load_modules(["dcqcn"])
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
                       controller=None)

@@ -25,7 +25,7 @@ import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -63,7 +63,6 @@ class DcqcnIncast(Experiment):
 
         n = max(self.incasts())
         load_modules(["dcqcn"])
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
                       controller=None)

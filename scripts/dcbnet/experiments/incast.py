@@ -25,7 +25,7 @@ import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, report
 from ._pfc import rate_bps
 
@@ -225,7 +225,6 @@ class Incast(Experiment):
         qargs = qdisc_args(p)
         if p["qdisc"] == "dcb":
             load_modules(rxe=False)
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
                       controller=None)

@@ -39,7 +39,7 @@ import csv
 import os
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, clock_spin, log
+from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, received_bps
 from ._pfc import BAND, rate_bps
 
@@ -90,7 +90,6 @@ class PcnFig5(Experiment):
 
         nb = int(self.p["bursters"])
         load_modules(rxe=False)
-        clock_spin()
         os.makedirs(out, exist_ok=True)
         net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
                       controller=None)
