@@ -415,21 +415,6 @@ class Compare(unittest.TestCase):
                              {"cmp_incast", "cmp_burst", "cmp_converge"})
             self.assertEqual(n, len(df))
 
-    def test_unknown_column(self):
-        # a bash scenario's summary.tsv columns must all be known
-        # (scenarios/cmp.py)
-        from dcbanalysis.scenarios import cmp
-        with tempfile.TemporaryDirectory() as t:
-            p = os.path.join(t, "summary.tsv")
-            with open(p, "w") as f:
-                f.write("algo\tjain\tpeak_new\npcn\t0.99\t3\n")
-            cmp.COLUMNS["x"] = {"jain": ("jain", "1")}
-            try:
-                with self.assertRaises(ValueError):
-                    cmp.rows("x", p)
-            finally:
-                del cmp.COLUMNS["x"]
-
 
 class CmpBurstConverge(unittest.TestCase):
     """The experiments cmp_burst and cmp_converge on raw files small

@@ -47,6 +47,20 @@ def size_bytes(s):
     return int(units.size_bytes(s))
 
 
+def queue_kb(path):
+    """(t_s, backlog KB) lists of an incast's queue.csv at @path (written
+    by analyze()), or None when it does not exist."""
+    if not os.path.exists(path):
+        return None
+    t, q = [], []
+    with open(path) as f:
+        for line in f.read().splitlines()[1:]:
+            a, b = line.split(",")
+            t.append(float(a))
+            q.append(float(b) / 1024)
+    return t, q
+
+
 def red_opts(red):
     kmin, kmax, pmax = red.split(":")
     return "ecn red kmin %s kmax %s pmax %s" % (kmin, kmax, pmax)
@@ -321,7 +335,6 @@ class Incast(Experiment):
         the first packet), and fct.png, each flow's completion time per
         setting."""
         from dcbanalysis import plots
-        from dcbanalysis.scenarios.cmp import queue_kb
 
         rows = self.analyze(out)
         names = [s for s in self.settings()

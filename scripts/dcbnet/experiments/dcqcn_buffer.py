@@ -37,7 +37,7 @@ import statistics
 
 from ..experiment import Param
 from ._pfc import snap_load
-from .cmp_incast import BAND, Incast, red_opts, size_bytes
+from .cmp_incast import BAND, Incast, queue_kb, red_opts, size_bytes
 
 CONFIGS = ("paper", "static", "ecn-late", "no-pfc", "pfc-only")
 
@@ -157,7 +157,6 @@ class DcqcnBuffer(Incast):
         """queue.png: the bottleneck's backlog of every configuration (t =
         0: the first packet), Kmin dashed."""
         from dcbanalysis import plots
-        from dcbanalysis.scenarios.cmp import queue_kb
 
         lines = []
         for cfg in self.settings():

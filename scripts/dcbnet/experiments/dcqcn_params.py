@@ -32,7 +32,7 @@ leak into the next run.
 import os
 
 from ..experiment import Param
-from .cmp_incast import Incast, red_opts
+from .cmp_incast import Incast, queue_kb, red_opts
 
 SETTINGS = ("paper", "g16", "ai4", "strawman", "pfc-only")
 KNOBS = ("rpg_time_reset", "rpg_byte_reset", "dce_tcp_g", "rpg_ai_rate",
@@ -118,7 +118,6 @@ class DcqcnParams(Incast):
         """queue-N.png per incast (the bottleneck's backlog of every
         setting) and jain.png (Jain's index per setting and incast)."""
         from dcbanalysis import plots
-        from dcbanalysis.scenarios.cmp import queue_kb
 
         files = []
         settings = [s for s in self.p["settings"].split(",") if s]
