@@ -61,6 +61,24 @@ def queue_kb(path):
     return t, q
 
 
+def capture_rows(doc):
+    """The closing rows of a setting whose run.json @doc records a
+    capture (pcn_flows, ldcp_faststart): go-back-N retries, failed
+    perftest processes, packets the capture lost (none: not known) and
+    the CPU guard's share."""
+    rows = [("gbn_retries", doc["retry"], "retries"),
+            ("procs_failed", len(doc["failed"]), "processes")]
+    if doc["capture_dropped"] is not None:
+        rows.append(("capture_dropped", doc["capture_dropped"], "packets"))
+    return rows + [("cpu_busy", doc["cpu_busy"], "%")]
+
+
+def measured(rows):
+    """@rows without the values not measured (NaN), floats to 4 places."""
+    return [(m, round(v, 4) if isinstance(v, float) else v, u)
+            for m, v, u in rows if v == v]
+
+
 def red_opts(red):
     kmin, kmax, pmax = red.split(":")
     return "ecn red kmin %s kmax %s pmax %s" % (kmin, kmax, pmax)

@@ -39,7 +39,7 @@ import time
 from .. import stats
 from ..experiment import CpuGuard, Param, log, wait_for
 from ._pfc import snap_json, snap_load
-from .cmp_incast import Incast, host_opts
+from .cmp_incast import Incast, capture_rows, host_opts, measured
 
 LONG_SIZE = 65536	# the long flow's bytes per write
 NUMERIC = ("hosts", "qps", "iters", "size", "tx_depth", "rate", "iw",
@@ -256,15 +256,8 @@ class LdcpFaststart(Incast):
              "packets"),
             ("drops_tail", a.total("drops_tail") - m.total("drops_tail"),
              "packets"),
-            ("gbn_retries", doc["retry"], "retries"),
-            ("procs_failed", len(doc["failed"]), "processes"),
-            ("capture_dropped", nan_if_none(doc["capture_dropped"]),
-             "packets"),
-            ("cpu_busy", doc["cpu_busy"], "%"),
-        ]
-        # NaN: not measured
-        return [(m, round(v, 4) if isinstance(v, float) else v, u)
-                for m, v, u in out if v == v]
+        ] + capture_rows(doc)
+        return measured(out)
 
     # ---------------------------------------------------------- plots
 

@@ -47,15 +47,11 @@ import re
 from .. import stats
 from ..experiment import CpuGuard, Param, log, wait_for
 from ._pfc import snap_json, snap_load
-from .cmp_incast import BAND, Incast, host_opts, red_opts
+from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
+    measured, red_opts
 
 RED = "5kb:20kb:0.01"	# the comparison's RED for dcqcn (cmp_incast's)
 LDCP_K = "8kb"		# the comparison's step marking for ldcp
-
-
-def nan_if_none(x):
-    """@x, or NaN (a row left out) for None."""
-    return float("nan") if x is None else x
 
 
 def ports_tsv(d):
@@ -299,15 +295,8 @@ class PcnFlows(Incast):
             ("pause_tx", delta("pause_tx", BAND), "frames"),
             ("drops", delta("drops_tail") + delta("drops_wred") +
              delta("drops_headroom"), "packets"),
-            ("gbn_retries", doc["retry"], "retries"),
-            ("procs_failed", len(doc["failed"]), "processes"),
-            ("capture_dropped", nan_if_none(doc["capture_dropped"]),
-             "packets"),
-            ("cpu_busy", doc["cpu_busy"], "%"),
-        ]
-        # NaN: not measured
-        return [(m, round(v, 4) if isinstance(v, float) else v, u)
-                for m, v, u in out if v == v]
+        ] + capture_rows(doc)
+        return measured(out)
 
     # ---------------------------------------------------------- plots
 
