@@ -26,6 +26,7 @@ from ..experiment import CpuGuard, Experiment, Param, log
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
+from .cmp_incast import host_opts as _host_opts
 
 PFC = "pfc prio-pfc %d xoff 16kb" % BAND
 LONG_SIZE = 65536	# bytes per write of a long flow
@@ -49,8 +50,9 @@ def switch_opts(algo, mbps):
 
 
 def host_opts(mbps):
-    from .cmp_incast import host_opts
-    return host_opts("%dmbit" % mbps)
+    """cmp_incast's host NIC options at @mbps Mbit/s (this family's rate
+    knob is a number of Mbit/s)."""
+    return _host_opts("%dmbit" % mbps)
 
 
 def margin(secs, extra=300):
