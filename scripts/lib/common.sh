@@ -146,6 +146,15 @@ need_cmd() {
 	done
 }
 
+# need_mininet CMD...: need_cmd mnexec CMD..., and skip unless Debian's
+# mininet (python3) imports: the Python experiments build their networks
+# with it.
+need_mininet() {
+	need_cmd mnexec "$@"
+	/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
+		skip "Debian's mininet (python3) is not installed"
+}
+
 # need_root: skip unless running as root.
 need_root() {
 	[ "$(id -u)" = 0 ] || skip "needs root"
@@ -612,6 +621,14 @@ exp_run() {
 	PYTHONPATH=$TOP/scripts /usr/bin/python3 -m dcbnet run "$name" "$out" "$@" &&
 		PYTHONPATH=$TOP/scripts /usr/bin/python3 -m dcbnet analyze "$name" \
 			"$out" "$@" >"$out/rows.csv"
+}
+
+# exp_out: sets OUT to the test's folder for an experiment's files,
+# build/selftests/net/TEST_NAME (DCBLAB_BUILD's when set), emptied; it stays
+# after the test for a look at what the run wrote.
+exp_out() {
+	OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/$(basename "$0" .sh)
+	rm -rf "$OUT"
 }
 
 # exp_row OUT METRIC [SETTING]: METRIC's value in OUT/rows.csv (exp_run),

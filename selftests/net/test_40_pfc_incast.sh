@@ -20,9 +20,7 @@
 #             received.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd tcpdump tshark mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet tcpdump tshark
 load_dcb
 
 N=8

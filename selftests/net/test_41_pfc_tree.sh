@@ -31,9 +31,7 @@
 #                     s5, and the victim's receiver vr is never paused.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet
 load_dcb
 
 # line rate, PFC delay and windows scaled on a slow kernel (DCBLAB_SLOW,

@@ -25,9 +25,7 @@
 #                    picture; a performance check).
 . "$(dirname "$0")/lib.sh"
 
-need_cmd mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet
 load_dcb
 
 # line rate, PFC delay and window scaled on a slow kernel (DCBLAB_SLOW,

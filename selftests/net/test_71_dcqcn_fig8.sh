@@ -37,11 +37,8 @@
 # ("KNOB=VALUE ..." of cc/dcqcn/), DCQCN71_RUNS ("alone none dcqcn").
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_71_dcqcn_fig8
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw
+exp_out
 RUNS=${DCQCN71_RUNS:-alone none dcqcn}
 KNOBS=${DCQCN71_KNOBS:-}
 SECS=${DCQCN71_SECS:-16}

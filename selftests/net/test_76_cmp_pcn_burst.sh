@@ -20,12 +20,9 @@
 # The run's files stay in build/selftests/net/test_76_cmp_pcn_burst/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet rdma ib_write_bw
 RECOVERY_S=${CMP76_RECOVERY_S:-1}
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_76_cmp_pcn_burst
-rm -rf "$OUT"
+exp_out
 
 # r METRIC: the pcn run's value (the test ends without it); r_opt
 # METRIC: NaN for a value that could not be measured (left out of the

@@ -26,14 +26,11 @@
 # build/selftests/net/test_77_cmp_converge/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet rdma ib_write_bw
 PERIODS=${CMP77_PERIODS:-5}
 DRAIN_S=${CMP77_DRAIN_S:-0.5}
 DRAIN_KB=${CMP77_DRAIN_KB:-20}
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_77_cmp_converge
-rm -rf "$OUT"
+exp_out
 
 # r METRIC: the pcn run's value (the test ends without it); r_opt
 # METRIC: NaN for a value that could not be measured (left out of the

@@ -20,11 +20,8 @@
 # The run's files stay in build/selftests/net/test_78_cmp_ldcp_incast/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_78_cmp_ldcp_incast
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw
+exp_out
 K=8192
 MTU=1100	# a 1024-byte RoCE payload on the wire (IP/UDP/BTH/ICRC, Ethernet)
 

@@ -21,11 +21,8 @@
 # The run's files stay in build/selftests/net/test_89_dcqcn_buffer/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_89_dcqcn_buffer
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw
+exp_out
 
 r() { exp_row "$OUT" "$2" "$1"; }
 

@@ -24,11 +24,8 @@
 # The run's files stay in build/selftests/net/test_91_dcqcn_incast16/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_91_dcqcn_incast16
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw
+exp_out
 QMAX_KB=${DCQCN16_QMAX_KB:-64}
 
 r() { exp_row "$OUT" "$1" 16-paper; }

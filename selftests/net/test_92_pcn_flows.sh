@@ -23,11 +23,8 @@
 # The run's files stay in build/selftests/net/test_92_pcn_flows/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw tcpdump mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_92_pcn_flows
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw tcpdump
+exp_out
 FLOWS=${PCN92_FLOWS:-4,8,16,32,64}
 
 exp_run "$OUT" pcn_flows algos=pcn flows="$FLOWS" run_s="$(scaled_time 20)" \

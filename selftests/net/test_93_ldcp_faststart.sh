@@ -22,11 +22,8 @@
 # The run's files stay in build/selftests/net/test_93_ldcp_faststart/.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd rdma ib_write_bw tcpdump mnexec
-/usr/bin/python3 -c "import mininet.net" 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
-OUT=${DCBLAB_BUILD:-$TOP/build}/selftests/net/test_93_ldcp_faststart
-rm -rf "$OUT"
+need_mininet rdma ib_write_bw tcpdump
+exp_out
 WANT=32	# hosts x qps, the experiment's defaults
 
 exp_run "$OUT" ldcp_faststart settings=fs,nofs long_s="$(scaled_time 6)" ||

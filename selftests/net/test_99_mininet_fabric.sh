@@ -18,9 +18,7 @@
 #               the switch sent PAUSE frames.
 . "$(dirname "$0")/lib.sh"
 
-need_cmd mnexec ifconfig rdma ib_write_bw ss
-/usr/bin/python3 -c 'import mininet.net' 2>/dev/null ||
-	skip "Debian's mininet (python3) is not installed"
+need_mininet ifconfig rdma ib_write_bw ss
 [ -x "$TOP/tools/dcbmon" ] || fail "$TOP/tools/dcbmon not built (run make)"
 
 SECS=${MNF_SECS:-6}
