@@ -54,6 +54,20 @@ def load_modules(algos=(), rxe=True):
             _run("insmod", os.path.join(BUILD, "rxe_cc", "rxe_cc_%s.ko" % a))
 
 
+def dcb_net(out, algos=(), rxe=True, dcb=True):
+    """An empty Mininet network of the lab's nodes for an experiment
+    writing to the folder OUT (made): DcbSwitch, DcbLink, RxeHost hosts,
+    or DcbHost ones unless rxe; no controller, the switches route.
+    sch_dcb (unless not dcb), rdma_rxe and the algorithms' modules are
+    loaded first (load_modules)."""
+    from mininet.net import Mininet
+
+    if dcb:
+        load_modules(algos, rxe=rxe)
+    os.makedirs(out, exist_ok=True)
+    return Mininet(switch=DcbSwitch, host=RxeHost if rxe else DcbHost,
+                   link=DcbLink, controller=None)
+
 def _dcb_argv(opts):
     return shlex.split(opts) if isinstance(opts, str) else list(opts)
 

@@ -186,18 +186,13 @@ class Cmp(Experiment):
         raise NotImplementedError
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..nodes import dcb_net
         from ..rdma import prepare
 
         algos = self.settings()
         for a in algos:
             switch_opts(a, 1)	# an unknown one fails before the network
-        load_modules([a for a in algos if a != "none"])
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, [a for a in algos if a != "none"])
         self.net = net
         self.trace = RateTrace()
         self.build(net)

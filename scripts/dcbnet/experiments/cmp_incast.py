@@ -175,18 +175,13 @@ class Incast(Experiment):
     # ---------------------------------------------------------- run
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..nodes import dcb_net
         from ..rdma import prepare
 
         n = self.hosts_needed()
         if n < 1:
             raise ValueError("senders=%d" % n)
-        load_modules(self.modules())
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, self.modules())
         sw = net.addSwitch("sw")
         for h in ["s%d" % i for i in range(1, n + 1)] + ["r"]:
             net.addLink(net.addHost(h, dcb=host_opts(self.line())), sw)

@@ -99,15 +99,10 @@ class DcqcnFig8(Experiment):
             rate, CTRL_MAP, BAND, self.p["xoff"])
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..nodes import dcb_net
         from ..rdma import prepare
 
-        load_modules(["dcqcn"])
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, ["dcqcn"])
         sw = self.port_opts(LINE)
         sw1 = net.addSwitch("sw1", dcb=sw)
         sw2 = net.addSwitch("sw2", dcb=sw)

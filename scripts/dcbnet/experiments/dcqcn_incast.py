@@ -55,17 +55,12 @@ class DcqcnIncast(Experiment):
             self.p["line"], CTRL_MAP, BAND)
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbLink, DcbSwitch, RxeHost, load_modules
+        from ..nodes import dcb_net
         from ..rdma import prepare
         from ._cmp import RateTrace
 
         n = max(self.incasts())
-        load_modules(["dcqcn"])
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=RxeHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, ["dcqcn"])
         sw = net.addSwitch("sw", dcb=self.switch_opts())
         for h in ["s%d" % i for i in range(1, n + 1)] + ["r"]:
             net.addLink(net.addHost(h, dcb=host_opts("%smbit" %

@@ -217,17 +217,11 @@ class Incast(Experiment):
     # ---------------------------------------------------------- run
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbHost, DcbLink, DcbSwitch, load_modules
+        from ..nodes import dcb_net
 
         n, p = self.n(), self.p
         qargs = qdisc_args(p)
-        if p["qdisc"] == "dcb":
-            load_modules(rxe=False)
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, rxe=False, dcb=p["qdisc"] == "dcb")
         sw = net.addSwitch("sw")
         for h in ["rx"] + ["h%d" % i for i in range(1, n + 1)]:
             net.addLink(net.addHost(h), sw)

@@ -84,15 +84,10 @@ class PcnFig5(Experiment):
         return "rate %s dscp-map 0:7 limit 2mb" % self.p["rate"]
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbHost, DcbLink, DcbSwitch, load_modules
+        from ..nodes import dcb_net
 
         nb = int(self.p["bursters"])
-        load_modules(rxe=False)
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, rxe=False)
         s0 = net.addSwitch("s0", dcb=self.switch_opts())
         s1 = net.addSwitch("s1", dcb=self.switch_opts())
         net.addLink(s0, s1)

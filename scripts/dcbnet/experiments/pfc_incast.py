@@ -76,19 +76,14 @@ class PfcIncast(Experiment):
     # ---------------------------------------------------------- run
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbHost, DcbLink, DcbSwitch, load_modules
+        from ..nodes import dcb_net
 
         if self.p["pfc"] not in ("on", "off"):
             raise ValueError("pfc=%s: on or off" % self.p["pfc"])
         n, count = self.n(), self.count()
         if n < 1 or count < 1:
             raise ValueError("senders=%d, datagrams=%d" % (n, count))
-        load_modules(rxe=False)
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, rxe=False)
         sw = net.addSwitch("sw", dcb=self.switch_opts())
         hosts = ["rx"] + ["h%d" % i for i in range(1, n + 1)]
         for h in hosts:

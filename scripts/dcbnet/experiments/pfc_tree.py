@@ -54,15 +54,10 @@ class PfcTree(Experiment):
     )
 
     def run(self, out):
-        from mininet.net import Mininet
-
-        from ..nodes import DcbHost, DcbLink, DcbSwitch, load_modules
+        from ..nodes import dcb_net
 
         sw_opts = _pfc.switch_opts(self.p)
-        load_modules(rxe=False)
-        os.makedirs(out, exist_ok=True)
-        net = Mininet(switch=DcbSwitch, host=DcbHost, link=DcbLink,
-                      controller=None)
+        net = dcb_net(out, rxe=False)
         sw1 = net.addSwitch("sw1", dcb=sw_opts)
         sw2 = net.addSwitch("sw2", dcb=sw_opts)
         net.addLink(sw1, sw2)
