@@ -4,8 +4,10 @@ pfc_unfair): the knobs of their fabric, its sch_dcb options, UDP
 senders that run until stopped, tc flower sinks that count, counters
 of every node before and after, and their rows."""
 
+import json
 import os
 import subprocess
+import tempfile
 import time
 
 from .. import TOP, stats
@@ -239,3 +241,31 @@ def nic_rate_lines(out, want):
                           [8 * (v[i] - v[i - 1]) / 1e6 / (t[i] - t[i - 1])
                            for i in ok]))
     return lines
+
+
+def run_two_switches(exp, out, build, measure):
+    """Run a PFC experiment on two switches sw1 and sw2 with the fabric's
+    sch_dcb options: build(net, sw1, sw2, host_opts) adds the hosts and
+    links, measure(net, out, senders) runs the traffic with a Senders
+    and returns what run.json keeps."""
+    from ..nodes import dcb_net
+
+    sw_opts = switch_opts(exp.p)
+    net = dcb_net(out, rxe=False)
+    sw1 = net.addSwitch("sw1", dcb=sw_opts)
+    sw2 = net.addSwitch("sw2", dcb=sw_opts)
+    build(net, sw1, sw2, host_opts(exp.p))
+    scratch = tempfile.mkdtemp(prefix=exp.NAME + ".")
+    senders = Senders(scratch, int(exp.p["pkt"]))
+    try:
+        net.start()
+        doc = measure(net, out, senders)
+        exp.keep_raw(net)
+    finally:
+        try:
+            senders.stop()
+        finally:
+            net.stop()
+            subprocess.run(["rm", "-rf", scratch])
+    with open(os.path.join(out, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)

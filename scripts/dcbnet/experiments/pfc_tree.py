@@ -26,8 +26,6 @@ drops), dcbmon.csv and ports.tsv (series of the hops the plots draw).
 
 import json
 import os
-import subprocess
-import tempfile
 import time
 
 from .. import stats
@@ -54,30 +52,12 @@ class PfcTree(Experiment):
     )
 
     def run(self, out):
-        from ..nodes import dcb_net
-
-        sw_opts = _pfc.switch_opts(self.p)
-        net = dcb_net(out, rxe=False)
-        sw1 = net.addSwitch("sw1", dcb=sw_opts)
-        sw2 = net.addSwitch("sw2", dcb=sw_opts)
-        net.addLink(sw1, sw2)
-        for names, sw in ((LEFT, sw1), (RIGHT, sw2)):
-            for h in names:
-                net.addLink(net.addHost(h, dcb=_pfc.host_opts(self.p)), sw)
-        scratch = tempfile.mkdtemp(prefix="pfc_tree.")
-        senders = _pfc.Senders(scratch, int(self.p["pkt"]))
-        try:
-            net.start()
-            doc = self._tree(net, out, senders)
-            self.keep_raw(net)
-        finally:
-            try:
-                senders.stop()
-            finally:
-                net.stop()
-                subprocess.run(["rm", "-rf", scratch])
-        with open(os.path.join(out, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        def build(net, sw1, sw2, hopts):
+            net.addLink(sw1, sw2)
+            for names, sw in ((LEFT, sw1), (RIGHT, sw2)):
+                for h in names:
+                    net.addLink(net.addHost(h, dcb=hopts), sw)
+        _pfc.run_two_switches(self, out, build, self._tree)
 
     def hops(self, net):
         """{hop: (node, dev)}: "sw2-sw1" is sw2's port toward sw1,

@@ -22,8 +22,6 @@ ports.tsv (sw1's ports, sw2's uplink, the senders' NICs).
 
 import json
 import os
-import subprocess
-import tempfile
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
@@ -45,32 +43,13 @@ class PfcUnfair(Experiment):
     )
 
     def run(self, out):
-        from ..nodes import dcb_net
-
-        sw_opts = _pfc.switch_opts(self.p)
-        net = dcb_net(out, rxe=False)
-        sw1 = net.addSwitch("sw1", dcb=sw_opts)
-        sw2 = net.addSwitch("sw2", dcb=sw_opts)
-        hopts = _pfc.host_opts(self.p)
-        net.addLink(net.addHost("r", dcb=hopts), sw1)
-        net.addLink(net.addHost("h1", dcb=hopts), sw1)
-        net.addLink(sw2, sw1)
-        for h in HOSTS[1:]:
-            net.addLink(net.addHost(h, dcb=hopts), sw2)
-        scratch = tempfile.mkdtemp(prefix="pfc_unfair.")
-        senders = _pfc.Senders(scratch, int(self.p["pkt"]))
-        try:
-            net.start()
-            doc = self._unfair(net, out, senders)
-            self.keep_raw(net)
-        finally:
-            try:
-                senders.stop()
-            finally:
-                net.stop()
-                subprocess.run(["rm", "-rf", scratch])
-        with open(os.path.join(out, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        def build(net, sw1, sw2, hopts):
+            net.addLink(net.addHost("r", dcb=hopts), sw1)
+            net.addLink(net.addHost("h1", dcb=hopts), sw1)
+            net.addLink(sw2, sw1)
+            for h in HOSTS[1:]:
+                net.addLink(net.addHost(h, dcb=hopts), sw2)
+        _pfc.run_two_switches(self, out, build, self._unfair)
 
     def _unfair(self, net, out, senders):
         p = self.p
