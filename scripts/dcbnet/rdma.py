@@ -13,6 +13,7 @@ hw_counters.  Capture records the RoCEv2 packets a host receives
 (dcbanalysis.roce_flows reads them).
 """
 
+import contextlib
 import os
 import re
 import shutil
@@ -351,3 +352,31 @@ class Capture:
         if self.tmp and os.path.exists(self.tmp):
             os.unlink(self.tmp)
         self.tmp = None
+
+
+@contextlib.contextmanager
+def recording(cap, mon, guard, *tests):
+    """The measured part of a run: the Capture cap and the
+    stats.Monitor mon started (its first samples in), then the CpuGuard
+    guard; on the way out the Perftests tests killed, the guard and mon
+    stopped, and the capture kept if the block ended normally or
+    discarded if it raised."""
+    ok = False
+    try:
+        cap.start()
+        mon.start()
+        wait_for(lambda: mon.rows(), 30, "dcbmon's first samples")
+        guard.start()
+        yield
+        ok = True
+    finally:
+        for t in tests:
+            t.kill()
+        guard.stop()
+        try:
+            mon.stop()
+        finally:
+            if ok:
+                cap.stop()
+            else:
+                cap.discard()

@@ -37,7 +37,7 @@ import re
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Param, log, wait_for
+from ..experiment import CpuGuard, Param, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import Incast, capture_rows, host_opts, measured
 
@@ -136,7 +136,7 @@ class LdcpFaststart(Incast):
         super().run(out)
 
     def run_setting(self, name, d):
-        from ..rdma import BASE_PORT, Capture, Perftest, hw_sum
+        from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
         os.makedirs(d, exist_ok=True)
         log("%s: configuring" % name)
@@ -164,12 +164,8 @@ class LdcpFaststart(Incast):
         cap = Capture(r, d)
         mon = stats.Monitor(d, [("bottleneck", self.sw, self.port_to(r))],
                             int(p["interval_ms"]))
-        guard, ok = CpuGuard(), False
-        try:
-            cap.start()
-            mon.start()
-            wait_for(lambda: mon.rows(), 30, "dcbmon's first samples")
-            guard.start()
+        guard = CpuGuard()
+        with recording(cap, mon, guard, small, longbw):
             longbw.start()
             # the long flow's head start is part of the experiment
             time.sleep(float(p["warmup"]))
@@ -180,18 +176,6 @@ class LdcpFaststart(Incast):
             small.start(together=True)
             failed = small.wait() + longbw.wait()
             busy = guard.check("%s: long flow and small flows" % name)
-            ok = True
-        finally:
-            small.kill()
-            longbw.kill()
-            guard.stop()
-            try:
-                mon.stop()
-            finally:
-                if ok:
-                    cap.stop()
-                else:
-                    cap.discard()
         after = stats.snapshot(self.sw)
         doc = {
             "setting": name, "algo": cfg["algo"], "cc": written,

@@ -45,7 +45,7 @@ import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Param, log, wait_for
+from ..experiment import CpuGuard, Param, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -179,7 +179,7 @@ class PcnFlows(Incast):
         super().run(out)
 
     def run_setting(self, name, d):
-        from ..rdma import BASE_PORT, Capture, Perftest, hw_sum
+        from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
         os.makedirs(d, exist_ok=True)
         algo, n = self.split(name)
@@ -202,28 +202,13 @@ class PcnFlows(Incast):
         mon = stats.Monitor(d, [("bottleneck", self.sw, self.port_to(r))] +
                             [("from-" + h.name, self.sw, self.port_to(h))
                              for h in senders], int(p["interval_ms"]))
-        guard, ok = CpuGuard(), False
-        try:
-            cap.start()
-            mon.start()
-            wait_for(lambda: mon.rows(), 30, "dcbmon's first samples")
-            guard.start()
+        guard = CpuGuard()
+        with recording(cap, mon, guard, bw):
             bw.start(together=True)
             log("%s: %d senders x %d QPs for %d s"
                 % (name, len(senders), q, secs))
             failed = bw.wait()
             busy = guard.check("%s: %d x %d QPs" % (name, len(senders), q))
-            ok = True
-        finally:
-            bw.kill()
-            guard.stop()
-            try:
-                mon.stop()
-            finally:
-                if ok:
-                    cap.stop()
-                else:
-                    cap.discard()
         after = stats.snapshot(self.sw)
         doc = {
             "setting": name, "algo": algo, "flows": n, "qps": q,
