@@ -21,8 +21,6 @@
 # series' patch 0005 it does not end, the client's rdma_cm ID cannot be
 # destroyed (notebook/results-history.rst, "A lost CM RTU").
 . "$(dirname "$0")/../../selftests/net/lib.sh"
-# shellcheck source=../lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

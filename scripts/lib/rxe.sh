@@ -3,9 +3,8 @@
 #
 # scripts/lib/rxe.sh - soft-RoCE helpers: our rdma_rxe (rxe_cc) and its
 # congestion-control modules, rxe devices on a dcb.sh topology, perftest
-# flows and samplers, the DCQCN knobs at guest speed.  Used by the
-# soft-RoCE guest tests (selftests/net) and by the dcblab scenarios cmp_*
-# and dcqcn_buffer.  Source after common.sh and dcb.sh.
+# flows and samplers.  Used by the soft-RoCE guest tests
+# (selftests/net).  Source after common.sh; it sources dcb.sh.
 #
 #   load_rxe              our rdma_rxe.ko instead of the distribution's
 #   rxe_topo N            dcb_topo N + an rxe device on every host
@@ -13,6 +12,9 @@
 #   rxe_gid HOST 4|6      the RoCE v2 GID index of HOST's address
 #   rxe_cnt HOST NAME     a hw counter of HOST's device
 #   rxe_cc HOST KNOB [V]  read (or write) cc/KNOB of HOST's device
+
+# shellcheck source=dcb.sh
+. "$TOP/scripts/lib/dcb.sh"
 
 RXE_KO=${DCBLAB_BUILD:-$TOP/build}/rxe_cc/rdma_rxe.ko
 

@@ -49,17 +49,10 @@ need_cmd tcpdump
 load_dcb
 
 FRAMES=$TOP/selftests/net/pfc_frames.py
-topo_init "p46$$" || fail "topo_init"
-at_exit topo_cleanup
-topo_switch sw >/dev/null || fail "switch"
-for n in s1 s2 r; do
-	topo_host $n && topo_link $n sw >/dev/null || fail "host $n"
-done
-topo_routes || fail "routes"
+dcb_topo 2
 P1=$(topo_port sw s1)
 P2=$(topo_port sw s2)
-OUT=$(topo_port sw r)
-RIP=$(topo_ip4 r)
+OUT=$PORT
 
 nl() { topo_exec sw /usr/bin/python3 "$TOP/selftests/net/dcb_nl.py" "$@"; }
 # state DEV: the options of DEV's sch_dcb qdiscs, and the pool size and

@@ -76,17 +76,10 @@ R40=$(scaled_rate 40mbit)
 AUTO_DELAY=
 [ "$SLOW" = 1 ] || AUTO_DELAY="delay $(scaled_time 50ms)"
 
-topo_init "p49$$" || fail "topo_init"
-at_exit topo_cleanup
-topo_switch sw >/dev/null || fail "switch"
-for n in s1 s2 r; do
-	topo_host $n && topo_link $n sw >/dev/null || fail "host $n"
-done
-topo_routes || fail "routes"
+dcb_topo 2
 P1=$(topo_port sw s1)
 P2=$(topo_port sw s2)
-OUT=$(topo_port sw r)
-RIP=$(topo_ip4 r)
+OUT=$PORT
 ALL=(sw s1 s2 r)
 tc_sink r 7001 7002
 

@@ -22,8 +22,6 @@
 #   rmmod         rmmod with devices in two namespaces.
 # The runner fails the test on any oops/WARNING in the kernel log.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -37,8 +37,6 @@
 # and cost throughput.  (-u 20: a 4 s transport timeout, because the TCG
 # guest's vCPUs can stall for tens of ms under host load.)
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -19,8 +19,6 @@
 # paper_rule, mlx5_rule, window_knob (np_cnp_window_end refuses bad
 # values), algo_switch (cc/algo changes once the QPs are gone).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

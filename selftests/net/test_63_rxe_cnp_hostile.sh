@@ -16,8 +16,6 @@
 # before a valid one, which shows it was processed), valid_again; then
 # qp_alive: the QP is in RTS and still sending.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -10,8 +10,6 @@
 # (/proc/timer_list) and the device can be deleted.  Steps: the paced
 # QPs (pacer delays, aggregate rate), teardown (no timer, device gone).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

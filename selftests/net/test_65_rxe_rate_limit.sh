@@ -17,8 +17,6 @@
 # device's first RC QPs are created while the consumer holds RTNL, as a
 # kernel consumer may: create_qp must not take RTNL.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -23,8 +23,6 @@
 #                 completer_retry_err (the timeouts this knob removes;
 #                 6.12's rxe has none, see below).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -13,8 +13,6 @@
 # device can be deleted (one step per round, then teardown); the runner
 # fails the test on any kernel splat.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -18,8 +18,6 @@
 #               RXE68_DELETES (8) times: `rdma link delete` returns in
 #               time, the directory goes, the tasks end.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

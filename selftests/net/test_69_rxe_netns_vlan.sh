@@ -16,8 +16,6 @@
 # them (its UDP InDatagrams moved), s1's device saw none (rp_cnp_handled
 # and rp_cnp_ignored unchanged).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

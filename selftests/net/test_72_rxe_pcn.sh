@@ -29,8 +29,6 @@
 #                  and one without raised it again;
 #   rmmod          with algo none everywhere, rmmod rxe_cc_pcn works.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -24,8 +24,6 @@
 # The timeout leaves room for the topology's start on a host loaded by
 # other guests (it can take longer than the transfers).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

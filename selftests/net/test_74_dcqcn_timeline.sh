@@ -26,8 +26,6 @@
 #  - the same incast with algo none (PFC only): dcqcn sent at most 0.25
 #    times its PAUSE frames (issue 5's 2:1 incast; test_85 is the 4:1).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -31,8 +31,6 @@
 # (DCBLAB_SLOW) they are scaled with the rest, or the transfer's end
 # would miss them.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -23,8 +23,6 @@
 # Environment: DCBLAB_FUZZ_SEED (default 1), DCBLAB_FUZZ_COUNT (packets
 # each way, default 2000).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

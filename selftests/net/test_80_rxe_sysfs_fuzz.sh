@@ -27,8 +27,6 @@
 # writes, default 1000), RXE80_SECS (at most, default 30, 60 in make
 # check-debug; times DCBLAB_TIMEOUT_SCALE).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

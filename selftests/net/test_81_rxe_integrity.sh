@@ -26,8 +26,6 @@
 # exhaust, 4 error completions, the first RETRY_EXC_ERR, within 25 s of
 # posting.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

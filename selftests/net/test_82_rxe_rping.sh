@@ -16,8 +16,6 @@
 # waits are multiplied by SLOW: rxe's CPU time per packet is the
 # bottleneck there, not the port.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -21,8 +21,6 @@
 #                 freed: the destructor is the module's code.
 # The runner fails the test on any kernel report (KASAN, refcount, ...).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -19,8 +19,6 @@
 #  - unload: the module cannot be unloaded while a device has it
 #    selected, and can once none is selected.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -34,8 +34,6 @@
 #    defaults) dcqcn's queue stayed above Kmax most of the time and both
 #    lossless runs dropped packets (notebook/results-history.rst, test_85).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 # shellcheck source=../../scripts/lib/cmp.sh

@@ -27,8 +27,6 @@
 #                  follow the same inputs;
 #   kernel_log     no kernel warning (but the K <= N one).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -18,8 +18,6 @@
 #                 send to complete and the process could not be killed);
 #   QP1 after     with the filter gone, 3 verified rping iterations pass.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -20,8 +20,6 @@
 #                 (before the window counted a READ's responses: up to
 #                 W - 1 + 4 = 11, a READ went while W - 1 were out).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

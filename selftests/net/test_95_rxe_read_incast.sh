@@ -37,8 +37,6 @@
 # outstanding READ each would already be 256 KB on the wire
 # (notebook/results-history.rst, "RDMA READ under congestion control").
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 # shellcheck source=../../scripts/lib/cmp.sh

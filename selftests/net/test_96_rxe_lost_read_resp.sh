@@ -32,8 +32,6 @@
 #                   rxe_cc_qp_destroying(): the WARNING in
 #                   __rxe_cleanup() on the debug kernel, after 50 s).
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

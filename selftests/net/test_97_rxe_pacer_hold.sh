@@ -18,8 +18,6 @@
 # the window held the QP (cc_window_stalls), and the port's backlog peak
 # stays below 32 KB.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 

@@ -10,8 +10,6 @@
 # WRITEs.  Asserted: both complete, the receiver's event handler saw
 # COMM_EST exactly once, the sender's never.
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=../../scripts/lib/dcb.sh
-. "$TOP/scripts/lib/dcb.sh"
 # shellcheck source=../../scripts/lib/rxe.sh
 . "$TOP/scripts/lib/rxe.sh"
 
