@@ -26,13 +26,13 @@ first 5 in full) the seed, the message's index, the message itself (hex)
 and both dumps are printed, so `--seed S --count I+1` reproduces it.
 The kernel log is the test's business (the guest runner fails a test on
 any splat)."""
-import argparse
 import random
 import socket
 import struct
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import fuzzopts
 from dcb_nl import (attr, ecn, RTM_NEWQDISC, RTM_NEWTCLASS, F_REQUEST, F_ACK,
                     F_REPLACE, F_EXCL, F_CREATE, NLMSG_ERROR, NETLINK_EXT_ACK,
                     NETLINK_CAP_ACK, TCA_KIND, TCA_OPTIONS, NLA_F_NESTED,
@@ -273,10 +273,7 @@ def check(op, target, err, before, after):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--count", type=int, default=2000)
-    ap.add_argument("--verbose", action="store_true")
+    ap = fuzzopts.parser(__doc__)
     ap.add_argument("devs", nargs="+")
     a = ap.parse_args()
 

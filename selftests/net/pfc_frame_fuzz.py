@@ -30,11 +30,13 @@ PFC multicast address of at least 60 bytes with a non-empty class vector,
 M the frames of at least 60 bytes that are malformed by any reading
 (wrong destination, unknown opcode, reserved vector bits): lower bounds
 for the receiver's pause_rx/resume_rx and pfc_malformed counters."""
-import argparse
 import random
 import socket
 import struct
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import fuzzopts  # noqa: E402
 
 SOL_PACKET, PACKET_VNET_HDR = 263, 15
 PFC_DST = bytes.fromhex("0180c2000001")
@@ -46,12 +48,9 @@ def mac(s):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--count", type=int, default=2000)
+    ap = fuzzopts.parser(__doc__)
     ap.add_argument("--sweep", action="store_true")
     ap.add_argument("--resume-storm", action="store_true")
-    ap.add_argument("--verbose", action="store_true")
     ap.add_argument("dev")
     ap.add_argument("peer")
     a = ap.parse_args()

@@ -20,12 +20,14 @@ variant fields masked, as IBTA Annex A17 specifies), so no scapy is needed
 at run time; --icrc-check compares it with scapy's for a few packets and
 exits.  Prints "sent N" and, with --verbose, one line per packet.
 """
-import argparse
 import random
 import socket
 import struct
 import sys
 import zlib
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import fuzzopts  # noqa: E402
 
 ROCE_PORT = 4791
 CNP = 0x81
@@ -96,11 +98,8 @@ def icrc_check():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--count", type=int, default=2000)
+    ap = fuzzopts.parser(__doc__)
     ap.add_argument("--icrc-check", action="store_true")
-    ap.add_argument("--verbose", action="store_true")
     ap.add_argument("src", nargs="?")
     ap.add_argument("dst", nargs="?")
     ap.add_argument("qpns", nargs="?")
