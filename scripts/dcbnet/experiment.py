@@ -15,6 +15,7 @@ and a test runs it and asserts over its rows.
 """
 
 import importlib
+import json
 import os
 import pkgutil
 import subprocess
@@ -89,6 +90,18 @@ class Experiment:
             with open(os.path.join(raw, "knobs-%s.txt" % node.name),
                       "w") as f:
                 f.write(node.cmd("grep -rs . /sys/class/infiniband/*/cc/"))
+
+
+def save_run(folder, doc):
+    """Write doc, what a run measured, as folder/run.json."""
+    with open(os.path.join(folder, "run.json"), "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+def load_run(folder):
+    """The document save_run() wrote to folder/run.json."""
+    with open(os.path.join(folder, "run.json")) as f:
+        return json.load(f)
 
 
 def names():

@@ -17,12 +17,11 @@ defaults, derived from the line rate (rxe_cc.rst, "The rule").
 """
 
 import csv
-import json
 import os
 import subprocess
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log
+from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
@@ -252,8 +251,7 @@ class Cmp(Experiment):
     def write_run(self, d, algo, doc):
         doc.update({"algo": algo, "switch": switch_opts(algo, self.mbps()),
                     "host": host_opts(self.mbps())})
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
 
     @staticmethod
     def guard():
@@ -274,8 +272,7 @@ class Cmp(Experiment):
 
     @staticmethod
     def load(d):
-        with open(os.path.join(d, "run.json")) as f:
-            return json.load(f)
+        return load_run(d)
 
     @staticmethod
     def port_rows(d, label):

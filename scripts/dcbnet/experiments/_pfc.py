@@ -4,14 +4,13 @@ pfc_unfair): the knobs of their fabric, its sch_dcb options, UDP
 senders that run until stopped, tc flower sinks that count, counters
 of every node before and after, and their rows."""
 
-import json
 import os
 import subprocess
 import tempfile
 import time
 
 from .. import TOP, stats
-from ..experiment import Param, log, wait_for
+from ..experiment import Param, log, save_run, wait_for
 BAND = 3
 TOS = 0x60		# DSCP 24 -> band 3
 UDP_OVERHEAD = 42	# UDP 8 + IPv4 20 + Ethernet 14 bytes
@@ -267,5 +266,4 @@ def run_two_switches(exp, out, build, measure):
         finally:
             net.stop()
             subprocess.run(["rm", "-rf", scratch])
-    with open(os.path.join(out, "run.json"), "w") as f:
-        json.dump(doc, f, indent=1)
+    save_run(out, doc)

@@ -24,12 +24,11 @@ dcqcn_buffer and dcqcn_params are this experiment with other settings
 (Incast.setting).
 """
 
-import json
 import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log
+from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -269,8 +268,7 @@ class Incast(Experiment):
             "oos": hw_sum([r], "out_of_seq_request") - oos0,
             "before": snap_json(before), "after": snap_json(after),
         }
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
         if failed:
             log("%s: perftest failed: %s (see %s)"
                 % (name, " ".join(doc["failed"]), d))
@@ -290,8 +288,7 @@ class Incast(Experiment):
         from dcbanalysis import cmpmetrics
         from dcbanalysis.samples import read as read_samples
 
-        with open(os.path.join(d, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(d)
         b, a = snap_load(doc["before"]), snap_load(doc["after"])
         size, iters = int(self.p["size"]), int(self.p["iters"])
         m = dict(cmpmetrics.incast(

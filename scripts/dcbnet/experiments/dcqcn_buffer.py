@@ -35,7 +35,7 @@ import json
 import os
 import statistics
 
-from ..experiment import Param
+from ..experiment import Param, load_run
 from ._pfc import snap_load
 from .cmp_incast import BAND, Incast, queue_kb, red_opts, size_bytes
 
@@ -120,8 +120,7 @@ class DcqcnBuffer(Incast):
 
     def setting_rows(self, d):
         rows = super().setting_rows(d)
-        with open(os.path.join(d, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(d)
         info, a = doc["info"], snap_load(doc["after"])
         ports = a.ports()
         peak = max(a.get(x, "pool.peak") for x in ports)

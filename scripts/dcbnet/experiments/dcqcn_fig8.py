@@ -34,11 +34,10 @@ control packets apart), h1's rate over the others' (Fig. 3) and v's
 share of its rate alone (Fig. 9).
 """
 
-import json
 import os
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log
+from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -161,8 +160,7 @@ class DcqcnFig8(Experiment):
                "knobs": dict(self.dcqcn_knobs()) if algo == "dcqcn" else {},
                "failed": [os.path.basename(f) for f in failed],
                "before": before, "after": after}
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
         log("%s: done, %d perftest failures" % (run, len(failed)))
 
     # ---------------------------------------------------------- metrics
@@ -173,8 +171,7 @@ class DcqcnFig8(Experiment):
         from dcbanalysis import cmpmetrics
         from dcbanalysis.samples import read as read_samples
 
-        with open(os.path.join(d, "run.json")) as f:
-            flows = json.load(f)["flows"]
+        flows = load_run(d)["flows"]
         v = cmpmetrics.shares(read_samples(os.path.join(d, "samples.txt")))
         v = v.split()
         if v[0] == "NaN":
@@ -188,8 +185,7 @@ class DcqcnFig8(Experiment):
         rows, rate = [], {}
         for run in self.runs():
             d = os.path.join(out, run)
-            with open(os.path.join(d, "run.json")) as f:
-                doc = json.load(f)
+            doc = load_run(d)
             b = {k: snap_load(v) for k, v in doc["before"].items()}
             a = {k: snap_load(v) for k, v in doc["after"].items()}
 

@@ -20,12 +20,11 @@ outputs; 4-dcqcn/trace.txt, the tracepoint's events.  analyze() adds
 trace-4.csv and trace-4.qps for the timeline plot.
 """
 
-import json
 import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log
+from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -121,8 +120,7 @@ class DcqcnIncast(Experiment):
                "port": str(bott), "cpu_busy": busy,
                "failed": [os.path.basename(f) for f in failed],
                "before": snap_json(before), "after": snap_json(after)}
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
         log("%s: done, %d perftest failures" % (run, len(failed)))
 
     # ---------------------------------------------------------- metrics
@@ -134,8 +132,7 @@ class DcqcnIncast(Experiment):
         rows = []
         for run in self.runs():
             d = os.path.join(out, run)
-            with open(os.path.join(d, "run.json")) as f:
-                doc = json.load(f)
+            doc = load_run(d)
             b, a = snap_load(doc["before"]), snap_load(doc["after"])
 
             def delta(key, band=None, devs=None):

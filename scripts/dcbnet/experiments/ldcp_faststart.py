@@ -31,13 +31,12 @@ ports.tsv (the bottleneck), perftest's outputs; analyze() adds fct.tsv
 (every small flow's FCT).
 """
 
-import json
 import os
 import re
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Param, log
+from ..experiment import CpuGuard, Param, load_run, log, save_run
 from ._pfc import snap_json, snap_load
 from .cmp_incast import Incast, capture_rows, host_opts, measured
 
@@ -188,8 +187,7 @@ class LdcpFaststart(Incast):
             "before": snap_json(before), "mid": snap_json(mid),
             "after": snap_json(after),
         }
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
         log("%s: done, %d failed, %d retries, capture dropped %s"
             % (name, len(failed), doc["retry"], cap.dropped))
 
@@ -220,8 +218,7 @@ class LdcpFaststart(Incast):
         """(metric, value, unit) of the setting run in @d."""
         from dcbanalysis import roce_flows
 
-        with open(os.path.join(d, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(d)
         m, a = snap_load(doc["mid"]), snap_load(doc["after"])
         pkts = roce_flows.read_pcap(os.path.join(d, "capture.pcap"))
         inc = roce_flows.incast(pkts, doc["long_src"])

@@ -40,12 +40,11 @@ line); its ecn_threshold_pct is set to the knob pcn_ecn_pct (95, the
 module's default).
 """
 
-import json
 import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Param, log
+from ..experiment import CpuGuard, Param, load_run, log, save_run
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -220,8 +219,7 @@ class PcnFlows(Incast):
             "capture_dropped": cap.dropped,
             "before": snap_json(before), "after": snap_json(after),
         }
-        with open(os.path.join(d, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(d, doc)
         log("%s: done, %d failed, %d retries, capture dropped %s"
             % (name, len(failed), doc["retry"], cap.dropped))
 
@@ -240,8 +238,7 @@ class PcnFlows(Incast):
         rates.tsv (each flow's rate over the second half)."""
         from dcbanalysis import cmpmetrics, roce_flows
 
-        with open(os.path.join(d, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(d)
         b, a = snap_load(doc["before"]), snap_load(doc["after"])
 
         def delta(key, band=None):

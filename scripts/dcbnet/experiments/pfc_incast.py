@@ -17,14 +17,14 @@ ports.tsv (time series of the switch ports and NICs), pfc.pcap
 tcpdump's report).
 """
 
-import json
 import os
 import subprocess
 import tempfile
 import time
 
 from .. import TOP, stats
-from ..experiment import CpuGuard, Experiment, Param, log, wait_for
+from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
+                          wait_for)
 from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, host_opts,
                    rate_bps, sink_add, sink_counts, snap_json, snap_load)
 
@@ -98,8 +98,7 @@ class PfcIncast(Experiment):
             guard.stop()
             net.stop()
             subprocess.run(["rm", "-rf", scratch])
-        with open(os.path.join(out, "run.json"), "w") as f:
-            json.dump(doc, f, indent=1)
+        save_run(out, doc)
 
     def _incast(self, net, sw, out, scratch, guard, count):
         n = self.n()
@@ -213,8 +212,7 @@ class PfcIncast(Experiment):
     def analyze(self, out):
         from dcbanalysis.fairness import sender_rows
 
-        with open(os.path.join(out, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(out)
         b = {k: snap_load(v) for k, v in doc["before"].items()}
         a = {k: snap_load(v) for k, v in doc["after"].items()}
         port = doc["ports"]

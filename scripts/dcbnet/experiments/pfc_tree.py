@@ -24,12 +24,11 @@ statistics before and after, the switch ports of each hop, softnet
 drops), dcbmon.csv and ports.tsv (series of the hops the plots draw).
 """
 
-import json
 import os
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log, wait_for
+from ..experiment import CpuGuard, Experiment, Param, load_run, log, wait_for
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -128,8 +127,7 @@ class PfcTree(Experiment):
         }
 
     def analyze(self, out):
-        with open(os.path.join(out, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(out)
         b, a = _pfc.load(doc)
         pkt = int(doc["knobs"]["pkt"])
         rows = []

@@ -20,11 +20,10 @@ sch_dcb statistics before and after, softnet drops), dcbmon.csv and
 ports.tsv (sw1's ports, sw2's uplink, the senders' NICs).
 """
 
-import json
 import os
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, log
+from ..experiment import CpuGuard, Experiment, Param, load_run, log
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -102,8 +101,7 @@ class PfcUnfair(Experiment):
     def analyze(self, out):
         from dcbanalysis.fairness import sender_rows
 
-        with open(os.path.join(out, "run.json")) as f:
-            doc = json.load(f)
+        doc = load_run(out)
         b, a = _pfc.load(doc)
         pkt = int(doc["knobs"]["pkt"])
         secs = doc["window_s"]
