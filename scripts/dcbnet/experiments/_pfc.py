@@ -200,6 +200,23 @@ def snaps(nodes):
     return {x.name: snap_json(stats.snapshot(x)) for x in nodes}
 
 
+class Counters:
+    """Every node's counters, and the guest's softnet and neighbour-queue
+    drops, from the making to doc(): what run.json keeps of them
+    ("before", "after", "softnet_drops", "neigh_drops"; load() and
+    drop_rows() read them)."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.before = snaps(nodes)
+        self.soft0, self.neigh0 = stats.softnet_drops(), stats.neigh_drops()
+
+    def doc(self):
+        return {"before": self.before, "after": snaps(self.nodes),
+                "softnet_drops": stats.softnet_drops() - self.soft0,
+                "neigh_drops": stats.neigh_drops() - self.neigh0}
+
+
 def load(doc):
     """(before, after): {node: Snapshot} of a run.json."""
     return ({k: snap_load(v) for k, v in doc["before"].items()},

@@ -25,8 +25,8 @@ import time
 from .. import TOP, stats
 from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           wait_for)
-from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, host_opts,
-                   rate_bps, sink_add, sink_counts, snap_json, snap_load)
+from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, Counters,
+                   host_opts, load, rate_bps, sink_add, sink_counts)
 
 BASE_PORT = 7000
 
@@ -132,9 +132,7 @@ class PfcIncast(Experiment):
 
         self.resolve(senders, rx.IP())
         try:
-            before = {x.name: stats.snapshot(x) for x in nodes}
-            soft0 = stats.softnet_drops()
-            neigh0 = stats.neigh_drops()
+            counters = Counters(nodes)
             go = os.path.join(scratch, "go")
             procs = []
             for i, h in enumerate(senders, 1):
@@ -177,7 +175,7 @@ class PfcIncast(Experiment):
             mon.stop()
             if cap_proc is not None:
                 self._stop_capture(cap_proc, os.path.join(out, "pfc.pcap"))
-        after = {x.name: stats.snapshot(x) for x in nodes}
+        counted = counters.doc()
         counts, _ = sink_counts(rx)
         received = {"h%d" % (p - BASE_PORT): c for p, c in counts.items()}
         return {
@@ -185,10 +183,7 @@ class PfcIncast(Experiment):
             "switch": self.switch_opts(), "host": self.host_opts(),
             "ports": port, "sent": sent, "received": received,
             "end_s": ends,
-            "before": {k: snap_json(v) for k, v in before.items()},
-            "after": {k: snap_json(v) for k, v in after.items()},
-            "softnet_drops": stats.softnet_drops() - soft0,
-            "neigh_drops": stats.neigh_drops() - neigh0,
+            **counted,
         }
 
     @staticmethod
@@ -213,8 +208,7 @@ class PfcIncast(Experiment):
         from dcbanalysis.fairness import sender_rows
 
         doc = load_run(out)
-        b = {k: snap_load(v) for k, v in doc["before"].items()}
-        a = {k: snap_load(v) for k, v in doc["after"].items()}
+        b, a = load(doc)
         port = doc["ports"]
         pkt = int(doc["knobs"]["pkt"])
         names = sorted(doc["sent"], key=lambda s: int(s[1:]))

@@ -87,8 +87,7 @@ class PfcTree(Experiment):
             "sw2-r", "sw2-sw1", "sw1-sw2", "sw1-v", "sw1-s1", "nic-v",
             "nic-s1", "nic-s4")], int(p["interval_ms"]))
         guard = CpuGuard()
-        before = _pfc.snaps(nodes)
-        soft0, neigh0 = stats.softnet_drops(), stats.neigh_drops()
+        counters = _pfc.Counters(nodes)
         mon.start()
         try:
             t0 = time.monotonic()
@@ -121,9 +120,7 @@ class PfcTree(Experiment):
             "incast": {"datagrams": during, "s": during_s,
                        "cpu_busy": busy_d, "victim_paused": paused},
             "t_incast_s": t_incast, "t_end_s": t_end,
-            "before": before, "after": _pfc.snaps(nodes),
-            "softnet_drops": stats.softnet_drops() - soft0,
-            "neigh_drops": stats.neigh_drops() - neigh0,
+            **counters.doc(),
         }
 
     def analyze(self, out):

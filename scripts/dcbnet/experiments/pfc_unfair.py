@@ -66,8 +66,7 @@ class PfcUnfair(Experiment):
             [("nic-" + h, net[h], str(net[h].defaultIntf())) for h in HOSTS],
             int(p["interval_ms"]))
         guard = CpuGuard()
-        before = _pfc.snaps(nodes)
-        soft0, neigh0 = stats.softnet_drops(), stats.neigh_drops()
+        counters = _pfc.Counters(nodes)
         mon.start()
         try:
             log("h1 alone, h2..h4 behind sw2 -> r at %s, PFC %s"
@@ -93,9 +92,7 @@ class PfcUnfair(Experiment):
             "datagrams": {h: got.get(BASE_PORT + i, 0)
                           for i, h in enumerate(HOSTS, 1)},
             "window_s": secs, "cpu_busy": busy, "both_paused": paused,
-            "before": before, "after": _pfc.snaps(nodes),
-            "softnet_drops": stats.softnet_drops() - soft0,
-            "neigh_drops": stats.neigh_drops() - neigh0,
+            **counters.doc(),
         }
 
     def analyze(self, out):
