@@ -33,6 +33,17 @@ def title(scenario, what, params, keys):
     return "%s: %s%s" % (scenario, what, "\n" + kv if kv else "")
 
 
+def _finish(fig, ax, path, plot_title, ylabel):
+    """Title, y label, y axis from 0 and legend of every plot; then the
+    PNG @path is written and the figure closed."""
+    ax.set_title(plot_title)
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.legend(loc="best")
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
 def series(path, lines, plot_title, ylabel, xlabel="time (s)",
            hline=None, hline_label=None):
     """Write the PNG @path: @lines is [(label, xs, ys)] (or with a fourth
@@ -46,14 +57,8 @@ def series(path, lines, plot_title, ylabel, xlabel="time (s)",
         if hline is not None:
             ax.axhline(hline, color="black", linestyle="--", linewidth=1,
                        label=hline_label)
-        ax.set_title(plot_title)
         ax.set_xlabel(xlabel)
-        ax.set_ylabel(ylabel)
-        ax.set_ylim(bottom=0)
-        ax.legend(loc="best")
-        fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        _finish(fig, ax, path, plot_title, ylabel)
     return plot_title
 
 
@@ -73,11 +78,5 @@ def bars(path, groups, series, plot_title, ylabel):
                        label=label)
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels(groups)
-        ax.set_title(plot_title)
-        ax.set_ylabel(ylabel)
-        ax.set_ylim(bottom=0)
-        ax.legend(loc="best")
-        fig.tight_layout()
-        fig.savefig(path)
-        plt.close(fig)
+        _finish(fig, ax, path, plot_title, ylabel)
     return plot_title
