@@ -7,7 +7,9 @@
 # an ECT(0) UDP sender overloads the 100 Mb/s port 2:1 (on a slow kernel
 # rates divided and windows multiplied by DCBLAB_SLOW, see lib.sh).  Each
 # step first drives the queue to its limit (if it never gets there the
-# step fails and the next one runs).  Steps:
+# step fails and the next one runs; on a slow kernel, whose real-time guest
+# may not offer the overload, that premise is an XFAIL: check_perf).
+# Steps:
 #   below kmin             limit below kmin: no packet marked;
 #   between kmin and kmax  marked fraction within 10% (relative) of
 #                          pmax*(q-kmin)/(kmax-kmin) (25% on a slow
@@ -70,9 +72,12 @@ curve="dscp-map 0:7 ecn red kmin ${KMIN}b kmax ${KMAX}b pmax $PMAX"
 
 # run_case LIMIT WINDOW PORT: overload the port; once the queue has been at
 # the limit's level, count band 1 over WINDOW seconds.  Sets ENQ MARKED
-# TAIL.  Returns 1 (the step has failed) when the queue never reached the
-# limit, or the window saw fewer than 1000 packets, or fewer than a quarter
-# of the arrivals were tail-dropped: the step's checks would mean nothing.
+# TAIL.  Returns 1 (the step's checks would mean nothing) when the queue
+# never reached the limit, or the window saw fewer than 1000 packets, or
+# fewer than a quarter of the arrivals were tail-dropped.  That premise is
+# the emulation's performance: a failed premise fails the step, except on a
+# slow kernel (check_perf: XFAIL), whose real-time guest may not offer the
+# 2:1 overload.
 # A 2:1 offer tail-drops about half of the arrivals while the queue stays
 # at the limit; a sender the host starves lets the queue drain and the
 # arrivals meet a shorter queue than the curve's premise (notebook/results-history.rst,
@@ -84,7 +89,7 @@ run_case()
 	dcb_set rate "$RATE" limit "${limit}b" $curve
 	ect_start "$port"
 	if ! wait_for --timeout 20 peak_at_least $((limit - 3 * WIRE)); then
-		check_err 1 "queue never reached $limit bytes (peak $(dcb_stat backlog_peak))"
+		check_perf "queue never reached $limit bytes (peak $(dcb_stat backlog_peak))" false
 		ect_stop
 		return 1
 	fi
@@ -98,10 +103,10 @@ run_case()
 	MARKED=$(dcb_delta "$s1" "$s2" ecn_marked)
 	TAIL=$(dcb_delta "$s1" "$s2" drops_tail)
 	log "limit $limit: enq $ENQ marked $MARKED tail drops $TAIL"
-	check_assert assert_ge "$ENQ" 1000 "packets in the window"
-	check_assert assert_ge $((TAIL * 100 / (ENQ + TAIL + 1))) 25 \
-		"per cent of arrivals tail-dropped (port overloaded throughout)"
-	[ "$RET" = 0 ]
+	[ "$ENQ" -ge 1000 ] &&
+		[ $((TAIL * 100 / (ENQ + TAIL + 1))) -ge 25 ] && return 0
+	check_perf "the premise: $ENQ packets in the window (at least 1000), $TAIL tail-dropped (at least 25 % of the arrivals: the port overloaded throughout)" false
+	return 1
 }
 
 below_kmin()
@@ -124,7 +129,8 @@ between_kmin_kmax()
 }
 
 # Above kmax, plus a non-ECT flow and a capture at the receiver (CAP_RC:
-# tcpdump's status, for the next step).  The limit is far above kmax so
+# tcpdump's status, for the next step, or "premise" when the queue never
+# reached the limit).  The limit is far above kmax so
 # that a stall of the ECT sender in the guest (at 100 Mb/s the port drains
 # (FULL - KMAX) / RATE = 71 ms before the queue falls below kmax) does
 # not let arrivals meet the probabilistic part of the curve.
@@ -140,7 +146,8 @@ above_kmax()
 	dcb_set rate "$RATE" limit "${FULL}b" $curve
 	ect_start 5203
 	if ! wait_for --timeout 20 peak_at_least $((FULL - 3 * WIRE)); then
-		check_err 1 "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))"
+		check_perf "queue never reached $FULL bytes (peak $(dcb_stat backlog_peak))" false
+		CAP_RC=premise
 		ect_stop
 		return
 	fi
@@ -187,6 +194,10 @@ ce_at_receiver()
 	local ce all
 	if [ -z "$CAP_RC" ]; then
 		check_err 1 "no capture: the above kmax step did not get to start one"
+		return
+	fi
+	if [ "$CAP_RC" = premise ]; then
+		check_perf "no capture: the above kmax step's queue never reached its limit" false
 		return
 	fi
 	[ "$CAP_RC" = 0 ]

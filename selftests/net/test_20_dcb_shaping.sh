@@ -9,7 +9,9 @@
 # packets through a routing namespace, so links use a 9000-byte MTU and
 # those cases send 8000-byte datagrams (fewer packets, same shaper).  On a
 # slow kernel (DCBLAB_SLOW, lib.sh) every rate is divided and every
-# duration multiplied by SLOW (2, 10 and 20 Mbit/s at SLOW=5).  Steps:
+# duration multiplied by SLOW (2, 10 and 20 Mbit/s at SLOW=5), and the
+# steps' premises (a port backlogged) are XFAILs when not met (check_perf:
+# its real-time guest may not offer the load).  Steps:
 #   rate 10mbit, rate 50mbit, rate 100mbit
 #                      a backlogged port (the offer 1.5 times the rate)
 #                      was backlogged for at least 4 s of the 8 s
@@ -75,7 +77,7 @@ measure()
 		for ((i = 1; i <= n; i++)); do
 			tail -n 5 "$TMPD/client-$((port + 10 * (i - 1))).json" >&2
 		done
-		check_err 1 "port not backlogged at ${mbit}mbit"
+		check_perf "port not backlogged at ${mbit}mbit" false
 		return
 	fi
 	cpu_mark
@@ -106,9 +108,13 @@ measure()
 			ms / 1000, lms / 1000 }
 	' "$csv")
 	log "${mbit}mbit: measured $rate Mbit/s over $busy s of backlogged port, less $lag s the shaper lost"
-	check_assert assert_ge "$busy" "$(scaled_time 4)" "seconds with the port backlogged"
-	# the rate is only measured while the port was backlogged
+	# the rate is only measured while the port was backlogged (its
+	# premise: an XFAIL on a slow kernel, as check_perf says)
 	[ "$RET" = 0 ] || return
+	if awk -v b="$busy" -v m="$(scaled_time 4)" 'BEGIN { exit !(b < m) }'; then
+		check_perf "the port was backlogged for $busy s, less than $(scaled_time 4) s" false
+		return
+	fi
 	check_assert assert_within_pct "$rate" "$mbit" 2 "shaped rate at ${mbit}mbit"
 }
 
@@ -132,7 +138,7 @@ strict_priority()
 	udp_flow s1 5310 "$(scaled_rate 20M)" 0x20 "$(scaled_time 120)" 1400
 	bulk=$FLOW_PID
 	if ! wait_for --timeout 20 backlog_at_least $((50 * 1400)); then
-		check_err 1 "band 1 not backlogged"
+		check_perf "band 1 not backlogged" false
 		kill "$bulk" 2>/dev/null
 		return
 	fi
@@ -153,7 +159,7 @@ strict_priority()
 	lost=$(jq -r '.end.sum_received.lost_percent' "$TMPD/hi-client.json")
 	drops7=$(( $(dcb_delta "$s1" "$s2" drops_tail) + $(dcb_delta "$s1" "$s2" drops_wred) ))
 	log "band 7: $hi Mbit/s received, $lost% lost, $drops7 drops, peak $(dcb_stat backlog_peak 7) bytes; band 1 backlog $b1 bytes at the end, port peak $(dcb_stat backlog_peak)"
-	check_assert assert_ge "$b1" 1400 "band 1 still backlogged while band 7 ran"
+	check_perf_assert assert_ge "$b1" 1400 "band 1 still backlogged while band 7 ran"
 	check_assert assert_within_pct "$hi" "$(scaled_mbit 3)" 5 "band 7 throughput under a band 1 flood"
 	check_assert assert_le "$lost" 1 "band 7 loss percent"
 	[ "$drops7" -eq 0 ]
