@@ -245,7 +245,7 @@ demo: $(DEPS_STAMP)
 
 bench: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
+	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do /usr/bin/python3 $(TOP)/scripts/bench/$$b.py || rc=1; done; exit $$rc'
 
 # The lab's two clocks side by side: a 4:1 RDMA incast at 40-400 Mbit/s in
 # virtual and in real time (scripts/bench/clock.py; Documentation/bench.rst).
