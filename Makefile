@@ -263,7 +263,7 @@ bench-repro: $(DEPS_STAMP)
 # virtual time took more than 30 minutes)
 bench-rxe: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/vm-run --timeout 5400 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
+	bash $(TOP)/scripts/vm-run --timeout 5400 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do /usr/bin/python3 $(TOP)/scripts/bench/$$b.py || rc=1; done; exit $$rc'
 
 # make install [DESTDIR=...] [KVER=...] [PREFIX=/usr/local]: what `make`
 # built, for the kernel KDIR is (KVER), without building or installing
