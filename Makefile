@@ -245,25 +245,25 @@ demo: $(DEPS_STAMP)
 
 bench: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
+	bash $(TOP)/scripts/vm-run -- bash -c 'rc=0; for b in pps pfc; do /usr/bin/python3 $(TOP)/scripts/bench/$$b.py || rc=1; done; exit $$rc'
 
 # The lab's two clocks side by side: a 4:1 RDMA incast at 40-400 Mbit/s in
-# virtual and in real time (scripts/bench/clock.sh; Documentation/bench.rst).
+# virtual and in real time (scripts/bench/clock.py; Documentation/bench.rst).
 bench-clock: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/bench/clock.sh
+	/usr/bin/python3 $(TOP)/scripts/bench/clock.py
 
 # The same RDMA incast on a quiet and on a loaded host, per clock: are the
-# numbers the network's or the host's?  (scripts/bench/repro.sh)
+# numbers the network's or the host's?  (scripts/bench/repro.py)
 bench-repro: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/bench/repro.sh
+	/usr/bin/python3 $(TOP)/scripts/bench/repro.py
 
 # (a wall-clock limit: on a loaded 2-core host the guest's 10 minutes of
 # virtual time took more than 30 minutes)
 bench-rxe: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/vm-run --timeout 5400 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do bash $(TOP)/scripts/bench/$$b.sh || rc=1; done; exit $$rc'
+	bash $(TOP)/scripts/vm-run --timeout 5400 -- bash -c 'rc=0; for b in rxe_bw dcqcn; do /usr/bin/python3 $(TOP)/scripts/bench/$$b.py || rc=1; done; exit $$rc'
 
 # make install [DESTDIR=...] [KVER=...] [PREFIX=/usr/local]: what `make`
 # built, for the kernel KDIR is (KVER), without building or installing

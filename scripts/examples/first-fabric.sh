@@ -18,7 +18,7 @@
 # rate of the port toward r, the PAUSE frames the switch sent and the
 # guest's kernel busy share (the CPU guard's, Documentation/testing.rst)
 # and, with tools/dcbmon built, the queue's mean; FF_REPORT=FILE also writes them there as
-# key=value lines (scripts/bench/clock.sh reads them).
+# key=value lines (scripts/bench/clock.py reads them).
 #
 # Run it as root where the modules load (or in a guest:
 # scripts/vm-run -- scripts/examples/first-fabric.sh dcqcn), after `make`.
