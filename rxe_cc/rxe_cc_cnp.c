@@ -11,6 +11,7 @@
 #include <linux/ipv6.h>
 #include <linux/ip.h>
 #include <net/dsfield.h>
+#include <net/inet_ecn.h>
 
 #include "rxe_cc_loc.h"
 #include "rxe_loc.h"

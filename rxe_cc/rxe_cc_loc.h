@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rxe_cc: what the files of the engine share among themselves.  An
- * algorithm and the patched rxe see only rxe_cc.h.
+ * algorithm sees only rxe_cc.h, the patched rxe rxe_cc_hooks.h too.
  */
 #ifndef RXE_CC_LOC_H
 #define RXE_CC_LOC_H

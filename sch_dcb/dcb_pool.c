@@ -16,7 +16,7 @@
  * lifetime as the peer times it while the band stays above XON.  Frames
  * are sent from a tasklet (never from the datapath, which holds another
  * qdisc's lock) straight to the driver, so they never wait behind paused
- * data.
+ * data (dcb_pfc.c).
  *
  * Pools are per network namespace (net_generic storage): the namespace's
  * pool list and pool membership are under its dcb_net->mutex.  A pool is
@@ -39,8 +39,6 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/slab.h>
-#include <linux/etherdevice.h>
-#include <linux/if_ether.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
@@ -52,48 +50,7 @@
 #include <net/netlink.h>
 
 #include "dcb_pool.h"
-#include "dcb_frame.h"
-#include "dcb_trace.h"
-
-#define DCB_PFC_FRAME_LEN	60	/* minimum frame, without FCS */
-#define DCB_RETRY_NS		(100 * NSEC_PER_USEC)
-#define DCB_RETRY_FAST		100	/* then every DCB_RETRY_SLOW_NS */
-#define DCB_RETRY_SLOW_NS	(100 * NSEC_PER_MSEC)
-#define DCB_REFRESH_MIN_NS	(10 * NSEC_PER_USEC)
-
-struct dcb_port_band {
-	u64	bytes;		/* charged: shared + headroom */
-	u64	peak;
-	u64	headroom;	/* of bytes, in the headroom */
-	u64	in_drops;
-	u64	in_borrowed;	/* beyond the headroom, queued in shared */
-	u64	pause_tx;
-	u64	resume_tx;
-	u64	pause_t0;	/* ns: the PAUSE of the pause in progress */
-	u64	pause_bytes;	/* arrived since then, dropped or not */
-	u64	inflight_peak;	/* highest pause_bytes */
-	u64	react_ns;	/* longest PAUSE to arrival */
-	bool	paused;		/* we have paused the peer */
-};
-
-struct dcb_port {
-	struct dcb_pool		*pool;
-	struct net_device	*dev;
-	int			ifindex;
-	bool			dead;		/* qdisc going: announce nothing */
-	bool			replaced;	/* a successor speaks for dev */
-	u32			refs;		/* the qdisc, charged packets */
-	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
-	u32			mtu;
-	u64			rate;		/* bytes/s, 0 = not shaped */
-	u64			reserve;	/* counted in pool->reserved */
-	u8			changed;	/* bands to announce */
-	unsigned int		failures;	/* transmissions failed in a row */
-	struct dcb_port_band	band[TC_DCB_NUM_BANDS];
-	struct tasklet_struct	tx;
-	struct hrtimer		refresh;
-	struct rcu_head		rcu;
-};
+#include "dcb_pfc.h"
 
 /* The pools of one network namespace. */
 struct dcb_net {
@@ -102,14 +59,6 @@ struct dcb_net {
 };
 
 static unsigned int dcb_net_id __read_mostly;
-
-/*
- * The rate (bytes/s) at which the link peer of a device times the quanta
- * of our PAUSEs: the qdisc knows it (the peer may be a sch_dcb), and
- * gives this at module load (dcb_pool_init()), so the pool calls nothing
- * of the qdisc.
- */
-static u64 (*dcb_peer_rate)(struct net_device *dev) __read_mostly;
 
 static struct dcb_net *dcb_net(const struct net *net)
 {
@@ -167,131 +116,7 @@ static u64 dcb_xon(const struct dcb_pool *pool, const struct dcb_port *p)
 }
 
 /* ------------------------------------------------------------------ */
-/* Sending PFC frames                                                  */
-
-static int dcb_send_pfc(struct net_device *dev, u8 pause, u8 resume,
-			u16 quanta)
-{
-	struct dcb_pfc_hdr *pfc;
-	struct sk_buff *skb;
-	struct ethhdr *eth;
-	unsigned int i;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(dev) + DCB_PFC_FRAME_LEN, GFP_ATOMIC);
-	if (!skb)
-		return -ENOMEM;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev));
-	skb_reset_mac_header(skb);
-	eth = skb_put_zero(skb, DCB_PFC_FRAME_LEN);
-	ether_addr_copy(eth->h_dest, dcb_pfc_dst);
-	ether_addr_copy(eth->h_source, dev->dev_addr);
-	eth->h_proto = htons(ETH_P_PAUSE);
-	pfc = (struct dcb_pfc_hdr *)(eth + 1);
-	pfc->opcode = htons(DCB_PFC_OPCODE);
-	pfc->vector = htons(pause | resume);
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-		if (pause & BIT(i))
-			pfc->time[i] = htons(quanta);
-	skb_set_network_header(skb, ETH_HLEN);
-	skb->protocol = htons(ETH_P_PAUSE);
-	skb->priority = TC_PRIO_CONTROL;
-	skb->dev = dev;
-
-	trace_dcb_pfc_tx(dev, pause, resume, quanta);
-	return dev_direct_xmit(skb, 0) == NETDEV_TX_OK ? 0 : -ENOBUFS;
-}
-
-/*
- * Half the lifetime of our PAUSE as the peer times it; pool->lock held.
- * The peer counts the quanta at its own rate, so a peer faster than this
- * port lets the pause lapse sooner than this port's rate says: time the
- * refresh with the faster of the two.  dcb_peer_rate() knows the peer's
- * rate when it is our sch_dcb across a veth, and assumes an unshaped peer
- * when it cannot know.
- */
-static u64 dcb_refresh_ns(const struct dcb_port *p)
-{
-	u64 rate = p->rate ?: DCB_UNSHAPED_RATE;
-	u64 lifetime;
-
-	rate = max(rate, dcb_peer_rate(p->dev));
-	/* quanta * 512 bit times = quanta * 64 byte times */
-	lifetime = div64_u64((u64)p->pfc.quanta * 64 * NSEC_PER_SEC, rate);
-	return max_t(u64, lifetime / 2, DCB_REFRESH_MIN_NS);
-}
-
-/*
- * Announce the paused bands (new ones and refreshes) and the bands that
- * have just resumed, in one frame; re-arm the refresh.
- */
-static void dcb_port_tx(struct tasklet_struct *t)
-{
-	struct dcb_port *p = from_tasklet(p, t, tx);
-	struct dcb_pool *pool = p->pool;
-	u8 pause = 0, resume, changed;
-	unsigned int i;
-	u16 quanta;
-	u64 delay;
-	int err;
-
-	spin_lock_bh(&pool->lock);
-	if (p->dead) {
-		spin_unlock_bh(&pool->lock);
-		return;
-	}
-	changed = p->changed;
-	p->changed = 0;
-	for (i = 0; i < TC_DCB_NUM_BANDS; i++)
-		if (p->band[i].paused)
-			pause |= BIT(i);
-	resume = changed & ~pause;
-	quanta = p->pfc.quanta;
-	spin_unlock_bh(&pool->lock);
-
-	if (!pause && !resume)
-		return;
-
-	rcu_read_lock();
-	err = dcb_send_pfc(p->dev, pause, resume, quanta);
-	rcu_read_unlock();
-
-	spin_lock_bh(&pool->lock);
-	if (err) {
-		p->changed |= changed;
-		p->failures++;
-	} else {
-		for (i = 0; i < TC_DCB_NUM_BANDS; i++) {
-			p->band[i].pause_tx += !!(pause & BIT(i));
-			p->band[i].resume_tx += !!(resume & BIT(i));
-		}
-		p->failures = 0;
-	}
-	if (p->dead || !(pause || p->changed))
-		goto unlock;
-	if (!err) {
-		delay = dcb_refresh_ns(p);
-	} else if (!netif_running(p->dev) || !netif_carrier_ok(p->dev)) {
-		/* nothing can leave: dcb_netdev_event() restarts us when
-		 * the link comes back, or the next state change does
-		 */
-		goto unlock;
-	} else if (p->failures < DCB_RETRY_FAST) {
-		delay = DCB_RETRY_NS;
-	} else {
-		delay = max_t(u64, dcb_refresh_ns(p), DCB_RETRY_SLOW_NS);
-	}
-	hrtimer_start(&p->refresh, ns_to_ktime(delay), HRTIMER_MODE_REL_SOFT);
-unlock:
-	spin_unlock_bh(&pool->lock);
-}
-
-static enum hrtimer_restart dcb_port_refresh(struct hrtimer *timer)
-{
-	struct dcb_port *p = container_of(timer, struct dcb_port, refresh);
-
-	tasklet_schedule(&p->tx);
-	return HRTIMER_NORESTART;
-}
+/* Announcing PFC changes (dcb_pfc.c sends them)                       */
 
 /* Band @band of @p changed state; pool->lock held. */
 static void dcb_port_announce(struct dcb_port *p, unsigned int band)
