@@ -17,7 +17,6 @@
 
 #include "dcb_pool.h"
 
-
 struct dcb_port_band {
 	u64	bytes;		/* charged: shared + headroom */
 	u64	peak;
