@@ -241,7 +241,7 @@ check-unit: user
 
 demo: $(DEPS_STAMP)
 	$(MAKE) all
-	bash $(TOP)/scripts/dcblab run compare --repeat 3 --duration 900
+	$(TOP)/scripts/dcblab run compare --repeat 3 --duration 900
 
 bench: $(DEPS_STAMP)
 	$(MAKE) all

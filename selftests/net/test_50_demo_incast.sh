@@ -47,7 +47,7 @@ log "dcblab run incast --duration $DUR $ARGS (results in $OUT)"
 # pandas, which take a minute to import in a TCG guest: the unit tests
 # draw them from files like these, and test_90 runs the whole native path.
 # shellcheck disable=SC2086
-DCBLAB_IN_GUEST=1 bash "$TOP/scripts/dcblab" run incast --native \
+DCBLAB_IN_GUEST=1 "$TOP/scripts/dcblab" run incast --native \
 	--out "$OUT" --duration "$DUR" $ARGS >"$OUT/dcblab.log" 2>&1
 rc=$?
 cat "$OUT/dcblab.log"

@@ -67,7 +67,7 @@ log_test "run.sh: test_10 and test_60 natively"
 
 # a scenario, natively, by dcblab's own choice
 out=$TMPD/incast
-env -u DCBLAB_IN_GUEST timeout "$(scaled_time 300)" bash "$TOP/scripts/dcblab" run incast \
+env -u DCBLAB_IN_GUEST timeout "$(scaled_time 300)" "$TOP/scripts/dcblab" run incast \
 	--out "$out" --duration "$(scaled_time 5)" >"$TMPD/dcblab.log" 2>&1
 rc=$?
 tail -n 15 "$TMPD/dcblab.log" | sed 's/^/  | /'

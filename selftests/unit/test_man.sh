@@ -58,7 +58,7 @@ done
 log "ok: dcbmon.8 names the options $(echo $opts) and $(tr , '\n' <<<"$cols" | wc -l) columns"
 
 # dcblab(1): scenarios
-scn=$(bash "$TOP/scripts/dcblab" list 2>/dev/null | awk '{ print $1 }')
+scn=$("$TOP/scripts/dcblab" list 2>/dev/null | awk '{ print $1 }')
 [ -n "$scn" ] || fail "dcblab list printed nothing"
 for s in $scn; do
 	bold dcblab.1 "$s" || fail "dcblab.1 does not name the scenario $s"
