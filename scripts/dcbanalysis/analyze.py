@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """Build a results folder's results.csv from what its runs left.
 
-results.csv = the rows dcblab's dl_metric wrote in the guest
-(guest-metrics.csv) + what the scenario's analyser (scenarios/) computes
-from each run's files.  Rebuilt from scratch every time, so analysing a
+results.csv = what the scenario's analyser (scenarios/: an experiment's
+analyze()) computes from each run's files + the rows of a
+guest-metrics.csv, which the bash scenarios of older results folders
+measured live.  Rebuilt from scratch every time, so analysing a
 folder twice gives the same file.
 """
 

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """metadata.json: what a results folder was measured on and with.
 
-dcblab collects what only the running topology can tell (the rxe_cc knobs
-and the qdiscs of every namespace, read before the namespaces go away)
-into RAW files (see collect_raw in scripts/dcblab); build() adds what
+An experiment keeps what only the running topology can tell (the rxe_cc
+knobs and the qdiscs of every namespace, read before the namespaces go
+away) in RAW files (dcbnet.experiment.Experiment.keep_raw), where dcblab
+adds dcblab.json (dcbnet/cli.py, write_metadata); build() adds what
 this process can see itself and writes one JSON document:
 
     dcblab     scenario, knobs, repeat count, command, start/end times

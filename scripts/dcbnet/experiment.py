@@ -5,9 +5,9 @@ An experiment is one module of dcbnet.experiments holding a subclass of
 Experiment: its parameters as one table (PARAMS), its topology and its
 run (build() and run(): raw files in the results folder, in the guest),
 its metrics (analyze(): tidy rows (metric, value, unit) from those files,
-anywhere) and its plots.  `dcblab run NAME` runs it like a bash scenario
-(the same folder layout, metadata.json, results.csv, table and plots),
-and a test runs it and asserts over its rows.
+anywhere) and its plots.  `dcblab run NAME` runs it (dcbnet.cli: the
+results folder, metadata.json, results.csv, table and plots), and a
+test runs it and asserts over its rows.
 
     python3 -m dcbnet list | params NAME | describe NAME
     python3 -m dcbnet run NAME OUT [KEY=VALUE ...]      (root, in the guest)

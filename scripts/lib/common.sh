@@ -8,7 +8,7 @@
 # assertions, the analysis layer's metrics and tc units (lab_metrics,
 # tc_rate_bps, tc_size_bytes) and tracepoints.  Sourced first, before
 # scripts/lib/dcb.sh, rxe.sh and cmp.sh, by the tests (through
-# selftests/net/lib.sh) and by dcblab's bash scenarios.
+# selftests/net/lib.sh).
 #
 # fail and skip exit with the kselftest codes: 0 pass, 1 fail, 4 skip.
 # See Documentation/testing.rst.

@@ -5,8 +5,7 @@
 # receiver topology (dcb_topo, on topo.sh) with sch_dcb on the switch's
 # port toward the receiver, UDP flows with a chosen TOS, PFC senders and
 # sinks (tools/udpflow), and readers of
-# the qdisc's counters.  Used by the guest tests (selftests/net) and,
-# under rxe.sh, by the dcblab scenarios cmp_* and dcqcn_buffer.
+# the qdisc's counters.  Used by the guest tests (selftests/net).
 # Source after common.sh (a test: after selftests/net/lib.sh).  Scratch
 # files go to $TMPD (removed at exit).
 

@@ -207,8 +207,7 @@ rxe_listen() { topo_exec "$2" ss -ltnH "sport = :$1" | grep -q .; }
 rxe_cm_listen() { topo_exec "$2" rdma resource show cm_id | grep LISTEN | grep -q ":$1 "; }
 
 # ------------------------------------------------------------------ DCQCN
-# Helpers of the DCQCN guest tests (test_71, test_74) and of the dcblab
-# scenarios (cmp_*, dcqcn_buffer, dcqcn_incast; dcqcn_fig8 runs test_71).
+# Helpers of the DCQCN guest tests (test_71, test_74).
 #
 #   load_algo NAME             rdma_rxe.ko and rxe_cc_NAME.ko (load_dcqcn: dcqcn)
 #   rxe_algo HOST ALGO MBPS    cc/algo, cc/max_rate_mbps (the line rate);
