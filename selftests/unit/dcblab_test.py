@@ -207,6 +207,63 @@ class Guests(unittest.TestCase):
                 self.assertEqual(f.read(), "part 1\n")
 
 
+FAKE_GUEST = r"""
+import os, sys
+out, runs = sys.argv[1], int(sys.argv[2])
+base = int(os.environ["DCBLAB_RUN_BASE"])
+assert os.environ["DCBLAB_RUN_DIRS"] == "1"
+assert os.environ["DCBLAB_IN_GUEST"] == "1"
+for k in range(base, base + runs):
+    os.makedirs(os.path.join(out, "run-%d" % k))
+with open(os.path.join(out, "cpu-guard.tsv"), "w") as f:
+    f.write("runs from %d\t50\n" % base)
+for name in ("params.txt", "metadata.json"):
+    with open(os.path.join(out, name), "w") as f:
+        f.write("base %d\n" % base)
+print("guest from run", base)
+sys.exit(3 if base == 3 else 0)
+"""
+
+
+class RunGuests(unittest.TestCase):
+    """run_guests with each guest replaced by a process that writes what
+    a guest's dcblab would."""
+
+    def test_three_guests(self):
+        merged = []
+
+        def argv(r, out, runs, budget):
+            return [sys.executable, "-c", FAKE_GUEST, out, str(runs)]
+
+        def module(args, **kw):
+            merged.append(args)
+            return 0
+
+        with tempfile.TemporaryDirectory() as out, \
+                mock.patch.object(cli, "guest_argv", argv), \
+                mock.patch.object(cli, "py_module", module), \
+                contextlib.redirect_stdout(io.StringIO()) as so, \
+                contextlib.redirect_stderr(io.StringIO()) as se:
+            rc = cli.run_guests(parse("incast", "--repeat", "5"), 3, 5, out)
+            self.assertEqual(rc, 3)
+            self.assertEqual(sorted(os.listdir(out)),
+                             ["cpu-guard.tsv", "metadata.json", "params.txt"]
+                             + ["run-%d" % k for k in range(1, 6)])
+            with open(os.path.join(out, "cpu-guard.tsv")) as f:
+                self.assertEqual(f.read(), "runs from 1\t50\nruns from 3"
+                                 "\t50\nruns from 5\t50\n")
+            with open(os.path.join(out, "metadata.json")) as f:
+                self.assertEqual(f.read(), "base 1\n")
+        self.assertEqual(merged, [["dcbanalysis", "metadata-merge", out, "5",
+                                   "3"]])
+        # each guest's output, named, in guest order
+        self.assertEqual(so.getvalue(), "[guest 1] guest from run 1\n"
+                         "[guest 2] guest from run 3\n"
+                         "[guest 3] guest from run 5\n")
+        self.assertIn("guest 1 of 3: runs 1-2", se.getvalue())
+        self.assertIn("guest 2 failed (status 3)", se.getvalue())
+
+
 class Folders(unittest.TestCase):
     def test_new_out_dir(self):
         with tempfile.TemporaryDirectory() as t:
