@@ -76,8 +76,16 @@ class Iperf:
         self.close()
 
     def close(self):
+        """Stop what still runs: SIGTERM, which `timeout` passes on to
+        iperf3 (SIGKILL would leave iperf3 running), SIGKILL for what
+        is left after 5 s."""
         for p in self.procs:
             if p.poll() is None:
+                p.terminate()
+        for p in self.procs:
+            try:
+                p.wait(5)
+            except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait()
         self.procs, self.servers = [], []
