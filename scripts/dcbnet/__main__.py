@@ -3,6 +3,7 @@
 see dcbnet.experiment)."""
 
 import csv
+import signal
 import sys
 
 from . import experiment
@@ -12,6 +13,14 @@ USAGE = """usage: python3 -m dcbnet list
        python3 -m dcbnet describe NAME
        python3 -m dcbnet run NAME OUT [KEY=VALUE ...]
        python3 -m dcbnet analyze NAME OUT [KEY=VALUE ...]"""
+
+
+def _terminated(signum, frame):
+    # SIGTERM (dcblab stopped, a timeout): leave through the experiment's
+    # finally clauses, which remove its network; a second SIGTERM must
+    # not cut that clean-up short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    sys.exit(128 + signum)
 
 
 def main(argv):
@@ -46,6 +55,7 @@ def main(argv):
             print("dcbnet: error: %s" % e.args[0], file=sys.stderr)
             return 2
         if cmd == "run":
+            signal.signal(signal.SIGTERM, _terminated)
             exp.run(args[1])
             return 0
         # an experiment of several settings names each row's in a

@@ -349,12 +349,24 @@ def merge_parts(out, parts):
 
 def run_child(argv, **kw):
     """Run argv to its end; its exit status.  If dcblab is stopped
-    meanwhile (Ctrl-C, SIGTERM), the child is stopped too."""
+    meanwhile, so is the child, and dcblab waits for it to clean up (an
+    experiment removes its network, vm-run stops its guest): after
+    Ctrl-C, which the terminal sends to the child as well, dcblab only
+    waits; otherwise (SIGTERM) it sends the child SIGTERM.  A child
+    still running a minute later gets SIGTERM (again), one more minute
+    later SIGKILL."""
     p = subprocess.Popen(argv, **kw)
     try:
         return p.wait()
-    except BaseException:
-        p.terminate()
+    except BaseException as e:
+        if not isinstance(e, KeyboardInterrupt):
+            p.terminate()
+        for stop in (p.terminate, p.kill):
+            try:
+                p.wait(60)
+                break
+            except subprocess.TimeoutExpired:
+                stop()
         p.wait()
         raise
 
@@ -681,7 +693,9 @@ def cmd_run(argv):
 
 def _terminated(signum, frame):
     # as a shell's status after SIGTERM; the children are stopped and
-    # a guest's staged files moved on the way out (finally clauses)
+    # a guest's staged files moved on the way out (finally clauses),
+    # which a second SIGTERM must not cut short
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sys.exit(128 + signum)
 
 

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -403,6 +404,52 @@ class Runs(unittest.TestCase):
                                         r"in run 1 \(partial results in "):
                 cli.run_runs(cls, r, cli.knobs(cls, []), ["incast"], top,
                              cli.Shown())
+
+
+CLEANING_CHILD = r"""
+import signal, sys, time
+def stopped(sig, frame):
+    with open(sys.argv[1], "w") as f:
+        f.write("cleaned up after %d" % sig)
+    sys.exit(143)
+signal.signal(signal.SIGTERM, stopped)
+open(sys.argv[1] + ".ready", "w").close()
+time.sleep(30)
+"""
+
+
+class RunChild(unittest.TestCase):
+    def test_stopped(self):
+        # dcblab stopped by SIGTERM (here: a SIGALRM handler exiting as
+        # the SIGTERM one does, once the child is ready) while an
+        # experiment runs: the experiment gets SIGTERM and dcblab waits
+        # for its clean-up
+        t = tempfile.TemporaryDirectory()
+        f = os.path.join(t.name, "done")
+
+        def exit143(sig, frame):
+            if not os.path.exists(f + ".ready"):
+                signal.setitimer(signal.ITIMER_REAL, 0.1)
+                return
+            sys.exit(143)
+        old = signal.signal(signal.SIGALRM, exit143)
+        try:
+            with t:
+                signal.setitimer(signal.ITIMER_REAL, 0.1)
+                with self.assertRaises(SystemExit) as c:
+                    cli.run_child([sys.executable, "-c", CLEANING_CHILD, f])
+                self.assertEqual(c.exception.code, 143)
+                self.assertTrue(os.path.exists(f + ".ready"))
+                with open(f) as fd:
+                    self.assertEqual(fd.read(), "cleaned up after %d"
+                                     % signal.SIGTERM)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old)
+
+    def test_status(self):
+        self.assertEqual(cli.run_child([sys.executable, "-c",
+                                        "raise SystemExit(7)"]), 7)
 
 
 class Main(unittest.TestCase):
