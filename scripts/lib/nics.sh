@@ -7,13 +7,15 @@
 #
 #	. "$TOP/scripts/lib/nics.sh"
 #	nics_home [TIMEOUT]   load the drivers, wait (TIMEOUT s, default 30)
-#	                      until every end is in this namespace, name it
-#	                      nicKa/nicKb, down; NICS_ERR says why it failed
+#	                      until every end is in this namespace, give it
+#	                      its name and MAC back, down; NICS_ERR says why
+#	                      it failed
 #	nics_of MODEL         the pairs of MODEL, "nicKa nicKb" a line
 #
 # A namespace that is deleted gives its physical devices back to the
-# initial namespace under the names they had in it, later (the kernel's
-# cleanup_net work): nics_home waits for them and renames them.
+# initial namespace under the names (and MACs) they had in it, later (the
+# kernel's cleanup_net work): nics_home waits for them and knows them by
+# their permanent address.
 
 # _nics_mac NAME: the MAC of the end NAME (nicKa, nicKb)
 _nics_mac() {
@@ -23,7 +25,8 @@ _nics_mac() {
 }
 
 nics_home() {
-	local tmo=${1:-30} p m a b name mac want=() t0 f addr left
+	local tmo=${1:-30} p m a b name t0 line dev mac perm left
+	local -A want=() at=()
 	NICS_ERR=
 	[ -n "${DCBLAB_NICS:-}" ] || return 0
 	for p in $DCBLAB_NICS; do
@@ -31,25 +34,28 @@ nics_home() {
 		case $m in virtio) m=virtio_net ;; esac
 		[ -d "/sys/module/$m" ] || modprobe "$m" ||
 			{ NICS_ERR="modprobe $m failed"; return 1; }
-		want+=("$a" "$b")
+		want[$(_nics_mac "$a")]=$a
+		want[$(_nics_mac "$b")]=$b
 	done
 	t0=$SECONDS
 	while :; do
+		# an end is known by its permanent address: a namespace may
+		# have given it another (Mininet does)
+		at=()
+		while read -r line; do
+			[[ $line =~ ^[0-9]+:\ ([^:@ ]+).*link/ether\ ([0-9a-f:]+) ]] || continue
+			dev=${BASH_REMATCH[1]} mac=${BASH_REMATCH[2]} perm=$mac
+			[[ $line =~ permaddr\ ([0-9a-f:]+) ]] && perm=${BASH_REMATCH[1]}
+			name=${want[$perm]:-}
+			[ -n "$name" ] || continue
+			if [ "$dev" != "$name" ] || [ "$mac" != "$perm" ]; then
+				ip link set dev "$dev" down &&
+					ip link set dev "$dev" name "$name" address "$perm" || continue
+			fi
+			at[$name]=1
+		done < <(ip -o link show)
 		left=()
-		for name in "${want[@]}"; do
-			mac=$(_nics_mac "$name")
-			[ "$(cat "/sys/class/net/$name/address" 2>/dev/null)" = "$mac" ] && continue
-			for f in /sys/class/net/*/address; do
-				read -r addr <"$f" 2>/dev/null || continue
-				[ "$addr" = "$mac" ] || continue
-				f=${f%/address}
-				ip link set dev "${f##*/}" down &&
-					ip link set dev "${f##*/}" name "$name" 2>/dev/null
-				break
-			done
-			[ "$(cat "/sys/class/net/$name/address" 2>/dev/null)" = "$mac" ] ||
-				left+=("$name")
-		done
+		for name in "${want[@]}"; do [ -n "${at[$name]:-}" ] || left+=("$name"); done
 		[ ${#left[@]} -gt 0 ] || break
 		if [ $((SECONDS - t0)) -ge "$tmo" ]; then
 			NICS_ERR="not back in the initial namespace after ${tmo}s: ${left[*]}"
