@@ -172,7 +172,7 @@ file_timeout() {
 # file_nics FILE: "PAIRS MODELS" of a test's nic-pairs and nic-model lines;
 # nothing when it has no nic-pairs line
 file_nics() {
-	local line p= m=e1000e
+	local line p='' m=e1000e
 	while IFS= read -r line; do
 		[[ $line =~ ^#[[:space:]]*nic-pairs:[[:space:]]*([0-9]+) ]] && p=${BASH_REMATCH[1]}
 		[[ $line =~ ^#[[:space:]]*nic-model:[[:space:]]*([a-z0-9,-]+) ]] && m=${BASH_REMATCH[1]}
@@ -364,9 +364,9 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 			total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
 		done
 		VM_TMO[k]=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
-		# shellcheck disable=SC2086 # the slot's test names
 		nics=()
 		[ "$k" != 0 ] || nics=("${NIC_ARGS[@]}")
+		# shellcheck disable=SC2086 # the slot's test names
 		(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "${VM_TMO[k]}" "${nics[@]}" -- \
 			bash "$TOP/selftests/net/guest-runner.sh" --slot "$k" \
 			--results "$RESULTS" ${SLOT_T[k]}) >"$RESULTS/guest-$k.out" 2>&1 &

@@ -24,6 +24,8 @@ _nics_mac() {
 	printf '52:54:00:dc:%02x:0%s' "$k" "$e"
 }
 
+# (NICS_ERR is the callers')
+# shellcheck disable=SC2034
 nics_home() {
 	local tmo=${1:-30} p m a b name t0 line dev mac perm left
 	local -A want=() at=()
@@ -49,8 +51,8 @@ nics_home() {
 			name=${want[$perm]:-}
 			[ -n "$name" ] || continue
 			if [ "$dev" != "$name" ] || [ "$mac" != "$perm" ]; then
-				ip link set dev "$dev" down &&
-					ip link set dev "$dev" name "$name" address "$perm" || continue
+				ip link set dev "$dev" down || continue
+				ip link set dev "$dev" name "$name" address "$perm" || continue
 			fi
 			at[$name]=1
 		done < <(ip -o link show)

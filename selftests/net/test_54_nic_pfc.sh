@@ -38,6 +38,7 @@ load_dcb
 
 N=4
 PKTS=${NIC54_PKTS:-1500}	# per sender: 4 x 1500 x 1042 B at 100 Mb/s = 0.5 s
+# shellcheck disable=SC2054 # link= takes a comma list
 KNOBS=(senders="$N" datagrams="$PKTS" rate="$(scaled_rate 100mbit)" interval_ms=100
        delay="$(scaled_time 5ms)" quanta=0x1234 link=e1000e,virtio,veth)
 exp_out
@@ -54,7 +55,7 @@ pause_rx() {
 # frames_on MODEL: five PFC frames across a pair of MODEL
 frames_on()
 {
-	local m=$1 a b ns=n54$$ i p0 p1 p2
+	local m=$1 a b ns=n54$$ p0 p1 p2
 	read -r a b <<<"$(nics_of "$m" | head -n1)"
 	defer_scope_push
 	netns_add "$ns-a" "$ns-b"
@@ -70,14 +71,14 @@ frames_on()
 	check_err $? "$m: no carrier"
 	if [ "$RET" = 0 ]; then
 		p0=$(pause_rx "$ns-b")
-		for i in 1 2 3 4 5; do
+		for _ in 1 2 3 4 5; do
 			ip netns exec "$ns-a" /usr/bin/python3 "$TOP/selftests/net/pfc_frames.py" one eth0 pause 0x10
 		done
 		sleep 0.2
 		p1=$(pause_rx "$ns-b")
 		ip -n "$ns-b" maddr add 01:80:c2:00:00:01 dev eth0
 		check_err $? "$m: ip maddr add 01:80:c2:00:00:01"
-		for i in 1 2 3 4 5; do
+		for _ in 1 2 3 4 5; do
 			ip netns exec "$ns-a" /usr/bin/python3 "$TOP/selftests/net/pfc_frames.py" one eth0 pause 0x10
 		done
 		sleep 0.2
