@@ -204,12 +204,15 @@ class DcbNicIntf(DcbIntf):
     home = None
 
     def delete(self):
+        # (Mininet deletes an interface twice: with its node's, then
+        # with its link's)
         if self.home:
             self.cmd("ip link set dev %s down && ip link set dev %s netns 1"
                      % (self.name, self.name))
             subprocess.run(["ip", "link", "set", "dev", self.name, "name",
                             self.home, "address", _nic_mac(self.home)],
                            stderr=subprocess.DEVNULL)
+            self.home = None
         self.node.delIntf(self)
         self.link = None
 
