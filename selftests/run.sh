@@ -25,6 +25,9 @@
 # --shard K/N runs the K-th of N parts of the selected guest tests (every
 # N-th, starting with the K-th; unit tests only in part 1), so that a suite
 # too long for one sitting (make check-debug) runs in parts on one commit.
+# Guest tests with `# nic-pairs: N` (and `# nic-model: M[,M...]`, default
+# e1000e) lines go first to guest 0, which boots with the most pairs and
+# every model they ask for (scripts/vm-run --nic-pairs, --nic-model).
 # --list prints the tests that would run, one per line, and runs none.
 # Output is TAP; the last line is "N passed, N failed" (", N skipped"
 # appended when some were skipped, ", N with XFAIL (slow kernel)" when
@@ -61,7 +64,7 @@ SHARD_N=1
 VERBOSE=0
 LIST=0
 
-usage() { sed -n '4,24p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '4,27p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -164,6 +167,18 @@ file_timeout() {
 	local t
 	t=$(sed -n 's/^#[[:space:]]*timeout:[[:space:]]*\([0-9][0-9]*\).*/\1/p' "$1" | head -n1)
 	echo "${t:-$2}"
+}
+
+# file_nics FILE: "PAIRS MODELS" of a test's nic-pairs and nic-model lines;
+# nothing when it has no nic-pairs line
+file_nics() {
+	local line p='' m=e1000e
+	while IFS= read -r line; do
+		[[ $line =~ ^#[[:space:]]*nic-pairs:[[:space:]]*([0-9]+) ]] && p=${BASH_REMATCH[1]}
+		[[ $line =~ ^#[[:space:]]*nic-model:[[:space:]]*([a-z0-9,-]+) ]] && m=${BASH_REMATCH[1]}
+		[[ $line =~ ^# ]] || [ -z "$line" ] || break
+	done <"$1"
+	[ -z "$p" ] || echo "$p $m"
 }
 
 count() {
@@ -308,7 +323,22 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 	# Longest first, each to the guest with the least work so far.
 	declare -a SLOT_W=() SLOT_T=()
 	for ((k = 0; k < GUEST_JOBS; k++)); do SLOT_W[k]=0; SLOT_T[k]=; done
-	for g in $(for g in "${GUEST[@]}"; do echo "$(guest_weight "$g") $g"; done |
+	# The tests that want NIC pairs: guest 0's, and what it boots with.
+	NIC_ARGS=()
+	np=0 nm=
+	declare -A ON_NICS=()
+	for g in "${GUEST[@]}"; do
+		read -r p m <<<"$(file_nics "$TOP/selftests/net/$g.sh")"
+		[ -n "$p" ] || continue
+		ON_NICS[$g]=1
+		[ "$p" -le "$np" ] || np=$p
+		for m in ${m//,/ }; do [[ ,$nm, == *,$m,* ]] || nm=${nm:+$nm,}$m; done
+		SLOT_W[0]=$(( SLOT_W[0] + $(guest_weight "$g") ))
+		SLOT_T[0]="${SLOT_T[0]} $g"
+	done
+	[ "$np" = 0 ] || NIC_ARGS=(--nic-pairs "$np" --nic-model "$nm")
+	for g in $(for g in "${GUEST[@]}"; do
+		   [ -n "${ON_NICS[$g]:-}" ] || echo "$(guest_weight "$g") $g"; done |
 		   sort -k1,1nr -k2 | cut -d' ' -f2); do
 		best=0
 		for ((k = 1; k < GUEST_JOBS; k++)); do
@@ -334,8 +364,10 @@ if [ ${#GUEST[@]} -gt 0 ]; then
 			total=$((total + $(file_timeout "$TOP/selftests/net/$g.sh" "$GUEST_DEFAULT_TIMEOUT") * ${DCBLAB_TIMEOUT_SCALE:-1} + 15))
 		done
 		VM_TMO[k]=${SELFTESTS_VM_TIMEOUT:-$(( total + 300 > 1500 ? total + 300 : 1500 ))}
+		nics=()
+		[ "$k" != 0 ] || nics=("${NIC_ARGS[@]}")
 		# shellcheck disable=SC2086 # the slot's test names
-		(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "${VM_TMO[k]}" -- \
+		(cd "$TOP" && exec bash "$TOP/scripts/vm-run" --quiet --timeout "${VM_TMO[k]}" "${nics[@]}" -- \
 			bash "$TOP/selftests/net/guest-runner.sh" --slot "$k" \
 			--results "$RESULTS" ${SLOT_T[k]}) >"$RESULTS/guest-$k.out" 2>&1 &
 		VM_PIDS[k]=$!

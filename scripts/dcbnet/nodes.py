@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Mininet node, interface and link classes of the DCB lab (see __init__)."""
 
+import functools
 import glob
 import ipaddress
 import os
@@ -54,19 +55,33 @@ def load_modules(algos=(), rxe=True):
             _run("insmod", os.path.join(BUILD, "rxe_cc", "rxe_cc_%s.ko" % a))
 
 
-def dcb_net(out, algos=(), rxe=True, dcb=True):
+def dcb_net(out, algos=(), rxe=True, dcb=True, link="veth"):
     """An empty Mininet network of the lab's nodes for an experiment
-    writing to the folder OUT (made): DcbSwitch, DcbLink, RxeHost hosts,
-    or DcbHost ones unless rxe; no controller, the switches route.
-    sch_dcb (unless not dcb), rdma_rxe and the algorithms' modules are
-    loaded first (load_modules)."""
+    writing to the folder OUT (made): DcbSwitch, RxeHost hosts, or
+    DcbHost ones unless rxe; no controller, the switches route.  Links
+    are link_class(link): veth pairs (DcbLink) or emulated NIC pairs of
+    that model (DcbNicLink); addLink(..., cls=link_class(other)) mixes
+    them.  sch_dcb (unless not dcb), rdma_rxe and the algorithms'
+    modules are loaded first (load_modules)."""
     from mininet.net import Mininet
 
     if dcb:
         load_modules(algos, rxe=rxe)
     os.makedirs(out, exist_ok=True)
     return Mininet(switch=DcbSwitch, host=RxeHost if rxe else DcbHost,
-                   link=DcbLink, controller=None)
+                   link=link_class(link), controller=None)
+
+
+def link_class(kind):
+    """The link class of a link type: "veth" (DcbLink) or the model of
+    an emulated NIC pair of the guest, "e1000e", "e1000" or "virtio"
+    (DcbNicLink taking a pair of that model)."""
+    if kind == "veth":
+        return DcbLink
+    if kind not in NIC_MODELS:
+        raise ValueError("link=%s: veth or one of %s"
+                         % (kind, ", ".join(NIC_MODELS)))
+    return functools.partial(DcbNicLink, nic=kind)
 
 def _dcb_argv(opts):
     return shlex.split(opts) if isinstance(opts, str) else list(opts)
@@ -115,6 +130,148 @@ class DcbLink(Link):
         if dcb2 is not None:
             p2["dcb"] = dcb2
         super().__init__(node1, node2, params1=p1, params2=p2, **params)
+
+
+NIC_MODELS = ("e1000e", "e1000", "virtio")
+
+
+def nic_pairs(model=None):
+    """[(model, end a, end b)] of the guest's emulated NIC pairs
+    (DCBLAB_NICS of scripts/vm-run --nic-pairs), of model if given."""
+    res = []
+    for w in os.environ.get("DCBLAB_NICS", "").split():
+        m, a, b = w.split(":")
+        if model is None or m == model:
+            res.append((m, a, b))
+    return res
+
+
+def _nic_mac(home):
+    """The MAC of the end nicKa or nicKb (scripts/lib/nics.sh)."""
+    return "52:54:00:dc:%02x:0%s" % (int(home[3:-1]), home[-1])
+
+
+def _nic_rehome(ends):
+    """Give the ends (nicKa, nicKb) that are in this namespace under
+    another name or MAC (a deleted namespace returns its devices as
+    they were in it) their own back, known by their permanent address;
+    returns the ends at home."""
+    import json
+
+    macs = {_nic_mac(e): e for e in ends}
+    r = subprocess.run(["ip", "-j", "link", "show"], capture_output=True,
+                       text=True, check=True)
+    home = set()
+    for d in json.loads(r.stdout):
+        perm = d.get("permaddr", d.get("address"))
+        want = macs.get(perm)
+        if not want:
+            continue
+        if d["ifname"] != want or d.get("address") != perm:
+            subprocess.run(["ip", "link", "set", "dev", d["ifname"], "down"])
+            if subprocess.run(["ip", "link", "set", "dev", d["ifname"],
+                               "name", want, "address", perm]).returncode:
+                continue
+        home.add(want)
+    return home
+
+
+def take_nic_pair(model, timeout=30.0):
+    """A free pair of model: both ends in this namespace, at home.  Ends
+    a deleted namespace still gives back are waited for (timeout s)."""
+    pairs = nic_pairs(model)
+    if not pairs:
+        raise RuntimeError("no %s NIC pair in this guest (DCBLAB_NICS=%r; "
+                           "scripts/vm-run --nic-pairs N --nic-model %s)"
+                           % (model, os.environ.get("DCBLAB_NICS", ""),
+                              model))
+    deadline = time.monotonic() + timeout
+    while True:
+        home = _nic_rehome([e for _, a, b in pairs for e in (a, b)])
+        for _, a, b in pairs:
+            if a in home and b in home:
+                return a, b
+        if time.monotonic() > deadline:
+            raise RuntimeError("every %s NIC pair is in use" % model)
+        time.sleep(0.2)
+
+
+class DcbNicIntf(DcbIntf):
+    """An end of an emulated NIC pair in a node (DcbNicLink): deleting
+    it gives the NIC back to the initial namespace under its home name
+    (home)."""
+
+    home = None
+
+    def delete(self):
+        # (Mininet deletes an interface twice: with its node's, then
+        # with its link's)
+        if self.home:
+            self.cmd("ip link set dev %s down && ip link set dev %s netns 1"
+                     % (self.name, self.name))
+            subprocess.run(["ip", "link", "set", "dev", self.name, "name",
+                            self.home, "address", _nic_mac(self.home)],
+                           stderr=subprocess.DEVNULL)
+            self.home = None
+        self.node.delIntf(self)
+        self.link = None
+
+
+class DcbNicLink(DcbLink):
+    """A link over an emulated NIC pair of the guest (scripts/vm-run
+    --nic-pairs) in place of a veth pair: a free pair of model nic
+    (take_nic_pair) whose ends move into node1's and node2's namespaces
+    under Mininet's names; sch_dcb on both as DcbLink (dcb1, dcb2).  The
+    link is up, with carrier on both ends, when made: carrier_s says
+    how long that took.
+
+    pause_mcast: both ends join 01:80:c2:00:00:01, the PAUSE/PFC frames'
+    destination (`ip maddr add`), so that a NIC that filters multicast
+    by its table (virtio-net) passes them to sch_dcb's handler; False
+    leaves the filter as the driver set it."""
+
+    PFC_DST = "01:80:c2:00:00:01"
+
+    def __init__(self, node1, node2, nic="e1000e", pause_mcast=True,
+                 **params):
+        self.nic = nic
+        self.homes = None
+        # a NIC keeps its own MAC (Mininet.addLink offers random ones)
+        params.pop("addr1", None)
+        params.pop("addr2", None)
+        params.setdefault("cls1", DcbNicIntf)
+        params.setdefault("cls2", DcbNicIntf)
+        super().__init__(node1, node2, **params)
+        self.intf1.home, self.intf2.home = self.homes
+        t0 = time.monotonic()
+        for intf in (self.intf1, self.intf2):
+            cmd = "ip link set dev %s up" % intf.name
+            if pause_mcast:
+                cmd += " && ip maddr add %s dev %s" % (self.PFC_DST, intf.name)
+            out = intf.cmd(cmd + " && echo ok")
+            if "ok" not in out:
+                raise RuntimeError("%s: %s: %s" % (intf.node.name, cmd,
+                                                   out.strip()))
+        for intf in (self.intf1, self.intf2):
+            path = "/sys/class/net/%s/carrier" % intf.name
+            out = intf.cmd("for i in $(seq 300); do [ \"$(cat %s)\" = 1 ] "
+                           "&& break; sleep 0.1; done; cat %s" % (path, path))
+            if out.strip() != "1":
+                raise RuntimeError("%s: no carrier on %s (%s) after 30 s"
+                                   % (intf.node.name, intf.name, self.nic))
+        self.carrier_s = time.monotonic() - t0
+
+    def makeIntfPair(self, intfname1, intfname2, addr1=None, addr2=None,
+                     node1=None, node2=None, deleteIntfs=True):
+        self.homes = take_nic_pair(self.nic)
+        for home, name, addr, node in ((self.homes[0], intfname1, addr1, node1),
+                                       (self.homes[1], intfname2, addr2, node2)):
+            argv = ["ip", "link", "set", "dev", home, "name", name]
+            if addr:
+                argv += ["address", addr]
+            _run(*argv)
+            if node is not None and node.inNamespace:
+                _run("ip", "link", "set", "dev", name, "netns", str(node.pid))
 
 
 class NsenterPopen:

@@ -25,6 +25,8 @@
 # how many processes it started).  With
 # --slot K (selftests/run.sh runs several guests side by side) the file is
 # DIR/results-K.tsv and the running test's name is in DIR/current-K.
+# The guest's emulated NICs (scripts/vm-run --nic-pairs) are brought home
+# after each test (scripts/lib/nics.sh, nics_home), under their names.
 # Exit 1 if any failed.
 
 set -uo pipefail
@@ -56,6 +58,8 @@ TEARDOWN_MAX=${DCBLAB_TEARDOWN_MAX:-60}
 # suite means ours too.
 KMEMLEAK_OURS_RE='\[(sch_dcb|rdma_rxe|rxe_cc_[a-z]+)\]|\] 0xffffffff[a-f]'
 KMEMLEAK=/sys/kernel/debug/kmemleak
+# shellcheck source=../../scripts/lib/nics.sh
+. "$TOP/scripts/lib/nics.sh"
 HEADER=0
 SLOT=
 
@@ -225,6 +229,8 @@ cleanup_after() {
 		[ -z "$pids" ] || kill -KILL $pids 2>/dev/null
 		ip netns del "$ns" 2>/dev/null
 	done
+	# NICs the namespaces had come back under other names
+	nics_home || echo "guest-runner: NICs: $NICS_ERR"
 	for l in $(link_list); do
 		[ -z "${BEFORE_LINKS[$l]:-}" ] || continue
 		echo "guest-runner: removing leftover link $l"

@@ -10,7 +10,8 @@ shaper, paused by the switch's PAUSE frames, sets its pace; rx counts
 what arrives per sender with a tc flower drop rule at its ingress.
 
 Raw files of a run: run.json (the knobs, datagrams sent and received
-and the finishing time per sender, the sch_dcb statistics of every node
+and the finishing time per sender, the link types, the sch_dcb statistics
+and device errors of every node
 before and after, softnet and neighbour-queue drops), dcbmon.csv and
 ports.tsv (time series of the switch ports and NICs), pfc.pcap
 (capture=on: the MAC control frames h1 received, and tcpdump.err with
@@ -44,6 +45,10 @@ class PfcIncast(Experiment):
         Param("capture", "off", "on: capture the MAC control frames h1 "
               "receives (pfc.pcap)"),
         Param("interval_ms", 50, "dcbmon sampling interval (ms)"),
+        Param("link", "veth", "link type: veth, or an emulated NIC pair "
+              "of the guest (e1000e, e1000, virtio: scripts/vm-run "
+              "--nic-pairs); a comma list is taken in turn, rx's link "
+              "first, then h1..hN"),
     )
 
     # ---------------------------------------------------------- options
@@ -76,18 +81,23 @@ class PfcIncast(Experiment):
     # ---------------------------------------------------------- run
 
     def run(self, out):
-        from ..nodes import dcb_net
+        from ..nodes import dcb_net, link_class
 
         if self.p["pfc"] not in ("on", "off"):
             raise ValueError("pfc=%s: on or off" % self.p["pfc"])
         n, count = self.n(), self.count()
         if n < 1 or count < 1:
             raise ValueError("senders=%d, datagrams=%d" % (n, count))
+        kinds = self.p["link"].split(",")
+        for k in kinds:
+            link_class(k)	# (ValueError before anything is made)
         net = dcb_net(out, rxe=False)
         sw = net.addSwitch("sw", dcb=self.switch_opts())
         hosts = ["rx"] + ["h%d" % i for i in range(1, n + 1)]
+        self.links = {h: kinds[i % len(kinds)] for i, h in enumerate(hosts)}
         for h in hosts:
-            net.addLink(net.addHost(h, dcb=self.host_opts()), sw)
+            net.addLink(net.addHost(h, dcb=self.host_opts()), sw,
+                        cls=link_class(self.links[h]))
         scratch = tempfile.mkdtemp(prefix="pfc_incast.")
         guard = CpuGuard()
         try:
@@ -133,6 +143,7 @@ class PfcIncast(Experiment):
         self.resolve(senders, rx.IP())
         try:
             counters = Counters(nodes)
+            dev0 = self._netdev_errors(nodes)
             go = os.path.join(scratch, "go")
             procs = []
             for i, h in enumerate(senders, 1):
@@ -176,15 +187,34 @@ class PfcIncast(Experiment):
             if cap_proc is not None:
                 self._stop_capture(cap_proc, os.path.join(out, "pfc.pcap"))
         counted = counters.doc()
+        dev1 = self._netdev_errors(nodes)
         counts, _ = sink_counts(rx)
         received = {"h%d" % (p - BASE_PORT): c for p, c in counts.items()}
         return {
             "knobs": self.p, "datagrams": count, "cpu_busy": busy,
             "switch": self.switch_opts(), "host": self.host_opts(),
             "ports": port, "sent": sent, "received": received,
-            "end_s": ends,
+            "end_s": ends, "links": self.links,
+            "netdev_errors": {k: v - dev0.get(k, 0) for k, v in dev1.items()
+                              if v > dev0.get(k, 0)},
             **counted,
         }
+
+    @staticmethod
+    def _netdev_errors(nodes):
+        """{"NODE:DEV": errors} of every device of the nodes: the receive
+        and transmit errs, drop and fifo columns of /proc/PID/net/dev (a
+        NIC's missed and overrun frames are there, not in the
+        rx_dropped that sch_dcb's statistics keep)."""
+        res = {}
+        for node in nodes:
+            with open("/proc/%d/net/dev" % node.pid) as f:
+                for line in f.readlines()[2:]:
+                    dev, _, rest = line.partition(":")
+                    v = [int(x) for x in rest.split()]
+                    res["%s:%s" % (node.name, dev.strip())] = \
+                        sum(v[2:5]) + sum(v[10:13])
+        return res
 
     @staticmethod
     def _stop_capture(proc, pcap):
@@ -234,6 +264,10 @@ class PfcIncast(Experiment):
         for k in ("softnet", "neigh"):
             if doc.get(k + "_drops"):
                 drops[k] = doc[k + "_drops"]
+        # device errors (a NIC's missed frames): rows of their own, and
+        # counted among the drops
+        for k, v in doc.get("netdev_errors", {}).items():
+            drops[k + ":netdev_errors"] = v
         rows.append(("drops_all", sum(drops.values()), "packets"))
         rows += [("drops_all." + k, v, "packets")
                  for k, v in sorted(drops.items())]

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# timeout: 600
+# nic-pairs: 2
+# nic-model: e1000e,virtio
+#
+# sch_dcb on emulated NICs with their real Linux drivers (e1000e and
+# virtio_net, qemu's e1000e and virtio-net-pci wired back to back:
+# scripts/vm-run --nic-pairs; Documentation/testing.rst, "Emulated NICs")
+# in place of veth.  Steps:
+#   frames    per driver, one NIC pair in two namespaces, sch_dcb on the
+#             receiving end: five 802.1Qbb PAUSE frames (band 3) from the
+#             other end cross the driver and reach sch_dcb's handler
+#             (pause_rx of band 3 grows by 5) once the receiver has joined
+#             01:80:c2:00:00:01 (`ip maddr add`); without that the count
+#             is logged (virtio-net filters the frames, e1000e does not);
+#   lossless  the pfc_incast experiment of test_40 (4 senders, link
+#             e1000e,virtio,veth taken in turn: rx on e1000e, h1 virtio,
+#             h2 veth, h3 e1000e, h4 virtio): every datagram received, no
+#             drop anywhere (sch_dcb's counters, softnet, the devices'
+#             errors, drops and missed frames);
+#   pause     in it the switch sent PAUSE frames and the senders on each
+#             driver (h1 virtio, h3 e1000e) received them and were paused;
+#   wire      the frames h1 captured are 802.1Qbb PFC band 3, as many as
+#             its switch port sent;
+#   pfc off   PFC off, same buffer: drops, datagrams missing.
+. "$(dirname "$0")/lib.sh"
+# shellcheck source=../../scripts/lib/nics.sh
+. "$TOP/scripts/lib/nics.sh"
+
+need_mininet tcpdump tshark jq
+[ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+for m in e1000e virtio; do
+	[ "$(nics_of $m | wc -l)" -ge 2 ] ||
+		skip "needs 2 $m NIC pairs (scripts/vm-run --nic-pairs 2 --nic-model e1000e,virtio)"
+done
+load_dcb
+
+N=4
+PKTS=${NIC54_PKTS:-1500}	# per sender: 4 x 1500 x 1042 B at 100 Mb/s = 0.5 s
+# shellcheck disable=SC2054 # link= takes a comma list
+KNOBS=(senders="$N" datagrams="$PKTS" rate="$(scaled_rate 100mbit)" interval_ms=100
+       delay="$(scaled_time 5ms)" quanta=0x1234 link=e1000e,virtio,veth)
+exp_out
+ON=$OUT/pfc-on
+OFF=$OUT/pfc-off
+
+r() { exp_row "$@"; }
+
+# pause_rx NS: band 3's pause_rx of eth0's sch_dcb in NS
+pause_rx() {
+	"$TOP/tools/dcbmon" -s "x=$1:eth0" | awk '$1 == "x:eth0:pause_rx:3" { print $2 }'
+}
+
+# frames_on MODEL: five PFC frames across a pair of MODEL
+frames_on()
+{
+	local m=$1 a b ns=n54$$ p0 p1 p2
+	read -r a b <<<"$(nics_of "$m" | head -n1)"
+	defer_scope_push
+	netns_add "$ns-a" "$ns-b"
+	defer "ip netns del $ns-a 2>/dev/null; ip netns del $ns-b 2>/dev/null; nics_home"
+	ip link set dev "$a" netns "$ns-a" && ip link set dev "$b" netns "$ns-b" &&
+		ip -n "$ns-a" link set dev "$a" name eth0 up &&
+		ip -n "$ns-b" link set dev "$b" name eth0 up
+	check_err $? "$m: cannot move $a and $b into namespaces"
+	ip netns exec "$ns-b" tc qdisc replace dev eth0 root handle 1: dcb rate 100mbit
+	check_err $? "$m: sch_dcb on the receiving end"
+	carrier() { [ "$(ip netns exec "$1" cat /sys/class/net/eth0/carrier 2>/dev/null)" = 1 ]; }
+	wait_for --timeout 30 carrier "$ns-a" && wait_for --timeout 30 carrier "$ns-b"
+	check_err $? "$m: no carrier"
+	if [ "$RET" = 0 ]; then
+		p0=$(pause_rx "$ns-b")
+		for _ in 1 2 3 4 5; do
+			ip netns exec "$ns-a" /usr/bin/python3 "$TOP/selftests/net/pfc_frames.py" one eth0 pause 0x10
+		done
+		sleep 0.2
+		p1=$(pause_rx "$ns-b")
+		ip -n "$ns-b" maddr add 01:80:c2:00:00:01 dev eth0
+		check_err $? "$m: ip maddr add 01:80:c2:00:00:01"
+		for _ in 1 2 3 4 5; do
+			ip netns exec "$ns-a" /usr/bin/python3 "$TOP/selftests/net/pfc_frames.py" one eth0 pause 0x10
+		done
+		sleep 0.2
+		p2=$(pause_rx "$ns-b")
+		log "$m: of 5 PFC frames sch_dcb received $((p1 - p0)) as the driver set the filter," \
+			"$((p2 - p1)) with 01:80:c2:00:00:01 joined"
+		check_assert assert_ge "$((p2 - p1))" 5 "$m: PFC frames received with the group joined"
+		check_assert assert_le "$((p2 - p1))" 5 "$m: PFC frames received with the group joined"
+		[ "$m" != e1000e ] ||
+			check_assert assert_ge "$((p1 - p0))" 5 "e1000e: PFC frames received as the driver set the filter"
+	fi
+	defer_scope_pop
+}
+
+frames()
+{
+	frames_on e1000e
+	frames_on virtio
+}
+
+lossless()
+{
+	exp_run "$ON" pfc_incast "${KNOBS[@]}" capture=on
+	check_err $? "the pfc_incast experiment (PFC on, NIC links) failed"
+	[ "$RET" = 0 ] || return
+	log "sent $(r "$ON" datagrams_sent) received $(r "$ON" datagrams_received) in $(r "$ON" fct_max) s;" \
+		"drops $(r "$ON" drops_all): $(grep '^drops_all\.' "$ON/rows.csv" | paste -sd' ')"
+	log "switch PAUSE sent $(r "$ON" pause_tx.all), senders PAUSE received" \
+		"$(r "$ON" pause_rx.all), paused $(r "$ON" paused_us.all) us; rx port peak" \
+		"$(r "$ON" queue_max) KB, pool peak $(r "$ON" pool_peak) KB"
+	check_assert assert_ge "$(r "$ON" datagrams_sent)" $((N * PKTS)) "datagrams sent"
+	check_assert assert_le "$(r "$ON" drops_all)" 0 "drops anywhere with PFC on"
+	check_assert assert_ge "$(r "$ON" datagrams_received)" "$(r "$ON" datagrams_sent)" "datagrams received with PFC on"
+}
+
+pause()
+{
+	local h
+	if [ ! -s "$ON/rows.csv" ]; then
+		check_err 1 "no incast with PFC on to look at"
+		return
+	fi
+	check_assert assert_ge "$(r "$ON" pause_tx.all)" 1 "PAUSE frames sent by the switch"
+	for h in h1:virtio h3:e1000e h2:veth; do
+		log "${h#*:} sender ${h%:*}: switch port sent $(r "$ON" "pause_tx.${h%:*}") PAUSE," \
+			"NIC received $(r "$ON" "pause_rx.${h%:*}"), paused share $(r "$ON" "paused_share.${h%:*}")"
+	done
+	for h in h1:virtio h3:e1000e; do
+		check_assert assert_ge "$(r "$ON" "pause_rx.${h%:*}")" 1 "PAUSE frames received over ${h#*:} (${h%:*})"
+		check_assert assert_ge "$(r "$ON" "pause_rx.${h%:*}")" "$(r "$ON" "pause_tx.${h%:*}")" \
+			"PAUSE frames received over ${h#*:} (${h%:*}) vs sent"
+	done
+	check_assert assert_ge "$(r "$ON" paused_us.all)" 1 "time the senders spent paused (us)"
+}
+
+wire()
+{
+	local npause p1
+	if [ ! -s "$ON/rows.csv" ]; then
+		check_err 1 "no incast with PFC on to look at"
+		return
+	fi
+	npause=$(r "$ON" wire_pause) p1=$(r "$ON" pause_tx.h1)
+	log "on h1's virtio NIC: $npause PAUSE, $(r "$ON" wire_resume) RESUME," \
+		"$(r "$ON" wire_other) other; port counted $p1 and $(r "$ON" resume_tx.h1)"
+	check_assert assert_le "$(r "$ON" capture_dropped)" 0 "frames the capture lost"
+	check_assert assert_le "$(r "$ON" wire_other)" 0 "frames not decoded as PFC band 3"
+	check_assert assert_ge "$npause" 1 "PFC PAUSE frames decoded by tshark"
+	check_assert assert_ge "$npause" "$p1" "PAUSE frames on the wire vs pause_tx"
+	check_assert assert_le "$npause" "$p1" "PAUSE frames on the wire vs pause_tx"
+	check_assert assert_ge "$(r "$ON" wire_resume)" "$(r "$ON" resume_tx.h1)" "RESUME frames on the wire vs resume_tx"
+	check_assert assert_le "$(r "$ON" wire_resume)" "$(r "$ON" resume_tx.h1)" "RESUME frames on the wire vs resume_tx"
+}
+
+pfc_off()
+{
+	DCBLAB_CPU_GUARD=warn exp_run "$OFF" pfc_incast "${KNOBS[@]}" pfc=off
+	check_err $? "the pfc_incast experiment (PFC off, NIC links) failed"
+	[ "$RET" = 0 ] || return
+	log "PFC off: sent $(r "$OFF" datagrams_sent) received $(r "$OFF" datagrams_received);" \
+		"drops $(r "$OFF" drops_all): $(grep '^drops_all\.' "$OFF/rows.csv" | paste -sd' ')"
+	check_assert assert_ge "$(r "$OFF" drops_all)" 1 "drops with PFC off"
+	check_assert assert_le "$(r "$OFF" datagrams_received)" $(($(r "$OFF" datagrams_sent) - 1)) "datagrams received with PFC off"
+}
+
+frames
+log_test frames
+lossless
+log_test lossless
+pause
+log_test pause
+wire
+log_test wire
+pfc_off
+log_test "pfc off"
+
+tests_exit
