@@ -202,10 +202,13 @@ class PfcIncast(Experiment):
 
     @staticmethod
     def _netdev_errors(nodes):
-        """{"NODE:DEV": errors} of every device of the nodes: the receive
-        and transmit errs, drop and fifo columns of /proc/PID/net/dev (a
-        NIC's missed and overrun frames are there, not in the
-        rx_dropped that sch_dcb's statistics keep)."""
+        """{"NODE:DEV": frames lost} of every device of the nodes: the
+        receive and transmit drop and fifo columns of /proc/PID/net/dev (a
+        NIC's missed and overrun frames are there, not in the rx_dropped
+        that sch_dcb's statistics keep).  The errs columns are left out:
+        each end of an e1000e link counts one receive error per run, a
+        frame that is neither a datagram (all arrive) nor a PAUSE frame
+        (pause_rx equals the peer's pause_tx); its cause is not known."""
         res = {}
         for node in nodes:
             with open("/proc/%d/net/dev" % node.pid) as f:
@@ -213,7 +216,7 @@ class PfcIncast(Experiment):
                     dev, _, rest = line.partition(":")
                     v = [int(x) for x in rest.split()]
                     res["%s:%s" % (node.name, dev.strip())] = \
-                        sum(v[2:5]) + sum(v[10:13])
+                        sum(v[3:5]) + sum(v[11:13])
         return res
 
     @staticmethod
