@@ -38,6 +38,7 @@ struct dcb_port {
 	int			ifindex;
 	bool			dead;		/* qdisc going: announce nothing */
 	bool			replaced;	/* a successor speaks for dev */
+	bool			joined;		/* dev joined dcb_pfc_dst */
 	u32			refs;		/* the qdisc, charged packets */
 	struct dcb_pfc_cfg	pfc;		/* with defaults resolved */
 	u32			mtu;

@@ -40,6 +40,7 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/hrtimer.h>
+#include <linux/if_arp.h>
 #include <linux/interrupt.h>
 #include <linux/xarray.h>
 #include <linux/mutex.h>
@@ -51,6 +52,7 @@
 
 #include "dcb_pool.h"
 #include "dcb_pfc.h"
+#include "dcb_frame.h"
 
 /* The pools of one network namespace. */
 struct dcb_net {
@@ -641,6 +643,21 @@ int dcb_pool_activate(struct dcb_pool *pool, struct dcb_port *port)
 		spin_unlock_bh(&pool->lock);
 	}
 	mutex_unlock(&pool->dn->mutex);
+	/* The peer's PAUSE and PFC frames go to 01:80:C2:00:00:01, a
+	 * multicast group: a NIC that filters multicast (virtio-net, many
+	 * hardware NICs) drops them before dcb_pause_rcv() unless the port
+	 * joins it.  The address list counts references, so a successor
+	 * joining before this port's predecessor leaves keeps the group.
+	 * Only an Ethernet device has that address (dcb_pause_rcv() takes
+	 * frames of no other).
+	 */
+	if (!err && port->dev->type == ARPHRD_ETHER) {
+		if (dev_mc_add(port->dev, dcb_pfc_dst))
+			netdev_warn(port->dev,
+				    "sch_dcb: cannot join 01:80:c2:00:00:01: the peer's PAUSE frames may be filtered\n");
+		else
+			port->joined = true;
+	}
 	return err;
 }
 
@@ -695,6 +712,10 @@ void dcb_pool_leave(struct dcb_pool *pool, struct dcb_port *port)
 			rcu_read_lock();
 			dcb_send_pfc(port->dev, 0, resume, 0);
 			rcu_read_unlock();
+		}
+		if (port->joined) {
+			dev_mc_del(port->dev, dcb_pfc_dst);
+			port->joined = false;
 		}
 		pool->nports--;
 		spin_lock_bh(&pool->lock);

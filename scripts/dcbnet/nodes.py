@@ -225,14 +225,15 @@ class DcbNicLink(DcbLink):
     link is up, with carrier on both ends, when made: carrier_s says
     how long that took.
 
-    pause_mcast: both ends join 01:80:c2:00:00:01, the PAUSE/PFC frames'
-    destination (`ip maddr add`), so that a NIC that filters multicast
-    by its table (virtio-net) passes them to sch_dcb's handler; False
-    leaves the filter as the driver set it."""
+    sch_dcb as the root qdisc of an end joins 01:80:c2:00:00:01, the
+    PAUSE/PFC frames' destination, itself, so that a NIC that filters
+    multicast by its table (virtio-net) passes them to its handler;
+    pause_mcast=True joins it from here too (`ip maddr add`), for an end
+    without sch_dcb."""
 
     PFC_DST = "01:80:c2:00:00:01"
 
-    def __init__(self, node1, node2, nic="e1000e", pause_mcast=True,
+    def __init__(self, node1, node2, nic="e1000e", pause_mcast=False,
                  **params):
         self.nic = nic
         self.homes = None
