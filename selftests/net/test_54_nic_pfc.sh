@@ -45,6 +45,8 @@ ON=$OUT/pfc-on
 OFF=$OUT/pfc-off
 
 r() { exp_row "$@"; }
+# shellcheck source=pfc_incast_steps.sh
+. "$(dirname "$0")/pfc_incast_steps.sh"
 
 # pause_rx NS: band 3's pause_rx of eth0's sch_dcb in NS
 pause_rx() {
@@ -89,21 +91,6 @@ frames()
 	frames_on virtio
 }
 
-lossless()
-{
-	exp_run "$ON" pfc_incast "${KNOBS[@]}" capture=on
-	check_err $? "the pfc_incast experiment (PFC on, NIC links) failed"
-	[ "$RET" = 0 ] || return
-	log "sent $(r "$ON" datagrams_sent) received $(r "$ON" datagrams_received) in $(r "$ON" fct_max) s;" \
-		"drops $(r "$ON" drops_all): $(grep '^drops_all\.' "$ON/rows.csv" | paste -sd' ')"
-	log "switch PAUSE sent $(r "$ON" pause_tx.all), senders PAUSE received" \
-		"$(r "$ON" pause_rx.all), paused $(r "$ON" paused_us.all) us; rx port peak" \
-		"$(r "$ON" queue_max) KB, pool peak $(r "$ON" pool_peak) KB"
-	check_assert assert_ge "$(r "$ON" datagrams_sent)" $((N * PKTS)) "datagrams sent"
-	check_assert assert_le "$(r "$ON" drops_all)" 0 "drops anywhere with PFC on"
-	check_assert assert_ge "$(r "$ON" datagrams_received)" "$(r "$ON" datagrams_sent)" "datagrams received with PFC on"
-}
-
 pause()
 {
 	local h
@@ -122,36 +109,6 @@ pause()
 			"PAUSE frames received over ${h#*:} (${h%:*}) vs sent"
 	done
 	check_assert assert_ge "$(r "$ON" paused_us.all)" 1 "time the senders spent paused (us)"
-}
-
-wire()
-{
-	local npause p1
-	if [ ! -s "$ON/rows.csv" ]; then
-		check_err 1 "no incast with PFC on to look at"
-		return
-	fi
-	npause=$(r "$ON" wire_pause) p1=$(r "$ON" pause_tx.h1)
-	log "on h1's virtio NIC: $npause PAUSE, $(r "$ON" wire_resume) RESUME," \
-		"$(r "$ON" wire_other) other; port counted $p1 and $(r "$ON" resume_tx.h1)"
-	check_assert assert_le "$(r "$ON" capture_dropped)" 0 "frames the capture lost"
-	check_assert assert_le "$(r "$ON" wire_other)" 0 "frames not decoded as PFC band 3"
-	check_assert assert_ge "$npause" 1 "PFC PAUSE frames decoded by tshark"
-	check_assert assert_ge "$npause" "$p1" "PAUSE frames on the wire vs pause_tx"
-	check_assert assert_le "$npause" "$p1" "PAUSE frames on the wire vs pause_tx"
-	check_assert assert_ge "$(r "$ON" wire_resume)" "$(r "$ON" resume_tx.h1)" "RESUME frames on the wire vs resume_tx"
-	check_assert assert_le "$(r "$ON" wire_resume)" "$(r "$ON" resume_tx.h1)" "RESUME frames on the wire vs resume_tx"
-}
-
-pfc_off()
-{
-	DCBLAB_CPU_GUARD=warn exp_run "$OFF" pfc_incast "${KNOBS[@]}" pfc=off
-	check_err $? "the pfc_incast experiment (PFC off, NIC links) failed"
-	[ "$RET" = 0 ] || return
-	log "PFC off: sent $(r "$OFF" datagrams_sent) received $(r "$OFF" datagrams_received);" \
-		"drops $(r "$OFF" drops_all): $(grep '^drops_all\.' "$OFF/rows.csv" | paste -sd' ')"
-	check_assert assert_ge "$(r "$OFF" drops_all)" 1 "drops with PFC off"
-	check_assert assert_le "$(r "$OFF" datagrams_received)" $(($(r "$OFF" datagrams_sent) - 1)) "datagrams received with PFC off"
 }
 
 frames
