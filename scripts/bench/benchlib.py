@@ -79,6 +79,24 @@ def ratio(a, b):
     return "%.3f" % (a / b)
 
 
+def print_medians(label, names, res):
+    """The table of the benchmarks: per name of names its median over the
+    rounds of res[name] (packets per second), then every round's."""
+    print("%-8s %12s   %s" % (label, "pps(median)", "rounds"))
+    for n in names:
+        print("%-8s %12.0f   %s" % (n, median(res[n]),
+                                    " ".join(str(x) for x in res[n])))
+
+
+def print_ratios(rounds, width=0):
+    """A line per (name, per-round ratios) of rounds: the median of the
+    rounds' ratios (the benchmarks' figure: bench.rst says why), then
+    every round's; names left-aligned in width columns."""
+    for name, rs in rounds:
+        print("ratio %-*s %s   (median of rounds: %s)" % (
+            width, name + ":", ratio(median(rs), 1),
+            " ".join(ratio(x, 1) for x in rs)))
+
 def geomean_se(ratios):
     """The geometric mean of ratios and the standard error of the mean
     of their logarithms, as a factor (x/ it)."""

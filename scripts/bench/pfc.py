@@ -43,12 +43,13 @@ Environment:
 import os
 import re
 import shutil
-import subprocess
 import sys
 
 from benchlib import (BUILD, TOP, Bench, Pktgen, clock_note, env_float,
                       env_int, load_sch_dcb, machine, mac, median, netdev,
-                      qdisc_sent, ratio, read, rotated, run, write)
+                      print_medians, print_ratios, qdisc_sent, read,
+                      rotated, run, write)
+from dcbnet.experiment import tracefs  # on sys.path through benchlib
 
 B = Bench("pfc.py")
 SW, RXNS, HOST = "pf-sw", "pf-rx", "pf-h"
@@ -65,20 +66,13 @@ RATIOS = (("pfc/nopfc", "pfc", "nopfc"), ("pfc/plain", "pfc", "plain"),
           ("pfc/bfifo", "pfc", "bfifo"), ("plain/bfifo", "plain", "bfifo"))
 
 
-def tracefs():
-    t = "/sys/kernel/tracing"
-    if not os.path.isdir(t + "/events"):
-        subprocess.run(["mount", "-t", "tracefs", "nodev", t],
-                       stderr=subprocess.DEVNULL)
-    if not os.path.isdir(t + "/events"):
-        t = "/sys/kernel/debug/tracing"
-    return t
-
-
 def cleanup(pg):
     pg.detach()
-    t = tracefs()
-    for f, v in (("tracing_on", "0"), ("events/enable", "0")):
+    try:
+        t = tracefs()
+    except RuntimeError:	# nothing was traced
+        t = None
+    for f, v in (("tracing_on", "0"), ("events/enable", "0")) if t else ():
         try:
             write(os.path.join(t, f), v)
         except OSError:
@@ -178,15 +172,8 @@ def part1(pg, rounds, secs, pkt, goal):
                  out=True).splitlines():
         print("#   " + ln)
     print()
-    print("%-8s %12s   %s" % ("mode", "pps(median)", "rounds"))
-    for m in MODES:
-        print("%-8s %12.0f   %s" % (m, median(res[m]),
-                                    " ".join(str(x) for x in res[m])))
-    # The ratios are the medians of the per-round ratios (pps.py says why).
-    for name, _, _ in RATIOS:
-        print("ratio %s: %s   (median of rounds: %s)" % (
-            name, ratio(median(per_round[name]), 1),
-            " ".join(ratio(x, 1) for x in per_round[name])))
+    print_medians("mode", MODES, res)
+    print_ratios((name, per_round[name]) for name, _, _ in RATIOS)
     ok = round(median(per_round["pfc/nopfc"]), 3) >= goal
     print("goal: pfc >= %gx nopfc: %s" % (goal, "PASS" if ok else "FAIL"),
           flush=True)

@@ -34,7 +34,8 @@ import time
 
 from benchlib import (Bench, Pktgen, clock_note, env_float, env_int,
                       load_sch_dcb, machine, mac, median, netdev,
-                      qdisc_sent, ratio, rotated, run)
+                      print_medians, print_ratios, qdisc_sent, rotated,
+                      run)
 
 B = Bench("pps.py")
 NS, TX, RX = "pb-rx", "pb0", "pb1"
@@ -179,15 +180,9 @@ def bench(pg, rounds, secs, pkt, goal):
             print("#   " + ln)
 
     print()
-    print("%-8s %12s   %s" % ("qdisc", "pps(median)", "rounds"))
-    for q in QDISCS:
-        print("%-8s %12.0f   %s" % (q, median(res[q]),
-                                    " ".join(str(x) for x in res[q])))
+    print_medians("qdisc", QDISCS, res)
     print()
-    for (d, q), rs in per_round.items():
-        print("ratio %-13s %s   (median of rounds: %s)" % (
-            "%s/%s:" % (d, q), ratio(median(rs), 1),
-            " ".join(ratio(x, 1) for x in rs)))
+    print_ratios((("%s/%s" % dq, rs) for dq, rs in per_round.items()), 13)
     # Issue 44: sch_dcb, marking and PFC armed, within 3 % of bfifo,
     # which queues every packet as sch_dcb does (bench.rst says why
     # pfifo, which may bypass its queue, is no yardstick).

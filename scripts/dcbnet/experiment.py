@@ -132,6 +132,21 @@ def log(msg):
           file=sys.stderr, flush=True)
 
 
+def tracefs():
+    """The tracefs folder, mounted at /sys/kernel/tracing if it is not
+    yet (a guest's init mounts none), else debugfs's tracing folder;
+    RuntimeError if neither has events."""
+    t = "/sys/kernel/tracing"
+    if not os.path.isdir(t + "/events"):
+        subprocess.run(["mount", "-t", "tracefs", "nodev", t],
+                       stderr=subprocess.DEVNULL)
+    if not os.path.isdir(t + "/events"):
+        t = "/sys/kernel/debug/tracing"
+    if not os.path.isdir(t + "/events"):
+        raise RuntimeError("no tracefs")
+    return t
+
+
 def wait_for(cond, timeout, what, step=0.05):
     """Poll cond() until it is true; RuntimeError naming what after
     timeout seconds."""

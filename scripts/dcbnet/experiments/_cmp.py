@@ -18,10 +18,10 @@ defaults, derived from the line rate (rxe_cc.rst, "The rule").
 
 import csv
 import os
-import subprocess
 
 from .. import stats
-from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
+from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
+                          tracefs)
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
@@ -84,15 +84,7 @@ class RateTrace:
     def mount(self):
         if self.tr:
             return
-        tr = "/sys/kernel/tracing"
-        if not os.path.isdir(tr + "/events"):
-            subprocess.run(["mount", "-t", "tracefs", "nodev", tr],
-                           stderr=subprocess.DEVNULL)
-        if not os.path.isdir(tr + "/events"):
-            tr = "/sys/kernel/debug/tracing"
-        if not os.path.isdir(tr + "/events"):
-            raise RuntimeError("no tracefs")
-        self.tr = tr
+        self.tr = tracefs()
 
     def _write(self, name, value):
         with open(os.path.join(self.tr, name), "w") as f:
