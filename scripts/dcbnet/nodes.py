@@ -227,14 +227,9 @@ class DcbNicLink(DcbLink):
 
     sch_dcb as the root qdisc of an end joins 01:80:c2:00:00:01, the
     PAUSE/PFC frames' destination, itself, so that a NIC that filters
-    multicast by its table (virtio-net) passes them to its handler;
-    pause_mcast=True joins it from here too (`ip maddr add`), for an end
-    without sch_dcb."""
+    multicast by its table (virtio-net) passes them to its handler."""
 
-    PFC_DST = "01:80:c2:00:00:01"
-
-    def __init__(self, node1, node2, nic="e1000e", pause_mcast=False,
-                 **params):
+    def __init__(self, node1, node2, nic="e1000e", **params):
         self.nic = nic
         self.homes = None
         # a NIC keeps its own MAC (Mininet.addLink offers random ones)
@@ -247,8 +242,6 @@ class DcbNicLink(DcbLink):
         t0 = time.monotonic()
         for intf in (self.intf1, self.intf2):
             cmd = "ip link set dev %s up" % intf.name
-            if pause_mcast:
-                cmd += " && ip maddr add %s dev %s" % (self.PFC_DST, intf.name)
             out = intf.cmd(cmd + " && echo ok")
             if "ok" not in out:
                 raise RuntimeError("%s: %s: %s" % (intf.node.name, cmd,
