@@ -188,15 +188,13 @@ def experiment_class(name):
 
 def knobs(cls, kv):
     """The experiment's knobs in force: {name: value} in its PARAMS'
-    order, the defaults overridden by the (key, value) pairs kv; Error
-    naming the first key that is not one of its knobs."""
-    p = {q.name: q.default for q in cls.PARAMS}
-    for k, v in kv:
-        if k not in p:
-            raise Error("experiment %s has no knob '%s' (dcblab params %s)"
-                        % (cls.NAME, k, cls.NAME))
-        p[k] = v
-    return p
+    order, the defaults overridden by the (key, value) pairs kv, as the
+    experiment itself resolves them; Error naming the first key that is
+    not one of its knobs."""
+    try:
+        return cls(dict(kv)).p
+    except KeyError as e:
+        raise Error(e.args[0]) from None
 
 
 # ------------------------------------------------------------ list, params
