@@ -9,7 +9,10 @@
 #	nics_home [TIMEOUT]   load the drivers, wait (TIMEOUT s, default 30)
 #	                      until every end is in this namespace, give it
 #	                      its name and MAC back, down; NICS_ERR says why
-#	                      it failed
+#	                      it failed.  A model whose driver this kernel
+#	                      lacks leaves DCBLAB_NICS and joins
+#	                      DCBLAB_NICS_LACK (a test needing it skips and
+#	                      says so), with a warning
 #	nics_of MODEL         the pairs of MODEL, "nicKa nicKb" a line
 #
 # A namespace that is deleted gives its physical devices back to the
@@ -27,18 +30,27 @@ _nics_mac() {
 # (NICS_ERR is the callers')
 # shellcheck disable=SC2034
 nics_home() {
-	local tmo=${1:-30} p m a b name t0 line dev mac perm left
+	local tmo=${1:-30} p m a b name t0 line dev mac perm left drv keep=
 	local -A want=() at=()
 	NICS_ERR=
 	[ -n "${DCBLAB_NICS:-}" ] || return 0
 	for p in $DCBLAB_NICS; do
 		IFS=: read -r m a b <<<"$p"
-		case $m in virtio) m=virtio_net ;; esac
-		[ -d "/sys/module/$m" ] || modprobe "$m" ||
-			{ NICS_ERR="modprobe $m failed"; return 1; }
+		drv=$m
+		case $m in virtio) drv=virtio_net ;; esac
+		if [ ! -d "/sys/module/$drv" ] && ! modprobe -q "$drv"; then
+			case " ${DCBLAB_NICS_LACK:-} " in
+			*" $m "*) ;;
+			*)	echo "nics: this kernel has no $drv driver: its $m NICs are left out" >&2
+				DCBLAB_NICS_LACK="${DCBLAB_NICS_LACK:+$DCBLAB_NICS_LACK }$m" ;;
+			esac
+			continue
+		fi
+		keep="${keep:+$keep }$p"
 		want[$(_nics_mac "$a")]=$a
 		want[$(_nics_mac "$b")]=$b
 	done
+	export DCBLAB_NICS=$keep DCBLAB_NICS_LACK=${DCBLAB_NICS_LACK:-}
 	t0=$SECONDS
 	while :; do
 		# an end is known by its permanent address: a namespace may

@@ -30,6 +30,9 @@
 need_mininet tcpdump tshark jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
 for m in e1000e virtio; do
+	case " ${DCBLAB_NICS_LACK:-} " in
+	*" $m "*) skip "the guest kernel has no $m driver ($(uname -r))" ;;
+	esac
 	[ "$(nics_of $m | wc -l)" -ge 2 ] ||
 		skip "needs 2 $m NIC pairs (scripts/vm-run --nic-pairs 2 --nic-model e1000e,virtio)"
 done
