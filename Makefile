@@ -37,7 +37,7 @@ CC ?= gcc
 USER_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -I$(TOP)/sch_dcb/uapi \
 	       -I$(TOP)/include
 
-DEPS_STAMP := /var/lib/dcblab/deps-v5
+DEPS_STAMP := /var/lib/dcblab/deps-v6
 
 # KDIR's kernel series, X.Y (6.1, 6.12).
 KSERIES = $(shell sed -n 's/^\#define LINUX_VERSION_\(MAJOR\|PATCHLEVEL\) //p' \

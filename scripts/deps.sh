@@ -26,23 +26,26 @@
 set -euo pipefail
 
 STAMP_DIR=/var/lib/dcblab
-STAMP=$STAMP_DIR/deps-v5
+STAMP=$STAMP_DIR/deps-v6
 
 PKGS=(
 	qemu-system-x86 linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	busybox-static iproute2 iperf3 netsniff-ng tshark tcpdump jq
 	sparse rdma-core ibverbs-utils rdmacm-utils perftest python3-pyverbs
-	libnl-3-dev pkg-config python3-scapy kmod cpio xz-utils ethtool
+	libnl-3-dev libibverbs-dev librdmacm-dev pkg-config python3-scapy
+	kmod cpio xz-utils ethtool
 	gcc make bc flex bison libelf-dev libssl-dev iputils-ping procps
 	python3-docutils dkms python3-pandas python3-matplotlib mininet
 	linux-source-6.12
 )
 # What plain `make` needs: the compiler and kernel build tools, headers
 # and source of the 6.1 kernel (rdma_rxe is built from linux-source-6.1),
-# libnl for dcbmon, rst2man for the man pages.
+# libnl for dcbmon, libibverbs and librdmacm for rdmaflow, rst2man for the
+# man pages.
 BUILD_PKGS=(
 	gcc make bc flex bison libelf-dev libssl-dev linux-headers-amd64
-	linux-source-6.1 libnl-3-dev pkg-config xz-utils
+	linux-source-6.1 libnl-3-dev libibverbs-dev librdmacm-dev pkg-config
+	xz-utils
 	python3-docutils
 )
 
