@@ -180,6 +180,27 @@ METRICS = {
                  "(the CPU guard)"),
     "completed": ("1", "the fraction of the requested transfers that "
                   "completed"),
+    # workloads (rdmaflow, dcbanalysis.fct): .bK a size bin, .all all
+    "slowdown_p50": ("1", "median FCT slowdown (FCT over the ideal FCT "
+                     "on an idle fabric, at least 1) of the messages of a "
+                     "size bin (.bK) or of all (.all)"),
+    "slowdown_p95": ("1", "95th percentile of the FCT slowdown of a size "
+                     "bin's messages (.bK) or of all (.all)"),
+    "slowdown_p99": ("1", "99th percentile of the FCT slowdown of a size "
+                     "bin's messages (.bK) or of all (.all)"),
+    "messages": ("messages", "messages that completed, of a size bin "
+                 "(.bK) or all (.all)"),
+    "messages_incomplete": ("messages", "messages issued that did not "
+                            "complete"),
+    "bin_max": ("bytes", "the largest message size of a size bin (.bK); "
+                "the bin holds the sizes above the previous bin's"),
+    "base_rtt": ("us", "median completion time of a 1-byte message on "
+                 "the idle fabric (rdmaflow --ping): the ideal FCT's "
+                 "constant part"),
+    "size_scale": ("1", "the factor the CDF's flow sizes were scaled "
+                   "by (rdmaflow --scale)"),
+    "offered_load": ("1", "the messages' bytes arrived per second over "
+                     "the senders' line rates"),
 }
 
 
