@@ -46,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
@@ -58,14 +59,16 @@
 #define MAX_CTX		8
 #define MAX_CQE		32767		/* rdma_rxe's RXE_MAX_CQE */
 #define CONNECT_TRIES	20
+#define PING_GAP_NS	1000000		/* --ping: 1 ms between messages */
 
 static const char usage_text[] =
 	"usage: rdmaflow server [-p PORT] [-b ADDR] [--wr-size B] [--rq-depth N]\n"
 	"       rdmaflow client MODE [options] [NAME=]ADDR ...\n"
 	"  MODE: --cdf FILE --rate MBIT --load F (--duration S | --count N)\n"
-	"        | --flows FILE [--src NAME] | --ping N [--size B]\n"
-	"  options: [--scale S] [--seed N] [-p PORT] [--qps Q] [--wr-size B]\n"
-	"           [--depth D] [--stall S] [--tos T] [--ack-timeout U] [-o FILE]\n"
+	"        | --flows FILE | --ping N [--size B]\n"
+	"  options: [--src NAME] [--scale S] [--seed N] [-p PORT] [--qps Q]\n"
+	"           [--wr-size B] [--depth D] [--stall S] [--tos T]\n"
+	"           [--ack-timeout U] [-o FILE]\n"
 	"  (rdmaflow --help: the options explained)\n";
 
 static const char help_text[] =
@@ -79,9 +82,11 @@ static const char help_text[] =
 	"  --load F      times --rate MBIT (Mbit/s) in all, destinations uniform,\n"
 	"                for --duration S seconds and/or --count N messages\n"
 	"  --flows FILE  lines 'SRC DST SIZE START' (or the HPCC simulator's\n"
-	"                flow.txt), START in seconds; only those of --src NAME\n"
+	"                flow.txt), START in seconds; those whose SRC is --src\n"
 	"  --ping N      N messages of --size B bytes (1) per destination, one\n"
-	"                at a time (the idle fabric's completion time)\n"
+	"                at a time, each 1 ms after the last completed (the\n"
+	"                idle fabric's completion time)\n"
+	"  --src NAME    this client in the CSV (default its address)\n"
 	"  --scale S     sizes of --cdf and --flows times S (1)\n"
 	"  --seed N      the random streams' seed (1)\n"
 	"  --qps Q       QPs per destination (4); --depth D WRs in flight per\n"
@@ -738,17 +743,19 @@ static void source_draw(struct source *s)
 /*
  * The next arrival: 1 and its time, destination and size, or 0 when the
  * mode has no more.  --ping arrivals are closed-loop: the next one is due
- * when nothing is in flight (@idle), at @now.
+ * PING_GAP_NS after the last one completed (@last_done) when nothing is in
+ * flight (@idle): on a timer, as every message of the other modes, so
+ * that the base RTT has the same wake-up in it as their FCTs.
  */
-static int source_peek(struct source *s, int idle, int64_t now, int64_t *t,
-		       uint32_t *dst, uint64_t *size)
+static int source_peek(struct source *s, int idle, int64_t last_done,
+		       int64_t *t, uint32_t *dst, uint64_t *size)
 {
 	const struct client_opts *o = s->o;
 
 	if (o->ping) {
 		if (s->n >= o->ping * s->ndst || !idle)
 			return 0;
-		*t = now;
+		*t = last_done + PING_GAP_NS;
 		*dst = s->n % s->ndst;
 		*size = o->ping_size;
 		return 1;
@@ -1040,8 +1047,6 @@ static int run_client(int argc, char **argv)
 		bad_usage("--cdf needs --duration or --count (or both)");
 	if (!o.cdf && (o.rate_bps || o.load || o.duration || o.count))
 		bad_usage("--rate, --load, --duration and --count go with --cdf");
-	if (o.src && !o.flows)
-		bad_usage("--src goes with --flows");
 	if (optind == argc)
 		bad_usage("no destination");
 	ndst = argc - optind;
@@ -1070,6 +1075,11 @@ static int run_client(int argc, char **argv)
 		die("out of memory");
 
 	signals(&waitmask);
+	/*
+	 * An arrival is a ppoll() timeout: with the default timer slack of
+	 * 50 us every message would be posted up to 50 us late.
+	 */
+	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	ch = rdma_create_event_channel();
 	if (!ch)
 		die("rdma_create_event_channel: %s (is rdma_ucm loaded?)",
@@ -1097,7 +1107,8 @@ static int run_client(int argc, char **argv)
 		int more, got;
 
 		while ((more = source_peek(&src, !sched.active && !sched.waiting,
-					   now, &t, &d, &size)) && t <= now) {
+					   sched.nmsg ? sched.msg[sched.nmsg - 1].t_done : 0,
+					   &t, &d, &size)) && t <= now) {
 			if (fg_sched_arrive(&sched, d, size, t) < 0)
 				die("out of memory");
 			source_take(&src);

@@ -301,7 +301,11 @@ class FctWorkload(Experiment):
         self.configure("none")
         srv = self.servers(d)
         failed = []
+        # (the CPU guard's idle spinner: a ping's arrival is a timer, which
+        # a halted virtual-time CPU would fire late by the host's load)
+        guard = CpuGuard()
         try:
+            guard.start()
             for h in self.topo.hosts:
                 argv = [RDMAFLOW, "client", "--ping", str(self.p["pings"]),
                         "--size", "1", "--qps", "1", "-p", str(PORT),
@@ -313,11 +317,13 @@ class FctWorkload(Experiment):
                                 stdout=subprocess.DEVNULL, stderr=err)
                 if p.wait() != 0:
                     failed.append(h.name)
+            busy = guard.check("base RTT")
         finally:
+            guard.stop()
             self.stop_servers(srv)
         save_run(d, {"hosts": [h.name for h in self.topo.hosts],
                      "hops": hop_counts(self.topo.hosts),
-                     "failed": failed})
+                     "failed": failed, "cpu_busy": busy})
         if failed:
             raise RuntimeError("base RTT: rdmaflow --ping failed on %s "
                                "(see %s)" % (", ".join(failed), d))
