@@ -217,13 +217,18 @@ def plot(tab, path, plot_title):
                     if algo in plots.ALGO_COLORS else {}
                 ax.plot(t["size_hi"], t[name], marker="o", markersize=3,
                         label=algo, **kw)
+            ax.axhline(1, color="black", linewidth=0.8, linestyle=":")
             ax.set_xscale("log")
             ax.set_yscale("log")
             ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
-            ax.yaxis.set_minor_formatter(ticker.FormatStrFormatter("%g"))
+            lo, hi = ax.get_ylim()
+            # minor labels only within about a decade, where the major
+            # ticks are too few to read a value
+            ax.yaxis.set_minor_formatter(
+                ticker.FormatStrFormatter("%g") if hi / lo < 20 else
+                ticker.NullFormatter())
             ax.set_xlabel("message size, largest of the bin (bytes)")
             ax.set_title(PCT_NAMES[name])
-            ax.axhline(1, color="black", linewidth=0.8, linestyle=":")
         axes[0].set_ylabel("FCT slowdown (FCT / ideal)")
         axes[0].legend(loc="best")
         fig.suptitle(plot_title, fontsize=10)

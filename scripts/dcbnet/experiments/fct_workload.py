@@ -139,7 +139,7 @@ class FctWorkload(Experiment):
         Param("scale", 0.01, "factor on the CDF's sizes (WebSearch's "
               "mean 1.71 MB x 0.01 = 17 KB)"),
         Param("load", 0.3, "each host's offered load, share of rate"),
-        Param("duration", 3, "seconds of arrivals per algorithm"),
+        Param("seconds", 3, "seconds of arrivals per algorithm"),
         Param("qps", 4, "QPs per (client, destination)"),
         Param("seed", 1, "seed of host hK's client: seed + K - 1, the "
               "same for every algorithm"),
@@ -152,9 +152,11 @@ class FctWorkload(Experiment):
         Param("red", "5kb:20kb:0.01", "dcqcn: RED kmin:kmax:pmax"),
         Param("ldcp_k", "8kb", "ldcp: DCTCP step K"),
         Param("timeout_u", 20, "transport timeout 4.096 us * 2^u"),
+        Param("duration", 300, "time budget (s): only sizes dcblab's guest "
+              "timeout (10 x duration + 240 per run)"),
     )
     TITLE_KEYS = ("topology", "hosts", "rate", "cdf", "scale", "load",
-                  "duration")
+                  "seconds")
 
     # ---------------------------------------------------------- knobs
 
@@ -336,7 +338,7 @@ class FctWorkload(Experiment):
         srv = self.servers(d)
         before = [stats.snapshot(sw) for sw in self.topo.switches]
         hosts = self.topo.hosts
-        dur = float(self.p["duration"])
+        dur = float(self.p["seconds"])
 
         def argv_of(h):
             return ["--cdf", self.cdf_path(), "--rate", str(self.mbps()),
