@@ -180,6 +180,31 @@ def workload_folder(t, algos, base_us=300.0):
                       f)
 
 
+class FlowFile(unittest.TestCase):
+    def test_hpcc_and_ours(self):
+        from dcbnet.experiments import fct_workload
+
+        names = ["h1", "h2", "h3"]
+        with tempfile.TemporaryDirectory() as t:
+            src, out = os.path.join(t, "flow.txt"), os.path.join(t, "o")
+            with open(src, "w") as f:
+                f.write("3\n0 2 3 100 6000 2.0\n2 1 3 100 350 2.5\n"
+                        "h2 h1 3 100 7 0.5  # ours by name\n")
+            self.assertEqual(fct_workload.flow_file(src, names, out),
+                             (3, 2.5))
+            with open(out) as f:
+                self.assertEqual(f.read(), "h1 h3 6000 2.0\nh3 h2 350 2.5\n"
+                                 "h2 h1 7 0.5\n")
+            with open(src, "w") as f:
+                f.write("h1 h2 100 0\n0 3 100 0\n")
+            with self.assertRaisesRegex(ValueError, "flow.txt:2: no host '3'"):
+                fct_workload.flow_file(src, names, out)
+            with open(src, "w") as f:
+                f.write("h1 h2 100\n")
+            with self.assertRaisesRegex(ValueError, "flow.txt:1: want"):
+                fct_workload.flow_file(src, names, out)
+
+
 class Workload(unittest.TestCase):
     def test_analyze_and_plot(self):
         from dcbnet.experiments import fct_workload

@@ -14,6 +14,9 @@ which adds hosts (RxeHost, NICs with experiment.host_opts()) and
 switches and returns a Topology.  Switch ports are configured per
 algorithm here, so the function needs only build.
 
+With `flows`, every client replays its lines of a flow file instead
+(ours, or the HPCC simulator's flow.txt, whose node N is host h(N+1)).
+
 First the idle fabric's completion time of a 1-byte message, per pair
 of hosts (rdmaflow --ping, one at a time, algo none), then per
 algorithm of `algos` (their switch settings as cmp_incast's: none, dcqcn
@@ -97,6 +100,49 @@ def topology_function(name):
     return getattr(importlib.import_module(mod), fn)
 
 
+def flow_file(path, names, out):
+    """Write the flow file @path for rdmaflow --flows to @out, its hosts
+    by name: lines "SRC DST SIZE START" or the HPCC simulator's flow.txt
+    (a first line with the number of flows, then "SRC DST PG DPORT SIZE
+    START"), where a node number N that is not a host's name is the
+    (N+1)-th host of @names (the simulator numbers the hosts first).
+    Returns (flows, the last start in seconds); ValueError naming the
+    line for a line of neither form or an unknown host."""
+    def host(tok, ln):
+        if tok in names:
+            return tok
+        if tok.isdigit() and int(tok) < len(names):
+            return names[int(tok)]
+        raise ValueError("%s:%d: no host '%s' (%s, or 0..%d)"
+                         % (path, ln, tok, ", ".join(names),
+                            len(names) - 1))
+
+    n, last, first, rows = 0, 0.0, True, []
+    with open(path) as f:
+        for ln, line in enumerate(f, 1):
+            w = line.split("#", 1)[0].split()
+            if not w:
+                continue
+            if first and len(w) == 1 and w[0].isdigit():
+                first = False
+                continue
+            first = False
+            if len(w) not in (4, 6):
+                raise ValueError("%s:%d: want SRC DST SIZE START or SRC "
+                                 "DST PG DPORT SIZE START" % (path, ln))
+            src, dst, size, start = w[0], w[1], w[-2], w[-1]
+            try:
+                last = max(last, float(start))
+            except ValueError:
+                raise ValueError("%s:%d: bad start '%s'" % (path, ln, start))
+            rows.append("%s %s %s %s\n" % (host(src, ln), host(dst, ln), size,
+                                           start))
+            n += 1
+    with open(out, "w") as f:
+        f.writelines(rows)
+    return n, last
+
+
 def hop_counts(hosts):
     """{src: {dst: links on a shortest path}} between @hosts (nodes),
     by breadth-first search over the nodes' links."""
@@ -140,6 +186,9 @@ class FctWorkload(Experiment):
               "mean 1.71 MB x 0.01 = 17 KB)"),
         Param("load", 0.3, "each host's offered load, share of rate"),
         Param("seconds", 3, "seconds of arrivals per algorithm"),
+        Param("flows", "", "a flow file to replay instead (rdmaflow "
+              "--flows; the HPCC simulator's flow.txt, node N = host "
+              "h(N+1)); sizes times scale, load and seconds unused"),
         Param("qps", 4, "QPs per (client, destination)"),
         Param("seed", 1, "seed of host hK's client: seed + K - 1, the "
               "same for every algorithm"),
@@ -203,7 +252,7 @@ class FctWorkload(Experiment):
             algo_opts(a, "")	# an unknown algo fails here, not later
         if not os.access(RDMAFLOW, os.X_OK):
             raise RuntimeError("%s not built (make tools)" % RDMAFLOW)
-        if not os.path.exists(self.cdf_path()):
+        if not self.p["flows"] and not os.path.exists(self.cdf_path()):
             raise RuntimeError("cdf=%s: no file %s" % (self.p["cdf"],
                                                         self.cdf_path()))
         net = dcb_net(out, [a for a in self.algos() if a != "none"])
@@ -213,6 +262,14 @@ class FctWorkload(Experiment):
             raise ValueError("topology %s has %d hosts, want 2 or more"
                              % (self.p["topology"], len(topo.hosts)))
         self.net, self.topo = net, topo
+        self.flows = None
+        if self.p["flows"]:
+            self.flows = os.path.join(out, "flows.txt")
+            n, last = flow_file(self.p["flows"], [h.name for h in
+                                                  topo.hosts], self.flows)
+            log("flows: %d from %s, the last at %g s"
+                % (n, self.p["flows"], last))
+            self.flows_last = last
         try:
             net.start()
             prepare(topo.hosts)
@@ -339,8 +396,14 @@ class FctWorkload(Experiment):
         before = [stats.snapshot(sw) for sw in self.topo.switches]
         hosts = self.topo.hosts
         dur = float(self.p["seconds"])
+        if self.flows:
+            dur = self.flows_last
 
         def argv_of(h):
+            if self.flows:
+                return ["--flows", self.flows, "--scale",
+                        str(self.p["scale"]), "--qps", str(self.p["qps"]),
+                        "--stall", "30"]
             return ["--cdf", self.cdf_path(), "--rate", str(self.mbps()),
                     "--load", str(self.p["load"]), "--duration", str(dur),
                     "--scale", str(self.p["scale"]), "--qps",
@@ -350,8 +413,11 @@ class FctWorkload(Experiment):
         guard = CpuGuard()
         try:
             guard.start()
-            log("%s: %d clients, load %s of %s for %g s"
-                % (algo, len(hosts), self.p["load"], self.p["rate"], dur))
+            log("%s: %d clients, %s for %g s" % (
+                algo, len(hosts), "flows of " + self.p["flows"]
+                if self.flows else "load %s of %s" % (self.p["load"],
+                                                       self.p["rate"]),
+                dur))
             failed = self.clients(d, argv_of, 10 * dur + 120)
             busy = guard.check("%s: workload" % algo)
         finally:
@@ -364,7 +430,9 @@ class FctWorkload(Experiment):
                        for a, b in zip(after, before))
         doc = {"algo": algo, "hosts": [h.name for h in hosts],
                "switch": self.switch_opts(algo), "host": self.host_opts(),
-               "cdf": self.cdf_path(), "scale": float(self.p["scale"]),
+               "cdf": None if self.flows else self.cdf_path(),
+               "flows": self.p["flows"] or None,
+               "scale": float(self.p["scale"]),
                "duration_s": dur, "failed": failed, "cpu_busy": busy,
                "pause_tx": delta("pause_tx", BAND),
                "drops": sum(delta(k) for k in stats.DROP_KEYS),
@@ -433,16 +501,21 @@ class FctWorkload(Experiment):
             scale=float(self.p["scale"])).to_csv(
             os.path.join(out, "fct.csv"), index=False)
         rows = [(m, v, u, a) for m, v, u, a in fct.tidy_rows(tab, tot)]
-        base_us = statistics.median(base.values()) * 1e6 \
-            if isinstance(base, dict) else base * 1e6
+        # one per hop count (.Nhop) when the topology has several
+        bases = [("base_rtt.%dhop" % k, v) for k, v in sorted(base.items())] \
+            if isinstance(base, dict) and len(base) > 1 else \
+            [("base_rtt", statistics.median(base.values())
+              if isinstance(base, dict) else base)]
         for algo in self.algos():
             doc = load_run(os.path.join(out, algo))
             m = msgs[msgs["algo"] == algo]
-            offered = m["size"].sum() * 8 / (doc["duration_s"] * line *
-                                             len(doc["hosts"]))
-            rows += [("base_rtt", round(base_us, 1), "us", algo),
-                     ("size_scale", doc["scale"], "1", algo),
-                     ("offered_load", round(float(offered), 4), "1", algo),
+            if doc["duration_s"] > 0:
+                offered = m["size"].sum() * 8 / (doc["duration_s"] * line *
+                                                 len(doc["hosts"]))
+                rows.append(("offered_load", round(float(offered), 4), "1",
+                             algo))
+            rows += [(m, round(v * 1e6, 1), "us", algo) for m, v in bases]
+            rows += [("size_scale", doc["scale"], "1", algo),
                      ("messages_incomplete", int((~m["completed"]).sum()),
                       "messages", algo),
                      ("pause_tx", doc["pause_tx"], "frames", algo),
