@@ -176,7 +176,8 @@ def workload_folder(t, algos, base_us=300.0):
         with open(os.path.join(d, "run.json"), "w") as f:
             json.dump({"algo": algo, "hosts": ["h1", "h2"], "failed": [],
                        "cpu_busy": 40.0, "duration_s": 1.0, "scale": 0.01,
-                       "pause_tx": 3, "drops": 0, "ecn_marked": 10},
+                       "pause_tx": 3, "drops": 0, "ecn_marked": 10,
+                       "retry": 2},
                       f)
 
 
@@ -231,6 +232,7 @@ class Workload(unittest.TestCase):
             self.assertEqual(got[("messages_incomplete", "none")], 1)
             self.assertEqual(got[("messages_incomplete", "dcqcn")], 0)
             self.assertEqual(got[("pause_tx", "none")], 3)
+            self.assertEqual(got[("gbn_retries", "dcqcn")], 2)
             self.assertEqual(got[("size_scale", "dcqcn")], 0.01)
             # each host's 52 messages, 257,500 bytes, over 1 s of its
             # 100 Mbit/s

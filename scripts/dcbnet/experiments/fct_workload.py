@@ -392,9 +392,12 @@ class FctWorkload(Experiment):
         os.makedirs(d, exist_ok=True)
         log("%s: configuring" % algo)
         self.configure(algo)
+        from ..rdma import hw_sum
+
         srv = self.servers(d)
         before = [stats.snapshot(sw) for sw in self.topo.switches]
         hosts = self.topo.hosts
+        retry0 = hw_sum(hosts, "completer_retry_err")
         dur = float(self.p["seconds"])
         if self.flows:
             dur = self.flows_last
@@ -424,6 +427,7 @@ class FctWorkload(Experiment):
             guard.stop()
             self.stop_servers(srv)
         after = [stats.snapshot(sw) for sw in self.topo.switches]
+        retry = hw_sum(hosts, "completer_retry_err") - retry0
 
         def delta(key, band=None):
             return sum(a.total(key, band) - b.total(key, band)
@@ -436,7 +440,7 @@ class FctWorkload(Experiment):
                "duration_s": dur, "failed": failed, "cpu_busy": busy,
                "pause_tx": delta("pause_tx", BAND),
                "drops": sum(delta(k) for k in stats.DROP_KEYS),
-               "ecn_marked": delta("ecn_marked")}
+               "ecn_marked": delta("ecn_marked"), "retry": retry}
         save_run(d, doc)
         log("%s: done%s" % (algo, ", failed: " + " ".join(failed)
                             if failed else ""))
@@ -514,6 +518,8 @@ class FctWorkload(Experiment):
                                                  len(doc["hosts"]))
                 rows.append(("offered_load", round(float(offered), 4), "1",
                              algo))
+            if "retry" in doc:	# (not in the first runs' files)
+                rows.append(("gbn_retries", doc["retry"], "retries", algo))
             rows += [(m, round(v * 1e6, 1), "us", algo) for m, v in bases]
             rows += [("size_scale", doc["scale"], "1", algo),
                      ("messages_incomplete", int((~m["completed"]).sum()),
