@@ -336,9 +336,10 @@ class Activity:
     """When the fabric carried traffic: a thread sums the bytes every
     switch port sent (/proc/PID/net/dev, no process started) every
     interval seconds from start() to stop(); span() is the time from
-    the first sample that grew to the last (0 if none did).  Link
-    utilisation over it is over the time data moved, not over the
-    clients' start-up."""
+    the first interval that carried a tenth of the busiest interval's
+    bytes to the last one that did (0 if none grew).  Link utilisation
+    over it is over the time data moved, not over the clients' start-up
+    and their TCP exchanges of QP numbers."""
 
     def __init__(self, net, interval=0.05):
         import threading
@@ -371,12 +372,14 @@ class Activity:
 
     def span(self):
         """(seconds from the first growth to the last, bytes in all)."""
-        grew = [t for (t, v), (_, u) in zip(self.samples[1:], self.samples)
-                if v > u]
-        if not grew:
+        steps = [(t0, t1, v1 - v0) for (t0, v0), (t1, v1) in
+                 zip(self.samples, self.samples[1:])]
+        peak = max((b for _, _, b in steps), default=0)
+        busy = [(t0, t1) for t0, t1, b in steps if peak and b >= peak / 10]
+        if not busy:
             return 0.0, 0
-        first = max(t for t, _ in self.samples if t < grew[0])
-        return grew[-1] - first, self.samples[-1][1] - self.samples[0][1]
+        return busy[-1][1] - busy[0][0], \
+            self.samples[-1][1] - self.samples[0][1]
 
 
 def spread(f, devs, before, after, secs):

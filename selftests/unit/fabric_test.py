@@ -154,6 +154,25 @@ class Spread(unittest.TestCase):
         self.assertEqual(rows["spine_bytes.spine1"], 0)
 
 
+class Activity(unittest.TestCase):
+    def span(self, samples):
+        class Net:
+            switches = []
+        a = fabric.Activity(Net())
+        a.samples = samples
+        return a.span()
+
+    def test_span(self):
+        # TCP's few bytes at 0-0.2 s, data from 0.3 to 0.6 s, a tail
+        s = [(0.0, 0), (0.1, 500), (0.2, 900), (0.3, 900), (0.4, 100900),
+             (0.5, 200900), (0.6, 250900), (0.7, 251000), (0.8, 251000)]
+        secs, total = self.span(s)
+        self.assertAlmostEqual(secs, 0.3)
+        self.assertEqual(total, 251000)
+        self.assertEqual(self.span([(0.0, 5), (1.0, 5)]), (0.0, 0))
+        self.assertEqual(self.span([]), (0.0, 0))
+
+
 class RxeSport(unittest.TestCase):
     """rdma_get_udp_sport() of include/rdma/ib_verbs.h, computed by hand
     for a few QP numbers."""
