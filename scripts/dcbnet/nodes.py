@@ -454,7 +454,13 @@ class DcbSwitch(NsenterPopen, Node):
             elif gw is not None:
                 cmds.append("ip route replace %s/32 dev %s via %s"
                             % (ip, intf, gw))
-        self.cmd(" && ".join(cmds))
+        # (as one argument, not through the node's shell: a terminal
+        # takes lines of at most 4095 bytes, and a switch of a 32-host
+        # fabric has more to say; a failing step fails the start)
+        _, err, rc = self.pexec(["sh", "-c", " && ".join(cmds)])
+        if rc != 0:
+            raise RuntimeError("%s: setting up the switch: %s"
+                               % (self.name, err.strip()))
 
     def stop(self, deleteIntfs=True):
         super().stop(deleteIntfs=deleteIntfs)
