@@ -181,7 +181,7 @@ def host(sizes):
     print("fabric.py: the whole guest took %.0f s of wall time; report %s"
           % (wall, report))
     print("fabric.py: wall/guest over the traffic, stamped on arrival of "
-          "the guest's lines (+- 0.1 s); busy%% above 85 is past the CPU "
+          "the guest's lines (+- 0.1 s); busy% above 85 is past the CPU "
           "guard")
     return 1 if rc or not results else 0
 
