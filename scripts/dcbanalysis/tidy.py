@@ -201,6 +201,38 @@ METRICS = {
                    "by (rdmaflow --scale)"),
     "offered_load": ("1", "the messages' bytes arrived per second over "
                      "the senders' line rates"),
+    # fabrics (dcbnet.fabric)
+    "build_time": ("s", "building and starting the network (Mininet)"),
+    "stop_time": ("s", "stopping the network (Mininet)"),
+    "traffic_time": ("s", "from the clients' start to their end"),
+    "spine_bytes": ("bytes", "bytes sch_dcb dequeued on all ports of a "
+                    "spine"),
+    "spine_share": ("1", "a spine's bytes over all spines' bytes"),
+    "ecmp_min_share": ("1", "the lowest spine_share of the run"),
+    "uplink_share": ("1", "bytes a leaf dequeued toward one spine over "
+                     "all its uplinks' bytes"),
+    "link_util": ("1", "bytes a link carried one way (headers included) "
+                  "over its rate times the traffic's time"),
+    "multipath_routes": ("routes", "the fewest multipath routes of a "
+                         "leaf"),
+    "payload_bytes": ("bytes", "payload a pair's QPs were asked to write"),
+    "delivered_bytes": ("bytes", "bytes the receiver's switch port "
+                        "dequeued toward it (headers included)"),
+    "delivered_min": ("1", "the lowest delivered_bytes over "
+                      "payload_bytes"),
+    "iterations_min": ("iterations", "the fewest iterations a perftest "
+                       "client reported"),
+    "qps": ("QPs", "QPs whose numbers perftest printed"),
+    "udp_sports": ("ports", "distinct UDP source ports rxe derives from "
+                   "the numbers of one pair's QPs (the fewest of any "
+                   "pair)"),
+    "capture_qps": ("QPs", "QPs of the first pair seen in the capture"),
+    "capture_sports": ("ports", "distinct UDP source ports of those QPs' "
+                       "packets in the capture"),
+    "capture_sports_per_qp": ("ports", "the most UDP source ports one QP "
+                              "used"),
+    "sports_predicted": ("ports", "captured source ports equal to the "
+                         "ones derived from the QP numbers"),
 }
 
 

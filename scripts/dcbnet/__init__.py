@@ -17,6 +17,8 @@ Mininet network, without Open vSwitch or a controller:
              switches via the next switch on a shortest path over
              switch-switch links (breadth-first search; ties go to the
              port whose name sorts first): nodes.fabric_routes.
+             ecmp=True: a multipath route over every shortest path
+             instead, hashing the 5-tuple (nodes.ecmp_routes).
   RxeHost    a host whose interface gets sch_dcb (dcb='rate 100mbit')
              and a soft-RoCE device rxe_<intf> (`rdma link add`), with
              the congestion-control algorithm algo= ('none', 'dcqcn',
@@ -32,6 +34,10 @@ modules from the build tree (run `make` first), as root, where modules
 load (in the lab's guest: scripts/vm-run).  Importing dcbnet points tc
 at the repository's q_dcb.so plugin (TC_LIB_DIR) for every node started
 afterwards.
+
+fabric.py describes topologies as data (leaf_spine(), or hpcc.py's
+reading of the HPCC simulator's topology.txt and flow.txt) and builds
+them with these classes and ECMP (fabric.start()).
 
 Experiments are Python units on these classes (dcbnet.experiment;
 `python3 -m dcbnet list`), run by `dcblab run NAME`; stats.py is the

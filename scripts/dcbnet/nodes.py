@@ -350,6 +350,47 @@ def fabric_routes(switch):
     return own, routes
 
 
+def ecmp_routes(switch):
+    """{host IP: [(intf, gateway)]} of the hosts behind other switches:
+    the first hop of every shortest path over switch-switch links, by
+    port name (addresses as fabric_routes).  A host with more than one
+    is reached by a multipath route (DcbSwitch's ecmp=True)."""
+    links = _fabric_links(switch)
+    addr, adj = {}, {}
+    for k, (a, b) in enumerate(links):
+        addr[a], addr[b] = _link_addr(k, 0), _link_addr(k, 1)
+        adj.setdefault(a.node, []).append(b.node)
+        adj.setdefault(b.node, []).append(a.node)
+    routes = {}
+    for dst in adj:
+        if dst is switch:
+            continue
+        # hop counts to dst over switch-switch links
+        dist, frontier = {dst: 0}, [dst]
+        while frontier:
+            nxt = []
+            for sw in frontier:
+                for n in adj[sw]:
+                    if n not in dist:
+                        dist[n] = dist[sw] + 1
+                        nxt.append(n)
+            frontier = nxt
+        if switch not in dist:
+            continue
+        hops = []
+        for intf in sorted(switch.intfList(), key=lambda i: i.name):
+            peer = _peer(intf)
+            if peer is not None and peer in addr and \
+                    dist.get(peer.node) == dist[switch] - 1:
+                hops.append((intf, addr[peer]))
+        for intf in dst.intfList():
+            peer = _peer(intf)
+            if peer is not None and peer.IP() and \
+                    not isinstance(peer.node, DcbSwitch):
+                routes.setdefault(peer.IP(), hops)
+    return routes
+
+
 class DcbSwitch(NsenterPopen, Node):
     """A routing switch: its own network namespace, IPv4 forwarding,
     proxy ARP on every port and a /32 route to every host of the fabric;
@@ -364,13 +405,19 @@ class DcbSwitch(NsenterPopen, Node):
     via the next switch on a shortest path over switch-switch links
     (breadth-first search from this switch; see fabric_routes).  Every
     switch computes its own routes in start(), so hosts keep Mininet's
-    one-subnet addressing across the fabric."""
+    one-subnet addressing across the fabric.
 
-    def __init__(self, name, addr="169.254.0.1/32", **params):
+    ecmp=True: a host reached over several shortest paths gets a
+    multipath route over all of their first hops (ecmp_routes), and the
+    namespace hashes the 5-tuple (fib_multipath_hash_policy=1), so
+    RoCEv2 flows with different UDP source ports (QPs) spread."""
+
+    def __init__(self, name, addr="169.254.0.1/32", ecmp=False, **params):
         for k in ("inNamespace", "listenPort", "dpid", "opts", "batch",
                   "protocols", "failMode", "datapath"):
             params.pop(k, None)
         self.addr = addr
+        self.ecmp = ecmp
         super().__init__(name, inNamespace=True, **params)
 
     def start(self, controllers=None):
@@ -396,12 +443,24 @@ class DcbSwitch(NsenterPopen, Node):
                             % (peer.IP(), intf))
         # the fabric: hosts behind other switches
         own, routes = fabric_routes(self)
+        multi = ecmp_routes(self) if self.ecmp else {}
+        if self.ecmp:
+            cmds.append("sysctl -qw net.ipv4.fib_multipath_hash_policy=1")
         cmds += ["ip addr replace %s/31 dev %s" % (a, i) for i, a in own]
         for ip, (intf, gw) in sorted(routes.items()):
-            if gw is not None:
+            if len(multi.get(ip, ())) > 1:
+                cmds.append("ip route replace %s/32 %s" % (ip, " ".join(
+                    "nexthop via %s dev %s" % (g, i) for i, g in multi[ip])))
+            elif gw is not None:
                 cmds.append("ip route replace %s/32 dev %s via %s"
                             % (ip, intf, gw))
-        self.cmd(" && ".join(cmds))
+        # (as one argument, not through the node's shell: a terminal
+        # takes lines of at most 4095 bytes, and a switch of a 32-host
+        # fabric has more to say; a failing step fails the start)
+        _, err, rc = self.pexec(["sh", "-c", " && ".join(cmds)])
+        if rc != 0:
+            raise RuntimeError("%s: setting up the switch: %s"
+                               % (self.name, err.strip()))
 
     def stop(self, deleteIntfs=True):
         super().stop(deleteIntfs=deleteIntfs)
