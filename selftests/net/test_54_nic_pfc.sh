@@ -23,26 +23,37 @@
 #   wire      the frames h1 captured are 802.1Qbb PFC band 3, as many as
 #             its switch port sent;
 #   pfc off   PFC off, same buffer: drops, datagrams missing.
+# A driver the guest kernel lacks (DCBLAB_NICS_LACK: the debug kernel of
+# make check-debug has no e1000e) is left out and said so: its frames step
+# is skipped and veth takes its place in the link list.
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/nics.sh
 . "$TOP/scripts/lib/nics.sh"
 
 need_mininet tcpdump tshark jq
 [ -x /usr/bin/python3 ] || skip "/usr/bin/python3 missing"
+# LINKS: the link of the receiver and h1..h4 in turn (index modulo 3)
+MODELS=() LINKS=()
 for m in e1000e virtio; do
 	case " ${DCBLAB_NICS_LACK:-} " in
-	*" $m "*) skip "the guest kernel has no $m driver ($(uname -r))" ;;
+	*" $m "*)
+		log "the guest kernel ($(uname -r)) has no $m driver: $m left out"
+		LINKS+=(veth)
+		continue ;;
 	esac
 	[ "$(nics_of $m | wc -l)" -ge 2 ] ||
 		skip "needs 2 $m NIC pairs (scripts/vm-run --nic-pairs 2 --nic-model e1000e,virtio)"
+	MODELS+=("$m") LINKS+=("$m")
 done
+LINKS+=(veth)
+[ ${#MODELS[@]} -gt 0 ] || skip "the guest kernel has neither e1000e nor virtio_net"
 load_dcb
 
 N=4
 PKTS=${NIC54_PKTS:-1500}	# per sender: 4 x 1500 x 1042 B at 100 Mb/s = 0.5 s
 # shellcheck disable=SC2054 # link= takes a comma list
 KNOBS=(senders="$N" datagrams="$PKTS" rate="$(scaled_rate 100mbit)" interval_ms=100
-       delay="$(scaled_time 5ms)" quanta=0x1234 link=e1000e,virtio,veth)
+       delay="$(scaled_time 5ms)" quanta=0x1234 link="$(IFS=,; echo "${LINKS[*]}")")
 exp_out
 ON=$OUT/pfc-on
 OFF=$OUT/pfc-off
@@ -90,23 +101,28 @@ frames_on()
 
 frames()
 {
-	frames_on e1000e
-	frames_on virtio
+	local m
+	for m in "${MODELS[@]}"; do frames_on "$m"; done
 }
 
 pause()
 {
-	local h
+	local h i nic=()
+	# the first sender on each NIC model (h1..h3 take each link once)
+	for i in 1 2 3; do
+		[ "${LINKS[i % 3]}" = veth ] || nic+=("h$i:${LINKS[i % 3]}")
+	done
 	if [ ! -s "$ON/rows.csv" ]; then
 		check_err 1 "no incast with PFC on to look at"
 		return
 	fi
 	check_assert assert_ge "$(r "$ON" pause_tx.all)" 1 "PAUSE frames sent by the switch"
-	for h in h1:virtio h3:e1000e h2:veth; do
+	for i in 1 2 3 4; do
+		h=h$i:${LINKS[i % 3]}
 		log "${h#*:} sender ${h%:*}: switch port sent $(r "$ON" "pause_tx.${h%:*}") PAUSE," \
 			"NIC received $(r "$ON" "pause_rx.${h%:*}"), paused share $(r "$ON" "paused_share.${h%:*}")"
 	done
-	for h in h1:virtio h3:e1000e; do
+	for h in "${nic[@]}"; do
 		check_assert assert_ge "$(r "$ON" "pause_rx.${h%:*}")" 1 "PAUSE frames received over ${h#*:} (${h%:*})"
 		check_assert assert_ge "$(r "$ON" "pause_rx.${h%:*}")" "$(r "$ON" "pause_tx.${h%:*}")" \
 			"PAUSE frames received over ${h#*:} (${h%:*}) vs sent"
