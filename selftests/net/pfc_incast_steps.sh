@@ -57,6 +57,19 @@ pfc_off()
 	[ "$RET" = 0 ] || return
 	log "PFC off: sent $(r "$OFF" datagrams_sent) received $(r "$OFF" datagrams_received);" \
 		"drops $(r "$OFF" drops_all): $(grep '^drops_all\.' "$OFF/rows.csv" | paste -sd' ')"
+	# The premise: the senders overloaded the port, so that the pool
+	# filled (its peak within 10 % of the buffer).  A kernel too slow to
+	# offer the overload (the debug kernel in real time: 24 000 of 24 000
+	# received, nothing dropped) shows nothing about PFC: check_perf.
+	local buf=1mb k
+	for k in "${KNOBS[@]}"; do
+		case $k in buffer=*) buf=${k#buffer=} ;; esac
+	done
+	if ! awk -v p="$(r "$OFF" pool_peak)" -v b="$(tc_size_bytes "$buf")" \
+		'BEGIN { exit !(p * 1024 >= 0.9 * b) }'; then
+		check_perf "the premise: with PFC off the pool peaked at $(r "$OFF" pool_peak) KB of $buf (the senders did not overload the port)" false
+		return
+	fi
 	check_assert assert_ge "$(r "$OFF" drops_all)" 1 "drops with PFC off"
 	check_assert assert_le "$(r "$OFF" datagrams_received)" $(($(r "$OFF" datagrams_sent) - 1)) "datagrams received with PFC off"
 }
