@@ -22,7 +22,7 @@ $(OUT)/test_$(ALGO): test_$(ALGO).c $(SM)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< $(SM_C) -lm
 
-$(OUT)/model: model.c $(SM) $(SM_DEPS)
+$(OUT)/model: model.c $(SM) $(TOP)/selftests/unit/model.h $(SM_DEPS)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< $(SM_C) -lm
 

@@ -38,6 +38,7 @@
 #include <linux/kernel.h>
 
 #include "dcqcn_sm.h"
+#include "../model.h"
 
 #define MAXN 32
 #define QCAP (1 << 20)
@@ -551,7 +552,7 @@ static int sweep(char **a, const char *k_ms)
 int main(int argc, char **argv)
 {
 	static const int ns[] = { 2, 4, 8 };
-	int fails = 0, s, k, i;
+	int fails = 0, s, k;
 
 	if (argc > 1 && !strcmp(argv[1], "-x")) {
 		if (argc != 14 && argc != 15) {
@@ -582,12 +583,8 @@ int main(int argc, char **argv)
 			       sc.name, sc.n, r.jain, r.util, r.worst * 100,
 			       r.qmean / 1e3, (unsigned long long)r.cnps,
 			       100.0 * r.marks / (r.pkts ? r.pkts : 1));
-			for (i = 0; i < sc.n; i++)
-				printf(" %.2f", r.share[i]);
-			printf("  %s\n", ok ? "ok" : "FAIL");
-			fails += !ok;
+			fails += model_scenario_end(r.share, sc.n, ok);
 		}
 	}
-	printf("model: %d scenario(s) failed\n", fails);
-	return fails ? 1 : 0;
+	return model_exit(fails);
 }
