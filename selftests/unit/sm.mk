@@ -14,7 +14,8 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/selftests/unit/include -I$(TOP)/rxe_cc $(SM_INC) \
 	-isystem $(KSFT)
 SM_C := $(TOP)/rxe_cc/$(ALGO)_sm.c
-SM := $(SM_C) $(TOP)/rxe_cc/$(ALGO)_sm.h $(TOP)/selftests/unit/check.h $(UINC)
+SM := $(SM_C) $(TOP)/rxe_cc/$(ALGO)_sm.h $(TOP)/selftests/unit/check.h $(UINC) \
+	$(wildcard *.h)
 
 all: $(OUT)/test_$(ALGO) $(OUT)/model
 
