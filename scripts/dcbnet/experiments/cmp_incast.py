@@ -171,12 +171,17 @@ class Incast(Experiment):
         """The senders of setting @name's incast."""
         return self.senders
 
+    def check(self):
+        """ValueError on a knob the runs cannot use, before any run (a
+        subclass with such knobs checks them here)."""
+
     # ---------------------------------------------------------- run
 
     def run(self, out):
         from ..nodes import dcb_net
         from ..rdma import prepare
 
+        self.check()
         n = self.hosts_needed()
         if n < 1:
             raise ValueError("senders=%d" % n)
@@ -194,7 +199,9 @@ class Incast(Experiment):
             log("topology up: %d senders, %s toward r"
                 % (n, self.port_to(self.r)))
             for name in self.settings():
-                self.run_setting(name, os.path.join(out, name))
+                d = os.path.join(out, name)
+                os.makedirs(d, exist_ok=True)
+                self.run_setting(name, d)
             self.keep_raw(net)
         finally:
             net.stop()
@@ -218,11 +225,27 @@ class Incast(Experiment):
             intf.setDcb(cfg["bottleneck"] if port == bott else cfg["switch"])
         return written
 
-    def run_setting(self, name, d):
-        os.makedirs(d, exist_ok=True)
+    def configure(self, name):
+        """Setting @name on the hosts and switch ports: (its setting(),
+        what apply() wrote)."""
         log("%s: configuring" % name)
         cfg = self.setting(name)
         written = self.apply(cfg)
+        log("%s: hosts and switch configured" % name)
+        return cfg, written
+
+    @staticmethod
+    def save_captured(name, d, doc):
+        """Save @doc, what setting @name's run with a capture at r
+        measured (its failed, retry and capture_dropped too), in @d."""
+        save_run(d, doc)
+        log("%s: done, %d failed, %d retries, capture dropped %s"
+            % (name, len(doc["failed"]), doc["retry"],
+               doc["capture_dropped"]))
+
+    def run_setting(self, name, d):
+        """Run setting @name, its raw files in the folder @d."""
+        cfg, written = self.configure(name)
         p, senders, r = self.p, self.flows(name), self.r
         from ..rdma import BASE_PORT, Perftest, Sampler, hw_sum, iterations
 

@@ -36,7 +36,7 @@ import re
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Param, load_run, log, save_run
+from ..experiment import CpuGuard, Param, load_run, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import Incast, capture_rows, host_opts, measured
 
@@ -130,18 +130,10 @@ class LdcpFaststart(Incast):
 
     # ---------------------------------------------------------- run
 
-    def run(self, out):
-        self.check()
-        super().run(out)
-
     def run_setting(self, name, d):
         from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
-        os.makedirs(d, exist_ok=True)
-        log("%s: configuring" % name)
-        cfg = self.setting(name)
-        written = self.apply(cfg)
-        log("%s: hosts and switch configured" % name)
+        cfg, written = self.configure(name)
         p, r = self.p, self.r
         nh = int(p["hosts"])
         incast, lh = self.senders[:nh], self.senders[nh]
@@ -187,18 +179,9 @@ class LdcpFaststart(Incast):
             "before": snap_json(before), "mid": snap_json(mid),
             "after": snap_json(after),
         }
-        save_run(d, doc)
-        log("%s: done, %d failed, %d retries, capture dropped %s"
-            % (name, len(failed), doc["retry"], cap.dropped))
+        self.save_captured(name, d, doc)
 
     # ---------------------------------------------------------- metrics
-
-    def analyze(self, out):
-        rows = []
-        for name in self.settings():
-            rows += [r + (name,) for r in
-                     self.setting_rows(os.path.join(out, name))]
-        return rows
 
     @staticmethod
     def fcts(d, pkts, long_src):

@@ -44,7 +44,7 @@ import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Param, load_run, log, save_run
+from ..experiment import CpuGuard, Param, load_run, log
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -173,19 +173,11 @@ class PcnFlows(Incast):
 
     # ---------------------------------------------------------- run
 
-    def run(self, out):
-        self.check()
-        super().run(out)
-
     def run_setting(self, name, d):
         from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
-        os.makedirs(d, exist_ok=True)
         algo, n = self.split(name)
-        log("%s: configuring" % name)
-        cfg = self.setting(name)
-        written = self.apply(cfg)
-        log("%s: hosts and switch configured" % name)
+        cfg, written = self.configure(name)
         p, senders, r = self.p, self.senders, self.r
         q, secs = n // len(senders), int(p["run_s"])
         before = stats.snapshot(self.sw)
@@ -219,9 +211,7 @@ class PcnFlows(Incast):
             "capture_dropped": cap.dropped,
             "before": snap_json(before), "after": snap_json(after),
         }
-        save_run(d, doc)
-        log("%s: done, %d failed, %d retries, capture dropped %s"
-            % (name, len(failed), doc["retry"], cap.dropped))
+        self.save_captured(name, d, doc)
 
     # ---------------------------------------------------------- metrics
 
