@@ -154,8 +154,6 @@ class Cmp(Experiment):
     dcbmon.csv and ports.tsv, counters.txt (every non-zero hw counter of
     every device) and perftest's outputs (bw-HOST.cli/.srv)."""
 
-    TITLE_KEYS = ()
-
     def settings(self):
         return [a for a in self.p["algos"].split(",") if a]
 
@@ -319,8 +317,8 @@ class Cmp(Experiment):
                 continue
             t = c.pop("t_s")
             f = os.path.join(out, "throughput-%s.png" % a)
-            plots.series(f, [(k, t, v) for k, v in c.items()], plots.title(
-                self.NAME, "%s: %s" % (a, what), self.p, self.TITLE_KEYS),
+            plots.series(f, [(k, t, v) for k, v in c.items()],
+                         self.title("%s: %s" % (a, what)),
                 "sent (Mbit/s of payload)")
             files.append(f)
         return files

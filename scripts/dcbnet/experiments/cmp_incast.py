@@ -378,9 +378,8 @@ class Incast(Experiment):
                  for s in names]
         if lines:
             f = os.path.join(out, "queue.png")
-            plots.series(f, lines, plots.title(
-                self.NAME, "bottleneck backlog (t = first packet)", self.p,
-                self.TITLE_KEYS), "backlog (KB)",
+            plots.series(f, lines, self.title(
+                "bottleneck backlog (t = first packet)"), "backlog (KB)",
                 xlabel="time since the first packet (s)")
             files.append(f)
         fct = {s: [r[1] for r in rows if r[3] == s and
@@ -391,9 +390,8 @@ class Incast(Experiment):
                                          else None for s in names])
                       for k in range(nflows)]
             f = os.path.join(out, "fct.png")
-            plots.bars(f, names, series, plots.title(
-                self.NAME, "flow completion times", self.p,
-                self.TITLE_KEYS), "completion time (s)")
+            plots.bars(f, names, series, self.title("flow completion times"),
+                       "completion time (s)")
             files.append(f)
         return files
 

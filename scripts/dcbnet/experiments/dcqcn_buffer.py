@@ -165,9 +165,8 @@ class DcqcnBuffer(Incast):
         if not lines:
             return []
         f = os.path.join(out, "queue.png")
-        plots.series(f, lines, plots.title(
-            self.NAME, "bottleneck backlog per switch setting", self.p,
-            self.TITLE_KEYS), "backlog (KB)",
+        plots.series(f, lines, self.title(
+            "bottleneck backlog per switch setting"), "backlog (KB)",
             hline=size_bytes(self.p["red"].split(":")[0]) / 1024,
             hline_label="Kmin (paper, static)")
         return [f]

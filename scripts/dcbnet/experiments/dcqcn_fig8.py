@@ -226,7 +226,7 @@ class DcqcnFig8(Experiment):
     def plot(self, out):
         """throughput-RUN.png: each flow's rate in every run, h1..h4's
         fair share of the bottleneck dashed."""
-        from dcbanalysis import plots, samples
+        from dcbanalysis import samples
 
         files = []
         for run in self.runs():
@@ -234,7 +234,7 @@ class DcqcnFig8(Experiment):
             png = os.path.join(out, "throughput-%s.png" % run)
             if os.path.exists(path) and samples.plot_flows(
                     path, png, list(RUNS[run][1]), LINE * 1024 / 1082 / 4,
-                    plots.title(self.NAME, "run %s" % run, self.p,
-                                ("duration", "none", "t_us", "xoff"))):
+                    self.title("run %s" % run,
+                               ("duration", "none", "t_us", "xoff"))):
                 files.append(png)
         return files

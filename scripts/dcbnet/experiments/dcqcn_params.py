@@ -129,9 +129,9 @@ class DcqcnParams(Incast):
                     lines.append((s,) + queue_kb(path))
             if lines:
                 f = os.path.join(out, "queue-%d.png" % n)
-                plots.series(f, lines, plots.title(
-                    self.NAME, "%d:1 incast, bottleneck backlog per setting"
-                    % n, self.p, self.TITLE_KEYS), "backlog (KB)",
+                plots.series(f, lines, self.title(
+                    "%d:1 incast, bottleneck backlog per setting" % n),
+                    "backlog (KB)",
                     xlabel="time since the first packet (s)")
                 files.append(f)
         jain = {r[3]: r[1] for r in self.analyze(out) if r[0] == "jain"}
@@ -140,8 +140,7 @@ class DcqcnParams(Incast):
                                     for s in settings])
                       for n in self.incasts()]
             f = os.path.join(out, "jain.png")
-            plots.bars(f, settings, series, plots.title(
-                self.NAME, "Jain's index of the senders' rates", self.p,
-                self.TITLE_KEYS), "Jain's index")
+            plots.bars(f, settings, series, self.title(
+                "Jain's index of the senders' rates"), "Jain's index")
             files.append(f)
         return files

@@ -245,8 +245,7 @@ class LdcpFaststart(Incast):
         if not lines:
             return []
         f = os.path.join(out, "fct.png")
-        plots.series(f, lines, plots.title(
-            self.NAME, "small flows' completion times", self.p,
-            self.TITLE_KEYS), "completion time (s)",
+        plots.series(f, lines, self.title("small flows' completion times"),
+                     "completion time (s)",
             xlabel="fraction of the small flows")
         return [f]

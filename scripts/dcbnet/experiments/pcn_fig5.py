@@ -213,14 +213,14 @@ class PcnFig5(Experiment):
             ("F1 sent", x, x),
             ("F1 received", x, [r["f1_rx_mbps"] for r in steps]),
             ("F0 received (victim)", x, [r["f0_rx_mbps"] for r in steps]),
-        ], plots.title(self.NAME, "receiving rates as F1's sending rate is "
-                       "swept", self.p, keys), "Mbit/s",
+        ], self.title("receiving rates as F1's sending rate is swept", keys),
+            "Mbit/s",
             xlabel="F1's sending rate (Mbit/s)",
             hline=steps[0]["f0_send_mbps"] or None, hline_label="F0 sent")
         g = os.path.join(d, "pause.png")
         plots.series(g, [
             ("PAUSE frames/s s1 -> s0", x, [r["pause_per_s"] for r in steps]),
-        ], plots.title(self.NAME, "PAUSEs from the congested path", self.p,
-                       keys), "PAUSE frames per second",
+        ], self.title("PAUSEs from the congested path", keys),
+            "PAUSE frames per second",
             xlabel="F1's sending rate (Mbit/s)")
         return [f, g]

@@ -306,9 +306,7 @@ class PcnFlows(Incast):
             a2.set_ylim(bottom=0)
             a2.set_xlabel("flows")
             a2.set_xscale("log", base=2)
-            a1.set_title(plots.title(
-                self.NAME, "Jain's index and queue against flows", self.p,
-                self.TITLE_KEYS))
+            a1.set_title(self.title("Jain's index and queue against flows"))
             a1.legend(loc="best")
             fig.tight_layout()
             fig.savefig(f)

@@ -178,7 +178,7 @@ class PfcTree(Experiment):
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
         keys = ("rate", "pfc", "xoff", "delay", "window")
-        title = lambda what: plots.title(self.NAME, what, self.p, keys)  # noqa
+        title = lambda what: self.title(what, keys)  # noqa
         lab, files = ports(out), []
         lines = _pfc.nic_rate_lines(out, {k[4:]: v for k, v in lab.items()
                                           if k.startswith("nic-")})

@@ -138,7 +138,7 @@ class PfcUnfair(Experiment):
             return []
         p = self.p
         keys = ("rate", "pfc", "xoff", "delay", "window")
-        title = lambda what: plots.title(self.NAME, what, p, keys)  # noqa
+        title = lambda what: self.title(what, keys)  # noqa
         lab, files = ports(out), []
         lines = _pfc.nic_rate_lines(out, {k[4:]: v for k, v in lab.items()
                                           if k.startswith("nic-")})
