@@ -49,6 +49,7 @@ class PfcTree(Experiment):
         Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
               "series; each sample stalls the guest's forwarding a while)"),
     )
+    TITLE_KEYS = ("rate", "pfc", "xoff", "delay", "window")
 
     def run(self, out):
         def build(net, sw1, sw2, hopts):
@@ -177,15 +178,13 @@ class PfcTree(Experiment):
 
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
-        keys = ("rate", "pfc", "xoff", "delay", "window")
-        title = lambda what: self.title(what, keys)  # noqa
         lab, files = ports(out), []
         lines = _pfc.nic_rate_lines(out, {k[4:]: v for k, v in lab.items()
                                           if k.startswith("nic-")})
         if lines:
             f = os.path.join(out, "throughput.png")
-            plots.series(f, lines, title("sent by the victim v and the "
-                                         "incast senders s1, s4"),
+            plots.series(f, lines, self.title("sent by the victim v and the "
+                                              "incast senders s1, s4"),
                          "rate (Mbit/s)")
             files.append(f)
         for name, labels, key, what, ylabel, scale in (
@@ -201,6 +200,6 @@ class PfcTree(Experiment):
                      for k, (t, v) in s.items() if t]
             if lines:
                 f = os.path.join(out, name)
-                plots.series(f, lines, title(what), ylabel)
+                plots.series(f, lines, self.title(what), ylabel)
                 files.append(f)
         return files
