@@ -22,6 +22,7 @@ import os
 from .. import stats
 from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           tracefs)
+from ._knobs import dcbmon_ms, line_mbps
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
@@ -33,12 +34,11 @@ LONG_SIZE = 65536	# bytes per write of a long flow
 COMMON_PARAMS = (
     Param("algos", "none,dcqcn,pcn,ldcp", "algorithms, run one after the "
           "other"),
-    Param("rate", 100, "line rate of every port, host NIC and rxe device "
-          "(Mb/s)"),
+    line_mbps(),
 )
 SAMPLING_PARAMS = (
     Param("interval", 0.25, "sent_pkts sampling interval (s)"),
-    Param("interval_ms", 50, "dcbmon interval (ms)"),
+    dcbmon_ms(50),
 )
 
 

@@ -29,6 +29,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
+from ._knobs import budget, dcbmon_ms
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -117,11 +118,10 @@ class Incast(Experiment):
               "Kmax 200 KB scaled by line rate x base RTT)"),
         Param("timeout_u", 20, "ib_write_bw -u (transport timeout "
               "4.096 us * 2^u)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        dcbmon_ms(20),
         Param("sample_s", 0.1, "sent_pkts sampling interval (FCT "
               "resolution)"),
-        Param("duration", 300, "time budget (s): only sizes dcblab's guest "
-              "timeout (10 x duration + 240 per run)"),
+        budget(300, per_run=True),
     )
     SETTINGS_KNOB = "algos"
     TITLE_KEYS = ("senders", "rate", "iters", "size")

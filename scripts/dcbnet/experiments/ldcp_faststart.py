@@ -37,6 +37,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Param, load_run, log
+from ._knobs import budget, dcbmon_ms, line_mbps
 from ._pfc import snap_json, snap_load
 from .cmp_incast import Incast, capture_rows, host_opts, measured
 
@@ -67,8 +68,7 @@ class LdcpFaststart(Incast):
         Param("tx_depth", 1, "ib_write_bw -t: writes in flight per small "
               "flow (1: each starts on an idle QP, where fast start "
               "applies)"),
-        Param("rate", 100, "line rate of every port, host NIC and rxe "
-              "device (Mb/s)"),
+        line_mbps(),
         Param("k", "8kb", "marking threshold of the switch ports (step: "
               "k; red: kmin)"),
         Param("marking", "step", "step (DCTCP at k) or red (kmin k, kmax, "
@@ -79,9 +79,8 @@ class LdcpFaststart(Incast):
         Param("iw", 8, "fast-start window (packets) of the fs setting"),
         Param("warmup", 2, "seconds the long flow runs alone first"),
         Param("long_s", 6, "the long flow's ib_write_bw -D (s)"),
-        Param("interval_ms", 20, "dcbmon interval (ms)"),
-        Param("duration", 200, "time budget (s): only sizes dcblab's "
-              "guest timeout (10 x duration + 240)"),
+        dcbmon_ms(20),
+        budget(200),
     )
     SETTINGS_KNOB = "settings"
     TITLE_KEYS = ("hosts", "qps", "iters", "size", "rate", "k", "iw")

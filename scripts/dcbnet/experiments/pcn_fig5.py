@@ -41,6 +41,7 @@ import os
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, received_bps
+from ._knobs import budget, dcbmon_ms, line_rate, udp_pkt
 from ._pfc import BAND, rate_bps
 
 COLS = ("f1_send_mbps", "f1_rx_mbps", "f0_send_mbps", "f0_rx_mbps",
@@ -53,7 +54,7 @@ class PcnFig5(Experiment):
                    "victim's throughput as F1's sending rate is swept (UDP, "
                    "PFC only)")
     PARAMS = (
-        Param("rate", "100mbit", "line rate of every port and host NIC"),
+        line_rate(),
         Param("f0_share", 0.5, "F0's sending rate, a fraction of the line "
               "rate: its fair share of s0 -> s1"),
         Param("f1_shares", "0.5,0.4,0.3,0.25,0.2,0.15,0.1,0.05",
@@ -65,11 +66,10 @@ class PcnFig5(Experiment):
               "the headroom (see above)"),
         Param("delay", "5ms", "PAUSE response time the headroom is sized "
               "for (sch_dcb's default)"),
-        Param("pkt", 1000, "UDP payload bytes per datagram"),
+        udp_pkt(),
         Param("step_s", 8, "seconds of traffic per step"),
-        Param("duration", 200, "time budget (s): only sizes dcblab's guest "
-              "timeout (10 x duration + 240)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        budget(200),
+        dcbmon_ms(20),
         Param("report_interval", 0.5, "iperf3 interval (s)"),
     )
 

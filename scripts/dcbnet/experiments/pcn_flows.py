@@ -45,6 +45,7 @@ import re
 
 from .. import stats
 from ..experiment import CpuGuard, Param, load_run, log
+from ._knobs import budget, dcbmon_ms, line_mbps
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -69,8 +70,7 @@ class PcnFlows(Incast):
               "this order"),
         Param("hosts", 4, "senders (the flows are spread evenly over "
               "them)"),
-        Param("rate", 100, "line rate of every port, host NIC and rxe "
-              "device (Mb/s)"),
+        line_mbps(),
         Param("run_s", 60, "ib_write_bw -D per run (s)"),
         Param("size", 16384, "bytes per write"),
         Param("window_s", 2, "window of the windowed Jain's index (s)"),
@@ -89,9 +89,8 @@ class PcnFlows(Incast):
               "(default: sch_dcb's, 5 ms)"),
         Param("buffer", "1mb", "the switch's shared buffer pool (sch_dcb "
               "buffer; 4 x xoff and the headroom must fit)"),
-        Param("interval_ms", 20, "dcbmon interval (ms)"),
-        Param("duration", 1200, "time budget (s): only sizes dcblab's "
-              "guest timeout (10 x duration + 240)"),
+        dcbmon_ms(20),
+        budget(1200),
     )
     TITLE_KEYS = ("hosts", "rate", "run_s")
 

@@ -29,6 +29,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, wait_for
+from ._knobs import dcbmon_ms
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -46,8 +47,8 @@ class PfcTree(Experiment):
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of each measurement window (the "
               "victim alone, then beside the incast)"),
-        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
-              "series; each sample stalls the guest's forwarding a while)"),
+        dcbmon_ms(50, "0: no series; each sample stalls the guest's "
+                  "forwarding a while"),
     )
     TITLE_KEYS = ("rate", "pfc", "xoff", "delay", "window")
 

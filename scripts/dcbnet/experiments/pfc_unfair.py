@@ -24,6 +24,7 @@ import os
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log
+from ._knobs import dcbmon_ms
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -37,8 +38,8 @@ class PfcUnfair(Experiment):
                    "ingress port (DCQCN Fig. 3)")
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of the measurement window"),
-        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
-              "series; each sample stalls the guest's forwarding a while)"),
+        dcbmon_ms(50, "0: no series; each sample stalls the guest's "
+                  "forwarding a while"),
     )
     TITLE_KEYS = ("rate", "pfc", "xoff", "delay", "window")
 
