@@ -37,3 +37,22 @@ def budget(default, per_run=False):
 def udp_pkt(default=1000):
     """The UDP senders' datagrams."""
     return Param("pkt", default, "UDP payload bytes per datagram")
+
+
+def pool(default, note=""):
+    """Each switch's shared buffer pool (sch_dcb buffer)."""
+    return Param("buffer", default, "buffer pool of each switch (sch_dcb "
+                 "buffer%s)" % ("; " + note if note else ""))
+
+
+def xoff(default, note=""):
+    """PFC's static XOFF (sch_dcb pfc xoff)."""
+    return Param("xoff", default, "PFC's static XOFF per (ingress port, "
+                 "band 3)%s" % (": " + note if note else ""))
+
+
+def pfc_delay(default="default"):
+    """The PAUSE response time sch_dcb sizes the headroom for ("default":
+    none given)."""
+    return Param("delay", default, "PAUSE response time the headroom is "
+                 "sized for (default: sch_dcb's, 5 ms)")

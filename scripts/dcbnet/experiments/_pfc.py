@@ -11,6 +11,8 @@ import time
 
 from .. import TOP, stats
 from ..experiment import Param, log, save_run, wait_for
+from ._knobs import line_rate, pfc_delay, pool, udp_pkt, xoff
+
 BAND = 3
 TOS = 0x60		# DSCP 24 -> band 3
 UDP_OVERHEAD = 42	# UDP 8 + IPv4 20 + Ethernet 14 bytes
@@ -38,21 +40,21 @@ def snap_load(doc):
 
 # the knobs both experiments have, as pfc_incast's
 FABRIC_PARAMS = (
-    Param("rate", "100mbit", "line rate of every port and host NIC"),
+    line_rate(),
     Param("pfc", "on", "on: PFC on band 3; off: same buffer, no PFC"),
-    Param("buffer", "1mb", "pool size of each switch"),
-    Param("xoff", "16kb", "static XOFF per (ingress port, band 3)"),
-    Param("delay", "default", "PAUSE response time the headroom is "
-          "sized for (default: sch_dcb's, 5 ms)"),
+    pool("1mb"),
+    xoff("16kb"),
+    pfc_delay(),
     Param("quanta", "default", "pause time sent (512 bit times; "
           "default: sch_dcb's, 65535)"),
-    Param("pkt", 1000, "UDP payload bytes per datagram"),
+    udp_pkt(),
 )
 
 FOREVER = 10 ** 9	# datagrams of a sender that runs until stopped
 
 
 def switch_opts(p):
+    """sch_dcb options of every switch port from the fabric's knobs."""
     o = "rate %s dscp-map 0:7 buffer %s ecn off" % (p["rate"], p["buffer"])
     if p["pfc"] == "off":
         return o + " pfc off"

@@ -29,7 +29,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
-from ._knobs import budget, dcbmon_ms
+from ._knobs import budget, dcbmon_ms, pfc_delay, pool, xoff
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -109,11 +109,9 @@ class Incast(Experiment):
               "(cc/max_rate_mbps too)"),
         Param("iters", 150, "ib_write_bw -n: writes per sender"),
         Param("size", 65536, "bytes per write"),
-        Param("buffer", "1mb", "switch buffer pool"),
-        Param("xoff", "16kb", "PFC static XOFF per (ingress port, RoCE's "
-              "band 3)"),
-        Param("delay", "default", "PAUSE response time the headroom is "
-              "sized for (default: sch_dcb's, 5 ms)"),
+        pool("1mb"),
+        xoff("16kb"),
+        pfc_delay(),
         Param("red", "5kb:20kb:0.01", "RED kmin:kmax:pmax (the paper's "
               "Kmax 200 KB scaled by line rate x base RTT)"),
         Param("timeout_u", 20, "ib_write_bw -u (transport timeout "

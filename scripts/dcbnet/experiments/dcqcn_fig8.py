@@ -38,6 +38,7 @@ import os
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
+from ._knobs import xoff
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -64,8 +65,7 @@ class DcqcnFig8(Experiment):
         Param("k_us", "auto", "DCQCN K (dce_tcp_rtt), us; auto: derived, "
               "above the CNP interval N"),
         Param("knobs", "", "more DCQCN knobs, KNOB=VALUE,... (cc/dcqcn/)"),
-        Param("xoff", "96kb", "PFC XOFF of every switch port (above RED's "
-              "kmax 20 KB)"),
+        xoff("96kb", "above RED's kmax 20 KB"),
         Param("timeout_exp", 19, "ib_write_bw -u (transport timeout "
               "4.096 us * 2^N)"),
     )

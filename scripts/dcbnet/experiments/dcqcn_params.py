@@ -32,6 +32,7 @@ leak into the next run.
 import os
 
 from ..experiment import Param
+from ._knobs import pool
 from .cmp_incast import Incast, queue_kb, red_opts
 
 SETTINGS = ("paper", "g16", "ai4", "strawman", "pfc-only")
@@ -55,8 +56,8 @@ class DcqcnParams(Incast):
               "receiver), in this order"),
     ) + tuple({"iters": Param("iters", 100, "ib_write_bw -n: writes per "
                               "sender"),
-               "buffer": Param("buffer", "4mb", "switch buffer pool (above "
-                               "the headroom its 17 ports reserve)"),
+               "buffer": pool("4mb", "above the headroom its 17 ports "
+                              "reserve"),
                }.get(q.name, q) for q in Incast.PARAMS
               if q.name != "senders") + (
         Param("strawman_k", "4kb", "strawman: DCTCP cut-off marking "

@@ -41,7 +41,7 @@ import os
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, received_bps
-from ._knobs import budget, dcbmon_ms, line_rate, udp_pkt
+from ._knobs import budget, dcbmon_ms, line_rate, pool, udp_pkt, xoff
 from ._pfc import BAND, rate_bps
 
 COLS = ("f1_send_mbps", "f1_rx_mbps", "f0_send_mbps", "f0_rx_mbps",
@@ -61,9 +61,8 @@ class PcnFig5(Experiment):
               "F1's sending rates (fractions of the line rate), one step "
               "each, in this order"),
         Param("bursters", 3, "senders b1..bN at line rate into r1"),
-        Param("buffer", "2mb", "pool size of each switch"),
-        Param("xoff", "256kb", "static XOFF per (ingress port, band 3): 4 x "
-              "the headroom (see above)"),
+        pool("2mb"),
+        xoff("256kb", "4 x the headroom (see above)"),
         Param("delay", "5ms", "PAUSE response time the headroom is sized "
               "for (sch_dcb's default)"),
         udp_pkt(),

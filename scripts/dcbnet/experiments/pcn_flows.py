@@ -45,7 +45,7 @@ import re
 
 from .. import stats
 from ..experiment import CpuGuard, Param, load_run, log
-from ._knobs import budget, dcbmon_ms, line_mbps
+from ._knobs import budget, dcbmon_ms, line_mbps, pfc_delay, pool, xoff
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -83,12 +83,9 @@ class PcnFlows(Incast):
               "number"),
         Param("pcn_ecn_pct", 95, "PCN's ecn_threshold_pct: a period is "
               "congested when more than this % of its packets are CE"),
-        Param("xoff", "64kb", "PFC XOFF per (ingress port, RoCE's band) "
-              "of the switch (see the module's comment)"),
-        Param("delay", "default", "PFC delay the headroom is sized for "
-              "(default: sch_dcb's, 5 ms)"),
-        Param("buffer", "1mb", "the switch's shared buffer pool (sch_dcb "
-              "buffer; 4 x xoff and the headroom must fit)"),
+        xoff("64kb", "see the module's comment"),
+        pfc_delay(),
+        pool("1mb", "4 x xoff and the headroom must fit"),
         dcbmon_ms(20),
         budget(1200),
     )

@@ -26,8 +26,10 @@ import time
 from .. import TOP, stats
 from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           wait_for)
+from ._knobs import dcbmon_ms
 from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, Counters,
-                   host_opts, load, rate_bps, sink_add, sink_counts)
+                   host_opts, load, rate_bps, sink_add, sink_counts,
+                   switch_opts)
 
 BASE_PORT = 7000
 
@@ -44,12 +46,13 @@ class PfcIncast(Experiment):
         Param("datagrams", "", "datagrams per sender (\"\": from duration)"),
         Param("capture", "off", "on: capture the MAC control frames h1 "
               "receives (pfc.pcap)"),
-        Param("interval_ms", 50, "dcbmon sampling interval (ms)"),
+        dcbmon_ms(50),
         Param("link", "veth", "link type: veth, or an emulated NIC pair "
               "of the guest (e1000e, e1000, virtio: scripts/vm-run "
               "--nic-pairs); a comma list is taken in turn, rx's link "
               "first, then h1..hN"),
     )
+    TITLE_KEYS = ("senders", "rate", "pfc", "xoff", "delay", "datagrams")
 
     # ---------------------------------------------------------- options
 
@@ -65,15 +68,7 @@ class PfcIncast(Experiment):
                    wire / self.n())
 
     def switch_opts(self):
-        p = self.p
-        o = "rate %s dscp-map 0:7 buffer %s" % (p["rate"], p["buffer"])
-        if p["pfc"] == "off":
-            return o + " pfc off"
-        o += " pfc prio-pfc %d xoff %s" % (BAND, p["xoff"])
-        for k in ("delay", "quanta"):
-            if p[k] != "default":
-                o += " %s %s" % (k, p[k])
-        return o
+        return switch_opts(self.p)
 
     def host_opts(self):
         return host_opts(self.p)
@@ -360,9 +355,7 @@ class PfcIncast(Experiment):
 
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
-        keys = ("senders", "rate", "pfc", "xoff", "delay", "datagrams")
         p = self.p
-        title = lambda what: plots.title(self.NAME, what, p, keys)  # noqa
         lab = ports(out)
         senders = {k: v for k, v in lab.items() if k.startswith("h")}
         files = []
@@ -377,7 +370,7 @@ class PfcIncast(Experiment):
                      series(out, senders, key, BAND).items() if t]
             if lines:
                 f = os.path.join(out, name)
-                plots.series(f, lines, title(what), ylabel, hline=hline,
+                plots.series(f, lines, self.title(what), ylabel, hline=hline,
                              hline_label="XOFF" if hline else None)
                 files.append(f)
         lines = []
@@ -388,8 +381,8 @@ class PfcIncast(Experiment):
                 lines.append((label, t, [x / 1024 for x in v]))
         if lines:
             f = os.path.join(out, "queue.png")
-            plots.series(f, lines, title("congested port's backlog and the "
-                                         "pool"), "bytes (KB)")
+            plots.series(f, lines, self.title(
+                "congested port's backlog and the pool"), "bytes (KB)")
             files.append(f)
         nics = {k[4:]: v for k, v in lab.items() if k.startswith("nic-")}
         lines = []
@@ -404,7 +397,7 @@ class PfcIncast(Experiment):
             share = rate_bps(p["rate"]) / 1e6 * pkt / (pkt + UDP_OVERHEAD) \
                 / len(lines)
             f = os.path.join(out, "throughput.png")
-            plots.series(f, lines, title("sent per sender NIC"),
+            plots.series(f, lines, self.title("sent per sender NIC"),
                          "rate (Mbit/s)", hline=share,
                          hline_label="fair share")
             files.append(f)
