@@ -227,8 +227,9 @@ def load(doc):
 
 def drop_rows(before, after, doc):
     """drops_all and drops_all.NODE:DEV:COUNTER of every counter of a
-    lost packet that grew, as pfc_incast's, with the run's softnet and
-    neighbour-queue drops (doc's softnet_drops, neigh_drops)."""
+    lost packet that grew, with the run's softnet and neighbour-queue
+    drops (doc's softnet_drops, neigh_drops) and devices' errors (its
+    netdev_errors, a NIC's missed frames: pfc_incast's)."""
     drops = {}
     for node in after:
         for k, v in stats.drops_delta(before[node], after[node]).items():
@@ -236,6 +237,8 @@ def drop_rows(before, after, doc):
     for k in ("softnet", "neigh"):
         if doc.get(k + "_drops"):
             drops[k] = doc[k + "_drops"]
+    for k, v in doc.get("netdev_errors", {}).items():
+        drops[k + ":netdev_errors"] = v
     return [("drops_all", sum(drops.values()), "packets")] + \
         [("drops_all." + k, v, "packets") for k, v in sorted(drops.items())]
 

@@ -28,8 +28,8 @@ from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           wait_for)
 from ._knobs import dcbmon_ms
 from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, Counters,
-                   host_opts, load, rate_bps, sink_add, sink_counts,
-                   switch_opts)
+                   drop_rows, host_opts, load, rate_bps, sink_add,
+                   sink_counts, switch_opts)
 
 BASE_PORT = 7000
 
@@ -255,20 +255,8 @@ class PfcIncast(Experiment):
                  ("datagrams_lost", sent - received, "datagrams"),
                  ("fct_max", max(doc["end_s"].values()), "s"),
                  ("cpu_busy", doc["cpu_busy"], "%")]
-        drops = {}
-        for node in a:
-            for k, v in stats.drops_delta(b[node], a[node]).items():
-                drops["%s:%s" % (node, k)] = v
-        for k in ("softnet", "neigh"):
-            if doc.get(k + "_drops"):
-                drops[k] = doc[k + "_drops"]
-        # device errors (a NIC's missed frames): rows of their own, and
-        # counted among the drops
-        for k, v in doc.get("netdev_errors", {}).items():
-            drops[k + ":netdev_errors"] = v
-        rows.append(("drops_all", sum(drops.values()), "packets"))
-        rows += [("drops_all." + k, v, "packets")
-                 for k, v in sorted(drops.items())]
+        # device errors (a NIC's missed frames) count among the drops
+        rows += drop_rows(b, a, doc)
         tot = {"pause_tx": 0, "pause_rx": 0, "paused_us": 0}
         for h in names:
             sp = port[h]
