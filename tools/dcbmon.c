@@ -296,6 +296,18 @@ static int band_has_traffic(const struct tc_dcb_stats *st)
 	       st->in_bytes;
 }
 
+/* The tcmsg of a dump's message about a root qdisc; NULL for any other */
+static struct tcmsg *root_qdisc(struct nlmsghdr *hdr)
+{
+	struct tcmsg *tcm;
+
+	if (hdr->nlmsg_type != RTM_NEWQDISC ||
+	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
+		return NULL;
+	tcm = nlmsg_data(hdr);
+	return tcm->tcm_parent == TC_H_ROOT ? tcm : NULL;
+}
+
 static void warn_target(struct target *t, const char *what)
 {
 	if (t->warned)
@@ -317,11 +329,8 @@ static int dump_cb(struct nl_msg *msg, void *arg)
 	char what[96];
 	int i;
 
-	if (hdr->nlmsg_type != RTM_NEWQDISC ||
-	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
-		return NL_OK;
-	tcm = nlmsg_data(hdr);
-	if (tcm->tcm_parent != TC_H_ROOT)
+	tcm = root_qdisc(hdr);
+	if (!tcm)
 		return NL_OK;
 	for (i = 0; i < ntargets; i++)
 		if (targets[i].ns == n && targets[i].ifindex == tcm->tcm_ifindex) {
@@ -561,11 +570,8 @@ static int snap_qdisc_cb(struct nl_msg *msg, void *arg)
 	const char *name, *why;
 	char what[96];
 
-	if (hdr->nlmsg_type != RTM_NEWQDISC ||
-	    nlmsg_datalen(hdr) < (int)sizeof(*tcm))
-		return NL_OK;
-	tcm = nlmsg_data(hdr);
-	if (tcm->tcm_parent != TC_H_ROOT)
+	tcm = root_qdisc(hdr);
+	if (!tcm)
 		return NL_OK;
 	name = snap_name(s, tcm->tcm_ifindex);
 	if (s->dev && (!name || strcmp(name, s->dev)))

@@ -206,7 +206,10 @@ def qdisc_sent(dev, ns=None):
 
 def load_sch_dcb(bench):
     """sch_dcb loaded (DCBLAB_DCB_KO, default the tree's) and tc pointed
-    at the tree's q_dcb.so."""
+    at the tree's q_dcb.so; the bench dies unless it runs as root (every
+    bench that loads the module then makes namespaces and qdiscs)."""
+    if os.geteuid() != 0:
+        bench.die("needs root (run it through scripts/vm-run)")
     os.environ["TC_LIB_DIR"] = os.path.join(TOP, "tc")
     if not os.path.isfile(os.path.join(TOP, "tc", "q_dcb.so")):
         bench.die("tc/q_dcb.so not built (run make)")

@@ -62,6 +62,17 @@ class Experiment:
         """Draw the experiment's plots into out; the files written."""
         return []
 
+    # the knobs a plot's title shows with their values
+    TITLE_KEYS = ()
+
+    def title(self, what, keys=None):
+        """A plot's title: "NAME: @what", and below it the knobs of @keys
+        (default TITLE_KEYS) with their values."""
+        from dcbanalysis import plots
+
+        return plots.title(self.NAME, what, self.p,
+                           self.TITLE_KEYS if keys is None else keys)
+
     @staticmethod
     def resolve(srcs, dst):
         """Each host of srcs pings dst once, so that every neighbour on

@@ -357,6 +357,18 @@ log_test() {
 	RETMSG=
 }
 
+# tests_run: run the steps, as net/forwarding's lib.sh does: each name in
+# $TESTS (default: the test's $ALL_TESTS, in order) is a function, run and
+# then reported by log_test under its name; TESTS="pause wire" runs those
+# alone (a step that needs an earlier one's results fails saying so).
+tests_run() {
+	local t
+	for t in ${TESTS:-$ALL_TESTS}; do
+		"$t"
+		log_test "$t"
+	done
+}
+
 # tests_passed: no step has failed so far.
 tests_passed() {
 	[ ${#_LIB_FAILED[@]} = 0 ]

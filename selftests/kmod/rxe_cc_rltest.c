@@ -216,32 +216,41 @@ static int rlt_wait(struct rlt *t, unsigned long deadline)
 	return 0;
 }
 
-/* Post the WRITEs, time the first and the last completion. */
-static int rlt_run(struct rlt *t)
+/*
+ * Post a WRITE of @len bytes from the first buffer to the second on the
+ * sender's QP, with @wr_id, signaled if @signaled.
+ */
+static int rlt_post_write(struct rlt *t, u32 len, u64 wr_id, bool signaled)
 {
 	struct ib_sge sge = {
 		.addr = t->dma[0],
-		.length = RLT_MSG,
+		.length = len,
 		.lkey = t->pd->local_dma_lkey,
 	};
 	struct ib_rdma_wr wr = {
+		.wr.wr_id = wr_id,
 		.wr.sg_list = &sge,
 		.wr.num_sge = 1,
 		.wr.opcode = IB_WR_RDMA_WRITE,
+		.wr.send_flags = signaled ? IB_SEND_SIGNALED : 0,
 		.remote_addr = t->dma[1],
 		.rkey = t->pd->unsafe_global_rkey,
 	};
 	const struct ib_send_wr *bad;
+
+	return ib_post_send(t->qp[0], &wr.wr, &bad);
+}
+
+/* Post the WRITEs, time the first and the last completion. */
+static int rlt_run(struct rlt *t)
+{
 	unsigned long deadline;
 	u64 start, ns, wire;
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < msgs; i++) {
-		wr.wr.wr_id = i;
-		wr.wr.send_flags = i == 0 || i == msgs - 1 ?
-				   IB_SEND_SIGNALED : 0;
-		err = ib_post_send(t->qp[0], &wr.wr, &bad);
+		err = rlt_post_write(t, RLT_MSG, i, i == 0 || i == msgs - 1);
 		if (err)
 			return err;
 	}
@@ -338,28 +347,14 @@ static u64 rlt_counter(struct ib_device *ibdev, const char *name)
  */
 static int rlt_release(struct rlt *t)
 {
-	struct ib_sge sge = {
-		.addr = t->dma[0],
-		.length = RLT_MSG,
-		.lkey = t->pd->local_dma_lkey,
-	};
-	struct ib_rdma_wr wr = {
-		.wr.sg_list = &sge,
-		.wr.num_sge = 1,
-		.wr.opcode = IB_WR_RDMA_WRITE,
-		.wr.send_flags = IB_SEND_SIGNALED,
-		.remote_addr = t->dma[1],
-		.rkey = t->pd->unsafe_global_rkey,
-	};
 	struct ib_qp_attr attr = { .rate_limit = release_kbps };
-	const struct ib_send_wr *bad;
 	unsigned long deadline;
 	struct ib_wc wc;
 	u64 delays, start;
 	int err;
 
 	delays = rlt_counter(t->ibdev, "cc_pacer_delays");
-	err = ib_post_send(t->qp[0], &wr.wr, &bad);
+	err = rlt_post_write(t, RLT_MSG, 0, true);
 	if (err)
 		return err;
 	deadline = jiffies + 10 * HZ;
@@ -392,20 +387,6 @@ static int rlt_release(struct rlt *t)
  */
 static int rlt_comm_est_check(struct rlt *t)
 {
-	struct ib_sge sge = {
-		.addr = t->dma[0],
-		.length = RLT_MTU,
-		.lkey = t->pd->local_dma_lkey,
-	};
-	struct ib_rdma_wr wr = {
-		.wr.sg_list = &sge,
-		.wr.num_sge = 1,
-		.wr.opcode = IB_WR_RDMA_WRITE,
-		.wr.send_flags = IB_SEND_SIGNALED,
-		.remote_addr = t->dma[1],
-		.rkey = t->pd->unsafe_global_rkey,
-	};
-	const struct ib_send_wr *bad;
 	int i, err;
 
 	err = rlt_connect(t, t->qp[0], t->qp[1]);
@@ -414,7 +395,7 @@ static int rlt_comm_est_check(struct rlt *t)
 	if (err)
 		return err;
 	for (i = 0; i < 2; i++) {
-		err = ib_post_send(t->qp[0], &wr.wr, &bad);
+		err = rlt_post_write(t, RLT_MTU, 0, true);
 		if (!err)
 			err = rlt_wait(t, jiffies + 10 * HZ);
 		if (err)

@@ -16,8 +16,10 @@
 #             802.1Qbb PFC: dst 01:80:c2:00:00:01, ethertype 0x8808,
 #             opcode 0x0101, class-enable vector 0x0008, quanta 0x1234
 #             (PAUSE) or 0 (RESUME), as many as the switch port counted;
-#   pfc off   PFC off, same buffer: drops, and not every datagram is
+#   pfc_off   PFC off, same buffer: drops, and not every datagram is
 #             received.
+# shellcheck disable=SC2034,SC2317 # tests_run reads ALL_TESTS, calls the steps
+ALL_TESTS="lossless pause wire pfc_off"
 . "$(dirname "$0")/lib.sh"
 
 need_mininet tcpdump tshark
@@ -51,13 +53,5 @@ pause()
 	check_assert assert_ge "$(r "$ON" paused_us.all)" 1 "time the senders spent paused (us)"
 }
 
-lossless
-log_test lossless
-pause
-log_test pause
-wire
-log_test wire
-pfc_off
-log_test "pfc off"
-
+tests_run
 tests_exit

@@ -158,37 +158,34 @@ expect "$RCV" ">=" "$SENT" "datagrams received"
 log_test lossless_pass
 
 # ---------------------------------------------------------------------
+# nonect_drop, lossy_wred: who decides about non-ECT packets over the curve.
+# wred_case WHAT BAND MORE S1 S2 WRED PASSED: fresh switch qdiscs (OUT
+# marking with RED and MORE options, the ingress ports with PFC), flows of
+# TOS S1 from s1 and S2 from s2, then OUT band BAND's WRED drops and
+# non-ECT passes (nonect_passed) compared with 0 by WRED and PASSED (">"
+# or "=="); WHAT names the case.
+wred_case()
+{
+	local wred passed
+	sw_fresh "rate $R10 dscp-map 0:7 $RED$3" "rate $R20 dscp-map 0:7 $PFC"
+	flows "s1 $4 7001 600" "s2 $5 7002 600"
+	pfc_snap A sw
+	wred=$(sv A sw "$OUT" drops_wred "$2")
+	passed=$(sv A sw "$OUT" nonect_passed "$2")
+	log "$1: sent $SENT; drops_wred $wred nonect_passed $passed" \
+		"ecn_marked $(sv A sw "$OUT" ecn_marked "$2")"
+	expect "$wred" "$6" 0 "WRED drops ($1)"
+	expect "$passed" "$7" 0 "non-ECT passed ($1)"
+}
+
 # nonect_drop: the operator asks for WRED on the lossless band
-sw_fresh "rate $R10 dscp-map 0:7 $RED band 3 nonect drop" \
-	"rate $R20 dscp-map 0:7 $PFC"
-flows "s1 $NONECT 7001 600" "s2 $ECT 7002 600"
-pfc_snap A sw
-wred=$(sv A sw "$OUT" drops_wred 3)
-passed=$(sv A sw "$OUT" nonect_passed 3)
-marked=$(sv A sw "$OUT" ecn_marked 3)
-log "band 3 nonect drop: sent $SENT; drops_wred $wred nonect_passed $passed ecn_marked $marked"
-expect "$wred" ">" 0 "WRED drops with nonect drop"
-expect "$passed" "==" 0 "non-ECT passed with nonect drop"
+wred_case "band 3 nonect drop" 3 " band 3 nonect drop" "$NONECT" "$ECT" ">" "=="
 log_test nonect_drop
 
 # ---------------------------------------------------------------------
-# lossy_wred: band 1 has no PFC
-sw_fresh "rate $R10 dscp-map 0:7 $RED" "rate $R20 dscp-map 0:7 $PFC"
-flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
-pfc_snap A sw
-wred=$(sv A sw "$OUT" drops_wred 1)
-passed=$(sv A sw "$OUT" nonect_passed 1)
-log "lossy band 1 (default): sent $SENT; drops_wred $wred nonect_passed $passed"
-expect "$wred" ">" 0 "WRED drops on a lossy band by default"
-expect "$passed" "==" 0 "non-ECT passed on a lossy band by default"
-sw_fresh "rate $R10 dscp-map 0:7 $RED nonect pass" "rate $R20 dscp-map 0:7 $PFC"
-flows "s1 $LOSSY 7001 600" "s2 $LOSSY 7002 600"
-pfc_snap A sw
-wred=$(sv A sw "$OUT" drops_wred 1)
-passed=$(sv A sw "$OUT" nonect_passed 1)
-log "lossy band 1, port nonect pass: sent $SENT; drops_wred $wred nonect_passed $passed"
-expect "$wred" "==" 0 "WRED drops with the port's nonect pass"
-expect "$passed" ">" 0 "non-ECT passed with the port's nonect pass"
+# lossy_wred: band 1 has no PFC: WRED by default, or the port's nonect pass
+wred_case "lossy band 1 (default)" 1 "" "$LOSSY" "$LOSSY" ">" "=="
+wred_case "lossy band 1, port nonect pass" 1 " nonect pass" "$LOSSY" "$LOSSY" "==" ">"
 log_test lossy_wred
 
 # ---------------------------------------------------------------------

@@ -22,10 +22,12 @@
 #             driver (h1 virtio, h3 e1000e) received them and were paused;
 #   wire      the frames h1 captured are 802.1Qbb PFC band 3, as many as
 #             its switch port sent;
-#   pfc off   PFC off, same buffer: drops, datagrams missing.
+#   pfc_off   PFC off, same buffer: drops, datagrams missing.
 # A driver the guest kernel lacks (DCBLAB_NICS_LACK: the debug kernel of
 # make check-debug has no e1000e) is left out and said so: its frames step
 # is skipped and veth takes its place in the link list.
+# shellcheck disable=SC2034,SC2317 # tests_run reads ALL_TESTS, calls the steps
+ALL_TESTS="frames lossless pause wire pfc_off"
 . "$(dirname "$0")/lib.sh"
 # shellcheck source=../../scripts/lib/nics.sh
 . "$TOP/scripts/lib/nics.sh"
@@ -130,15 +132,5 @@ pause()
 	check_assert assert_ge "$(r "$ON" paused_us.all)" 1 "time the senders spent paused (us)"
 }
 
-frames
-log_test frames
-lossless
-log_test lossless
-pause
-log_test pause
-wire
-log_test wire
-pfc_off
-log_test "pfc off"
-
+tests_run
 tests_exit

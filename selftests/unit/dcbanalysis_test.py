@@ -15,6 +15,21 @@ import pandas as pd  # noqa: E402
 
 from dcbanalysis import analyze, fairness, metadata, plots, summary  # noqa
 from dcbanalysis import cmpmetrics, roce_flows, tidy, timeline, units  # noqa
+from dcbnet.experiment import save_run  # noqa: E402
+
+
+def params_txt(d, name, **knobs):
+    """@d/params.txt as `dcblab run NAME` writes it: its header line, then
+    KEY=VALUE for each of @knobs."""
+    with open(os.path.join(d, "params.txt"), "w") as f:
+        f.write("# dcblab run %s 2026\n" % name)
+        f.writelines("%s=%s\n" % kv for kv in knobs.items())
+
+
+def results(d):
+    """The results.csv analyze.analyze(@d) writes, as a DataFrame."""
+    analyze.analyze(d)
+    return pd.read_csv(os.path.join(d, "results.csv"))
 
 
 def row(**kw):
@@ -63,8 +78,7 @@ def pfc_unfair_run(d, rx):
                          for i, v in enumerate(rx, 1)},
            "window_s": 2.0, "before": before, "after": after,
            "softnet_drops": 0}
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f)
+    save_run(d, doc)
 
 
 class Tidy(unittest.TestCase):
@@ -161,9 +175,8 @@ class Analyze(unittest.TestCase):
 
     def test_no_analyser(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                # (every scenario has an analyser now)
-                f.write("# dcblab run no_analyser 2026\nduration=5\n")
+            # (every scenario has an analyser now)
+            params_txt(t, "no_analyser", duration="5")
             self.assertEqual(analyze.analyze(t), 0)
             self.assertFalse(os.path.exists(os.path.join(t, "results.csv")))
 
@@ -198,8 +211,7 @@ def cmp_doc(d, algo, hosts, switches, **extra):
            "after": {sw: pfc_ports(ports, **after)
                      for sw, (ports, after) in switches.items()}}
     doc.update(extra)
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f)
+    save_run(d, doc)
 
 
 def burst_run(d, algo="pcn"):
@@ -304,8 +316,7 @@ def incast_run(d, hosts, flows, iters=150, size=65536, done=None,
            "cpu_busy": 30.5, "failed": [],
            "writes_done": dict(zip(hosts, done)), "retry": 2, "oos": 2,
            "info": {}, "before": before, "after": after}
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f)
+    save_run(d, doc)
 
 
 INCAST_HOSTS = ["s1", "s2", "s3", "s4"]
@@ -313,10 +324,8 @@ INCAST_HOSTS = ["s1", "s2", "s3", "s4"]
 
 class Compare(unittest.TestCase):
     def folder(self, t, runs=1):
-        with open(os.path.join(t, "params.txt"), "w") as f:
-            f.write("# dcblab run compare 2026\n"
-                    "scenarios=cmp_incast,cmp_burst,cmp_converge\n"
-                    "algos=ldcp,none,pcn\n")
+        params_txt(t, "compare", scenarios="cmp_incast,cmp_burst,cmp_converge",
+                   algos="ldcp,none,pcn")
         for k in range(1, runs + 1):
             d = os.path.join(t, "run-%d" % k) if runs > 1 else t
             for name, fn in (("cmp_burst", burst_run),
@@ -336,8 +345,7 @@ class Compare(unittest.TestCase):
     def test_compare(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t, runs=2)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             self.assertEqual(set(df.scenario),
                              {"cmp_incast", "cmp_burst", "cmp_converge"})
             inc = df[(df.scenario == "cmp_incast") & (df.run == 1)]
@@ -393,8 +401,8 @@ class Compare(unittest.TestCase):
                 with open(f, "rb") as fh:
                     self.assertEqual(fh.read(8), b"\x89PNG\r\n\x1a\n")
             # cmp_incast alone: the same plots in its own folder
-            with open(os.path.join(t, "cmp_incast", "params.txt"), "w") as f:
-                f.write("# dcblab run cmp_incast 2026\nalgos=none,ldcp\n")
+            params_txt(os.path.join(t, "cmp_incast"), "cmp_incast",
+                       algos="none,ldcp")
             files = analyze.plot(os.path.join(t, "cmp_incast"))
             self.assertEqual(sorted(os.path.basename(f) for f in files),
                              ["fct.png", "queue.png"])
@@ -424,16 +432,21 @@ class CmpBurstConverge(unittest.TestCase):
         from dcbnet import experiment
         return experiment.get(name)(dict(algos="pcn,none", **knobs))
 
+    def analyzed(self, name, t):
+        """Experiment @name (pcn and none) and its rows of the runs in
+        @t, each checked against the schema, as {(algo, metric): value}."""
+        exp = self.exp(name)
+        rows = exp.analyze(t)
+        for r in rows:
+            tidy.check_row(dict(zip(("metric", "value", "unit", "algo"),
+                                    r), scenario=name, run=1))
+        return exp, {(r[3], r[0]): r[1] for r in rows}
+
     def test_burst(self):
         with tempfile.TemporaryDirectory() as t:
             burst_run(os.path.join(t, "pcn"))
             burst_run(os.path.join(t, "none"), "none")
-            exp = self.exp("cmp_burst")
-            rows = exp.analyze(t)
-            v = {(r[3], r[0]): r[1] for r in rows}
-            for r in rows:
-                tidy.check_row(dict(zip(("metric", "value", "unit", "algo"),
-                                        r), scenario="cmp_burst", run=1))
+            exp, v = self.analyzed("cmp_burst", t)
             # 100 packets of 1024 B per 0.5 s: 1.6384 Mbit/s; F0 at half
             # of it during the 2 s burst of 3 x 30 packets per 0.5 s
             self.assertEqual(v[("pcn", "rate_pre.f0")], 1.64)
@@ -464,12 +477,7 @@ class CmpBurstConverge(unittest.TestCase):
         with tempfile.TemporaryDirectory() as t:
             converge_run(os.path.join(t, "pcn"))
             converge_run(os.path.join(t, "none"), "none")
-            exp = self.exp("cmp_converge")
-            rows = exp.analyze(t)
-            v = {(r[3], r[0]): r[1] for r in rows}
-            for r in rows:
-                tidy.check_row(dict(zip(("metric", "value", "unit", "algo"),
-                                        r), scenario="cmp_converge", run=1))
+            exp, v = self.analyzed("cmp_converge", t)
             for k, pkts in enumerate((100, 90, 110), 1):
                 self.assertAlmostEqual(v[("pcn", "rate_late.f%d" % k)],
                                        pkts * 1024 * 8 / 0.25 / 1e6,
@@ -501,10 +509,8 @@ class CmpBurstConverge(unittest.TestCase):
 class DcqcnBuffer(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run dcqcn_buffer 2026\n"
-                        "configs=paper,pfc-only,no-pfc\n"
-                        "red=5kb:50kb:0.01\n")
+            params_txt(t, "dcqcn_buffer", configs="paper,pfc-only,no-pfc",
+                       red="5kb:50kb:0.01")
             b, r = 2097152, 1152000
             for cfg, xoff, kmin, bound, peak, in_peak, pause in (
                     ("paper", "dynamic", 5120, 52531, 40960, 6144, 12),
@@ -526,10 +532,8 @@ class DcqcnBuffer(unittest.TestCase):
                 doc["after"]["sw-eth4:pool.peak"] = peak
                 doc["after"]["sw-eth0:in_peak:3"] = in_peak
                 doc["after"]["sw-eth4:in_peak:3"] = 0
-                with open(os.path.join(d, "run.json"), "w") as f:
-                    json.dump(doc, f)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+                save_run(d, doc)
+            df = results(t)
             self.assertEqual(set(df.scenario), {"dcqcn_buffer"})
             v = df.set_index(["algo", "metric"])["value"]
             self.assertEqual(v[("pfc-only", "pause_tx")], 489)
@@ -589,17 +593,15 @@ def pcn_flows_run(d, rates, pause_late=0, cap_dropped=0, **counters):
     doc = {"setting": os.path.basename(d), "cpu_busy": 40.5, "failed": [],
            "retry": 0, "capture_dropped": cap_dropped,
            "before": pfc_ports(ports), "after": after}
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f)
+    save_run(d, doc)
 
 
 class PcnFlows(unittest.TestCase):
     def test_analyze_and_plot(self):
         from dcbnet.experiments.pcn_flows import PcnFlows
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pcn_flows 2026\n"
-                        "algos=pcn,dcqcn\nflows=2,4\nhosts=2\nwindow_s=1\n")
+            params_txt(t, "pcn_flows", algos="pcn,dcqcn", flows="2,4",
+                       hosts="2", window_s="1")
             pcn_flows_run(os.path.join(t, "pcn-2"), [100, 100],
                           **{"pause_tx:3": 12})
             pcn_flows_run(os.path.join(t, "pcn-4"), [100, 100, 100, 50],
@@ -607,8 +609,7 @@ class PcnFlows(unittest.TestCase):
             pcn_flows_run(os.path.join(t, "dcqcn-2"), [100, 0],
                           drops_wred=2, drops_headroom=1)
             pcn_flows_run(os.path.join(t, "dcqcn-4"), [100] * 4)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             self.assertEqual(set(df.scenario), {"pcn_flows"})
             v = df.set_index(["algo", "metric"])["value"]
             self.assertAlmostEqual(v[("pcn", "jain.n2")], 1.0)
@@ -674,25 +675,22 @@ def ldcp_faststart_run(d, small, wred, cap_dropped=0):
            "cpu_busy": 30.0, "failed": [], "retry": 5,
            "capture_dropped": cap_dropped, "before": before, "mid": mid,
            "after": after}
-    with open(os.path.join(d, "run.json"), "w") as f:
-        json.dump(doc, f)
+    save_run(d, doc)
 
 
 class LdcpFaststart(unittest.TestCase):
     def test_analyze_and_plot(self):
         from dcbnet.experiments.ldcp_faststart import LdcpFaststart
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run ldcp_faststart 2026\n"
-                        "settings=fs,nofs\nhosts=4\nqps=8\n")
+            params_txt(t, "ldcp_faststart", settings="fs,nofs", hosts="4",
+                       qps="8")
             ldcp_faststart_run(os.path.join(t, "fs"),
                                [(2.0, 2.1), (2.0, 2.2), (2.05, 2.5)],
                                (7, 40))
             ldcp_faststart_run(os.path.join(t, "nofs"),
                                [(2.0, 2.3), (2.0, 2.3)], (0, 0),
                                cap_dropped=None)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index(["algo", "metric"])["value"]
             self.assertEqual(v[("fs", "flows_seen")], 3)
             self.assertAlmostEqual(v[("fs", "incast_time")], 0.5)
@@ -730,17 +728,15 @@ class LdcpFaststart(unittest.TestCase):
 class PcnFig5(unittest.TestCase):
     def test_analyze_and_plot(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pcn_fig5 2026\nrate=20mbit\n"
-                        "f0_share=0.5\nf1_shares=0.5,0.125\n")
+            params_txt(t, "pcn_fig5", rate="20mbit", f0_share="0.5",
+                       f1_shares="0.5,0.125")
             with open(os.path.join(t, "steps.tsv"), "w") as f:
                 f.write("f1_send_mbps\tf1_rx_mbps\tf0_send_mbps\t"
                         "f0_rx_mbps\tburst_rx_mbps\tpause_tx\t"
                         "pause_per_s\ts0_held\n"
                         "10\t4.9\t10\t6.1\t14.2\t120\t24.00\t0.3512\n"
                         "2.5\t2.5\t10\t9.9\t17.1\t0\t0.00\t0.0000\n")
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertEqual(v["goodput.F0@f1=10"], 6.1)
             self.assertEqual(v["goodput.F0@f1=2.5"], 9.9)
@@ -755,9 +751,7 @@ class PcnFig5(unittest.TestCase):
 class ParkingLot(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run parking_lot 2026\nrate=20\n"
-                        "algos=pcn\n")
+            params_txt(t, "parking_lot", rate="20", algos="pcn")
             d = os.path.join(t, "pcn")
             os.makedirs(d)
             # f1 12, f2 6, f3 12 Mbit/s of 1024-byte packets for 8 s
@@ -774,12 +768,10 @@ class ParkingLot(unittest.TestCase):
             after = dict(snap, **{"a:pause_tx:3": 3, "b:drops_headroom": 1})
             with open(os.path.join(d, "ports.tsv"), "w") as f:
                 f.write("A\tns1:a\nB\tns2:b\n")
-            with open(os.path.join(d, "run.json"), "w") as f:
-                json.dump({"cpu_busy": 20, "failed": 0,
-                           "before": {"sw1": snap, "sw2": snap},
-                           "after": {"sw1": after, "sw2": snap}}, f)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            save_run(d, {"cpu_busy": 20, "failed": 0,
+                         "before": {"sw1": snap, "sw2": snap},
+                         "after": {"sw1": after, "sw2": snap}})
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertAlmostEqual(v["rate_late.f2"], 6, places=1)
             self.assertAlmostEqual(v["line_share.f2"], 0.3, places=2)
@@ -799,10 +791,9 @@ DCBMON_HEAD = ("t_ms,netns,dev,band,enq_packets,enq_bytes,deq_packets,"
 
 class Incast(unittest.TestCase):
     def folder(self, t):
-        with open(os.path.join(t, "params.txt"), "w") as f:
-            f.write("# dcblab run incast 2026\nsenders=2\nrate=20mbit\n"
-                    "overhead=24\npkt=1000\necn=red\nkmin=20kb\n"
-                    "kmax=100kb\nwindow_ms=100\nqdisc=dcb\n")
+        params_txt(t, "incast", senders="2", rate="20mbit", overhead="24",
+                   pkt="1000", ecn="red", kmin="20kb", kmax="100kb",
+                   window_ms="100", qdisc="dcb")
         with open(os.path.join(t, "senders.csv"), "w") as f:
             f.write("sender,offered_bps,rx_bps,loss_pct,packets,"
                     "lost_packets\nh1,15000000,9000000,40,1000,600\n"
@@ -831,8 +822,7 @@ class Incast(unittest.TestCase):
     def test_analyze_and_plot(self):
         with tempfile.TemporaryDirectory() as t:
             self.folder(t)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertEqual(v["goodput.h1"], 9)
             self.assertEqual(v["goodput.all"], 18)
@@ -920,8 +910,7 @@ class IncastRun(unittest.TestCase):
 class DcqcnIncast(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run dcqcn_incast 2026\nincasts=4\n")
+            params_txt(t, "dcqcn_incast", incasts="4")
             for algo, mbps, pause, marks in (
                     ("dcqcn", (23, 24, 22, 25), 3, 410),
                     ("none", (41, 19, 1, 20), 488, 0)):
@@ -938,13 +927,12 @@ class DcqcnIncast(unittest.TestCase):
                                       "p4:ecn_marked": marks,
                                       "p1:drops_wred": 2})
                 hosts = ["s1", "s2", "s3", "s4"]
-                with open(os.path.join(d, "run.json"), "w") as f:
-                    json.dump({"run": "4-" + algo, "algo": algo,
-                               "hosts": hosts, "port": "p4",
-                               "devs": {h: "rxe_%s-eth0" % h
-                                        for h in hosts},
-                               "cpu_busy": 30, "failed": [],
-                               "before": snap, "after": after}, f)
+                save_run(d, {"run": "4-" + algo, "algo": algo,
+                             "hosts": hosts, "port": "p4",
+                             "devs": {h: "rxe_%s-eth0" % h
+                                      for h in hosts},
+                             "cpu_busy": 30, "failed": [],
+                             "before": snap, "after": after})
             with open(os.path.join(t, "4-dcqcn", "trace.txt"), "w") as f:
                 f.write(
                     "  ib-1 [0] ..s1. 10.000100: rxe_cc_dcqcn: dev=rxe_s1-eth0"
@@ -955,8 +943,7 @@ class DcqcnIncast(unittest.TestCase):
                     " bc=0 ev=timer\n")
             with open(os.path.join(t, "4-dcqcn", "bw-s1.cli"), "w") as f:
                 f.write(" local address: LID 0000 QPN 0x0011 PSN 0x1\n")
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             self.assertEqual(set(df.scenario), {"dcqcn_incast 4:1"})
             v = df.set_index(["algo", "metric"])["value"]
             self.assertAlmostEqual(v[("dcqcn", "flow_rate.f4")], 25,
@@ -1263,9 +1250,7 @@ class Timeline(unittest.TestCase):
 class DcqcnFig8(unittest.TestCase):
     def test_analyze(self):
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run dcqcn_fig8 2026\nduration=48\n"
-                        "none=12\nalone=6\n")
+            params_txt(t, "dcqcn_fig8", duration="48", none="12", alone="6")
             # Mb/s of each flow (1024-byte packets, samples every 0.5 s)
             for run, algo, secs, mbps, pause in (
                     ("alone", "dcqcn", 6, {"v": 9.0}, 0),
@@ -1285,13 +1270,11 @@ class DcqcnFig8(unittest.TestCase):
                 snap = pfc_ports(["p1", "p2"])
                 after = dict(snap, **{"p1:pause_tx:3": pause,
                                       "p2:drops_wred": 3})
-                with open(os.path.join(d, "run.json"), "w") as f:
-                    json.dump({"run": run, "algo": algo, "flows": flows,
-                               "secs": secs, "cpu_busy": 30, "failed": [],
-                               "before": {"sw1": snap},
-                               "after": {"sw1": after}}, f)
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+                save_run(d, {"run": run, "algo": algo, "flows": flows,
+                             "secs": secs, "cpu_busy": 30, "failed": [],
+                             "before": {"sw1": snap},
+                             "after": {"sw1": after}})
+            df = results(t)
             v = df.set_index(["algo", "metric"])["value"]
             self.assertAlmostEqual(v[("none", "h1_ratio")], 3, places=2)
             self.assertAlmostEqual(v[("none", "victim_share")], 0.2,
@@ -1378,15 +1361,11 @@ class PfcScenarios(unittest.TestCase):
                          "h2": nic("h2", 28, 100000)},
                "softnet_drops": 0}
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_incast 2026\n" +
-                        "".join("%s=%s\n" % kv for kv in knobs.items()))
-            with open(os.path.join(t, "run.json"), "w") as f:
-                json.dump(doc, f)
+            params_txt(t, "pfc_incast", **knobs)
+            save_run(t, doc)
             self.dcbmon(t, [("port", "x-sw:p0"), ("h1", "x-sw:p1"),
                             ("h2", "x-sw:p2"), ("nic-h1", "x-h1:eth0")])
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertEqual(v["goodput.h1"], 50)
             self.assertAlmostEqual(v["goodput.h2"], 39.96)
@@ -1441,15 +1420,11 @@ class PfcScenarios(unittest.TestCase):
                "t_incast_s": 1.5, "t_end_s": 4.0, "before": before,
                "after": after, "softnet_drops": 0, "neigh_drops": 1}
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_tree 2026\n" +
-                        "".join("%s=%s\n" % kv for kv in knobs.items()))
-            with open(os.path.join(t, "run.json"), "w") as f:
-                json.dump(doc, f)
+            params_txt(t, "pfc_tree", **knobs)
+            save_run(t, doc)
             self.dcbmon(t, [("sw2-sw1", "x-sw2:p1"), ("nic-v", "x-v:eth0"),
                             ("nic-s1", "x-s1:eth0")])
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertAlmostEqual(v["victim_rate.alone"], 100.032)
             self.assertAlmostEqual(v["victim_rate.incast"], 25.008)
@@ -1478,16 +1453,12 @@ class PfcScenarios(unittest.TestCase):
     def test_pfc_unfair(self):
         """The pfc_unfair experiment's rows from a synthetic run.json."""
         with tempfile.TemporaryDirectory() as t:
-            with open(os.path.join(t, "params.txt"), "w") as f:
-                f.write("# dcblab run pfc_unfair 2026\n" +
-                        "".join("%s=%s\n" % kv
-                                for kv in UNFAIR_KNOBS.items()))
+            params_txt(t, "pfc_unfair", **UNFAIR_KNOBS)
             pfc_unfair_run(t, (48, 16, 16, 16))
             self.dcbmon(t, [("sw1-from-h1", "x-sw1:p2"),
                             ("sw1-from-sw2", "x-sw1:p3"),
                             ("nic-h1", "x-h1:eth0"), ("nic-h2", "x-h2:eth0")])
-            analyze.analyze(t)
-            df = pd.read_csv(os.path.join(t, "results.csv"))
+            df = results(t)
             v = df.set_index("metric")["value"]
             self.assertEqual(v["goodput.h1"], 48)
             self.assertEqual(v["datagrams_received.h2"], 4000)

@@ -14,7 +14,8 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 	-I$(TOP)/selftests/unit/include -I$(TOP)/rxe_cc $(SM_INC) \
 	-isystem $(KSFT)
 SM_C := $(TOP)/rxe_cc/$(ALGO)_sm.c
-SM := $(SM_C) $(TOP)/rxe_cc/$(ALGO)_sm.h $(TOP)/selftests/unit/check.h $(UINC)
+SM := $(SM_C) $(TOP)/rxe_cc/$(ALGO)_sm.h $(TOP)/selftests/unit/check.h $(UINC) \
+	$(wildcard *.h)
 
 all: $(OUT)/test_$(ALGO) $(OUT)/model
 
@@ -22,7 +23,7 @@ $(OUT)/test_$(ALGO): test_$(ALGO).c $(SM)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< $(SM_C) -lm
 
-$(OUT)/model: model.c $(SM) $(SM_DEPS)
+$(OUT)/model: model.c $(SM) $(TOP)/selftests/unit/model.h $(SM_DEPS)
 	@mkdir -p $(OUT)
 	$(CC) $(CFLAGS) -o $@ $< $(SM_C) -lm
 

@@ -22,6 +22,7 @@ import os
 from .. import stats
 from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           tracefs)
+from ._knobs import dcbmon_ms, line_mbps
 from ._pfc import snap_json, snap_load
 
 from .cmp_incast import BAND, CTRL_MAP, algo_opts
@@ -33,12 +34,11 @@ LONG_SIZE = 65536	# bytes per write of a long flow
 COMMON_PARAMS = (
     Param("algos", "none,dcqcn,pcn,ldcp", "algorithms, run one after the "
           "other"),
-    Param("rate", 100, "line rate of every port, host NIC and rxe device "
-          "(Mb/s)"),
+    line_mbps(),
 )
 SAMPLING_PARAMS = (
     Param("interval", 0.25, "sent_pkts sampling interval (s)"),
-    Param("interval_ms", 50, "dcbmon interval (ms)"),
+    dcbmon_ms(50),
 )
 
 
@@ -153,8 +153,6 @@ class Cmp(Experiment):
     CPU guard, failures), samples.txt (the senders' sent_pkts),
     dcbmon.csv and ports.tsv, counters.txt (every non-zero hw counter of
     every device) and perftest's outputs (bw-HOST.cli/.srv)."""
-
-    TITLE_KEYS = ()
 
     def settings(self):
         return [a for a in self.p["algos"].split(",") if a]
@@ -319,8 +317,8 @@ class Cmp(Experiment):
                 continue
             t = c.pop("t_s")
             f = os.path.join(out, "throughput-%s.png" % a)
-            plots.series(f, [(k, t, v) for k, v in c.items()], plots.title(
-                self.NAME, "%s: %s" % (a, what), self.p, self.TITLE_KEYS),
+            plots.series(f, [(k, t, v) for k, v in c.items()],
+                         self.title("%s: %s" % (a, what)),
                 "sent (Mbit/s of payload)")
             files.append(f)
         return files

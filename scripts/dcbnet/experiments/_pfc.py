@@ -11,6 +11,8 @@ import time
 
 from .. import TOP, stats
 from ..experiment import Param, log, save_run, wait_for
+from ._knobs import line_rate, pfc_delay, pool, udp_pkt, xoff
+
 BAND = 3
 TOS = 0x60		# DSCP 24 -> band 3
 UDP_OVERHEAD = 42	# UDP 8 + IPv4 20 + Ethernet 14 bytes
@@ -38,21 +40,21 @@ def snap_load(doc):
 
 # the knobs both experiments have, as pfc_incast's
 FABRIC_PARAMS = (
-    Param("rate", "100mbit", "line rate of every port and host NIC"),
+    line_rate(),
     Param("pfc", "on", "on: PFC on band 3; off: same buffer, no PFC"),
-    Param("buffer", "1mb", "pool size of each switch"),
-    Param("xoff", "16kb", "static XOFF per (ingress port, band 3)"),
-    Param("delay", "default", "PAUSE response time the headroom is "
-          "sized for (default: sch_dcb's, 5 ms)"),
+    pool("1mb"),
+    xoff("16kb"),
+    pfc_delay(),
     Param("quanta", "default", "pause time sent (512 bit times; "
           "default: sch_dcb's, 65535)"),
-    Param("pkt", 1000, "UDP payload bytes per datagram"),
+    udp_pkt(),
 )
 
 FOREVER = 10 ** 9	# datagrams of a sender that runs until stopped
 
 
 def switch_opts(p):
+    """sch_dcb options of every switch port from the fabric's knobs."""
     o = "rate %s dscp-map 0:7 buffer %s ecn off" % (p["rate"], p["buffer"])
     if p["pfc"] == "off":
         return o + " pfc off"
@@ -225,8 +227,9 @@ def load(doc):
 
 def drop_rows(before, after, doc):
     """drops_all and drops_all.NODE:DEV:COUNTER of every counter of a
-    lost packet that grew, as pfc_incast's, with the run's softnet and
-    neighbour-queue drops (doc's softnet_drops, neigh_drops)."""
+    lost packet that grew, with the run's softnet and neighbour-queue
+    drops (doc's softnet_drops, neigh_drops) and devices' errors (its
+    netdev_errors, a NIC's missed frames: pfc_incast's)."""
     drops = {}
     for node in after:
         for k, v in stats.drops_delta(before[node], after[node]).items():
@@ -234,6 +237,8 @@ def drop_rows(before, after, doc):
     for k in ("softnet", "neigh"):
         if doc.get(k + "_drops"):
             drops[k] = doc[k + "_drops"]
+    for k, v in doc.get("netdev_errors", {}).items():
+        drops[k + ":netdev_errors"] = v
     return [("drops_all", sum(drops.values()), "packets")] + \
         [("drops_all." + k, v, "packets") for k, v in sorted(drops.items())]
 

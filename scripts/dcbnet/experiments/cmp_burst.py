@@ -182,9 +182,8 @@ class CmpBurst(Cmp):
                 lines.append((a, c["t_s"], c["F0"]) + color(a))
         if lines:
             f = os.path.join(out, "f0.png")
-            plots.series(f, lines, plots.title(
-                self.NAME, "F0 (the victim) per algorithm, t = 0: burst "
-                "start", self.p, self.TITLE_KEYS),
+            plots.series(f, lines, self.title(
+                "F0 (the victim) per algorithm, t = 0: burst start"),
                 "sent (Mbit/s of payload)")
             files.append(f)
         return files

@@ -160,8 +160,7 @@ class CmpConverge(Cmp):
                               [r[1] / 1024 for r in rows]) + color(a))
         if lines:
             f = os.path.join(out, "queue.png")
-            plots.series(f, lines, plots.title(
-                self.NAME, "bottleneck backlog per algorithm", self.p,
-                self.TITLE_KEYS), "backlog (KB)")
+            plots.series(f, lines, self.title(
+                "bottleneck backlog per algorithm"), "backlog (KB)")
             files.append(f)
         return files

@@ -29,6 +29,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
+from ._knobs import budget, dcbmon_ms, pfc_delay, pool, xoff
 from ._pfc import rate_bps, snap_json, snap_load
 
 BAND = 3		# RoCE's: cc/roce_dscp 26 >> 3
@@ -108,20 +109,17 @@ class Incast(Experiment):
               "(cc/max_rate_mbps too)"),
         Param("iters", 150, "ib_write_bw -n: writes per sender"),
         Param("size", 65536, "bytes per write"),
-        Param("buffer", "1mb", "switch buffer pool"),
-        Param("xoff", "16kb", "PFC static XOFF per (ingress port, RoCE's "
-              "band 3)"),
-        Param("delay", "default", "PAUSE response time the headroom is "
-              "sized for (default: sch_dcb's, 5 ms)"),
+        pool("1mb"),
+        xoff("16kb"),
+        pfc_delay(),
         Param("red", "5kb:20kb:0.01", "RED kmin:kmax:pmax (the paper's "
               "Kmax 200 KB scaled by line rate x base RTT)"),
         Param("timeout_u", 20, "ib_write_bw -u (transport timeout "
               "4.096 us * 2^u)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        dcbmon_ms(20),
         Param("sample_s", 0.1, "sent_pkts sampling interval (FCT "
               "resolution)"),
-        Param("duration", 300, "time budget (s): only sizes dcblab's guest "
-              "timeout (10 x duration + 240 per run)"),
+        budget(300, per_run=True),
     )
     SETTINGS_KNOB = "algos"
     TITLE_KEYS = ("senders", "rate", "iters", "size")
@@ -171,12 +169,17 @@ class Incast(Experiment):
         """The senders of setting @name's incast."""
         return self.senders
 
+    def check(self):
+        """ValueError on a knob the runs cannot use, before any run (a
+        subclass with such knobs checks them here)."""
+
     # ---------------------------------------------------------- run
 
     def run(self, out):
         from ..nodes import dcb_net
         from ..rdma import prepare
 
+        self.check()
         n = self.hosts_needed()
         if n < 1:
             raise ValueError("senders=%d" % n)
@@ -194,7 +197,9 @@ class Incast(Experiment):
             log("topology up: %d senders, %s toward r"
                 % (n, self.port_to(self.r)))
             for name in self.settings():
-                self.run_setting(name, os.path.join(out, name))
+                d = os.path.join(out, name)
+                os.makedirs(d, exist_ok=True)
+                self.run_setting(name, d)
             self.keep_raw(net)
         finally:
             net.stop()
@@ -218,11 +223,27 @@ class Incast(Experiment):
             intf.setDcb(cfg["bottleneck"] if port == bott else cfg["switch"])
         return written
 
-    def run_setting(self, name, d):
-        os.makedirs(d, exist_ok=True)
+    def configure(self, name):
+        """Setting @name on the hosts and switch ports: (its setting(),
+        what apply() wrote)."""
         log("%s: configuring" % name)
         cfg = self.setting(name)
         written = self.apply(cfg)
+        log("%s: hosts and switch configured" % name)
+        return cfg, written
+
+    @staticmethod
+    def save_captured(name, d, doc):
+        """Save @doc, what setting @name's run with a capture at r
+        measured (its failed, retry and capture_dropped too), in @d."""
+        save_run(d, doc)
+        log("%s: done, %d failed, %d retries, capture dropped %s"
+            % (name, len(doc["failed"]), doc["retry"],
+               doc["capture_dropped"]))
+
+    def run_setting(self, name, d):
+        """Run setting @name, its raw files in the folder @d."""
+        cfg, written = self.configure(name)
         p, senders, r = self.p, self.flows(name), self.r
         from ..rdma import BASE_PORT, Perftest, Sampler, hw_sum, iterations
 
@@ -355,9 +376,8 @@ class Incast(Experiment):
                  for s in names]
         if lines:
             f = os.path.join(out, "queue.png")
-            plots.series(f, lines, plots.title(
-                self.NAME, "bottleneck backlog (t = first packet)", self.p,
-                self.TITLE_KEYS), "backlog (KB)",
+            plots.series(f, lines, self.title(
+                "bottleneck backlog (t = first packet)"), "backlog (KB)",
                 xlabel="time since the first packet (s)")
             files.append(f)
         fct = {s: [r[1] for r in rows if r[3] == s and
@@ -368,9 +388,8 @@ class Incast(Experiment):
                                          else None for s in names])
                       for k in range(nflows)]
             f = os.path.join(out, "fct.png")
-            plots.bars(f, names, series, plots.title(
-                self.NAME, "flow completion times", self.p,
-                self.TITLE_KEYS), "completion time (s)")
+            plots.bars(f, names, series, self.title("flow completion times"),
+                       "completion time (s)")
             files.append(f)
         return files
 

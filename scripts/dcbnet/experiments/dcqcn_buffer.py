@@ -36,6 +36,7 @@ import os
 import statistics
 
 from ..experiment import Param, load_run
+from ._knobs import pool
 from ._pfc import snap_load
 from .cmp_incast import BAND, Incast, queue_kb, red_opts, size_bytes
 
@@ -51,8 +52,8 @@ class DcqcnBuffer(Incast):
     PARAMS = tuple(
         {"senders": Param("senders", 8, "number of RDMA senders"),
          "iters": Param("iters", 100, "ib_write_bw -n: writes per sender"),
-         "buffer": Param("buffer", "1300kb", "switch buffer pool B (R + "
-                         "about 700 KB with the defaults)"),
+         "buffer": pool("1300kb", "B, R + about 700 KB with the "
+                        "defaults"),
          "xoff": Param("beta", 8, "dynamic PFC threshold factor (paper: "
                        "8)"),
          "red": Param("red", "5kb:20kb:0.01", "RED kmin:kmax:pmax of paper "
@@ -165,9 +166,8 @@ class DcqcnBuffer(Incast):
         if not lines:
             return []
         f = os.path.join(out, "queue.png")
-        plots.series(f, lines, plots.title(
-            self.NAME, "bottleneck backlog per switch setting", self.p,
-            self.TITLE_KEYS), "backlog (KB)",
+        plots.series(f, lines, self.title(
+            "bottleneck backlog per switch setting"), "backlog (KB)",
             hline=size_bytes(self.p["red"].split(":")[0]) / 1024,
             hline_label="Kmin (paper, static)")
         return [f]

@@ -38,6 +38,7 @@ import os
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, save_run
+from ._knobs import xoff
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, CTRL_MAP, host_opts
 
@@ -64,8 +65,7 @@ class DcqcnFig8(Experiment):
         Param("k_us", "auto", "DCQCN K (dce_tcp_rtt), us; auto: derived, "
               "above the CNP interval N"),
         Param("knobs", "", "more DCQCN knobs, KNOB=VALUE,... (cc/dcqcn/)"),
-        Param("xoff", "96kb", "PFC XOFF of every switch port (above RED's "
-              "kmax 20 KB)"),
+        xoff("96kb", "above RED's kmax 20 KB"),
         Param("timeout_exp", 19, "ib_write_bw -u (transport timeout "
               "4.096 us * 2^N)"),
     )
@@ -226,7 +226,7 @@ class DcqcnFig8(Experiment):
     def plot(self, out):
         """throughput-RUN.png: each flow's rate in every run, h1..h4's
         fair share of the bottleneck dashed."""
-        from dcbanalysis import plots, samples
+        from dcbanalysis import samples
 
         files = []
         for run in self.runs():
@@ -234,7 +234,7 @@ class DcqcnFig8(Experiment):
             png = os.path.join(out, "throughput-%s.png" % run)
             if os.path.exists(path) and samples.plot_flows(
                     path, png, list(RUNS[run][1]), LINE * 1024 / 1082 / 4,
-                    plots.title(self.NAME, "run %s" % run, self.p,
-                                ("duration", "none", "t_us", "xoff"))):
+                    self.title("run %s" % run,
+                               ("duration", "none", "t_us", "xoff"))):
                 files.append(png)
         return files

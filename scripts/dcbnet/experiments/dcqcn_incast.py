@@ -206,7 +206,7 @@ class DcqcnIncast(Experiment):
         """throughput-N-ALGO.png: each sender's rate in every run, the fair
         share of the line dashed; timeline-4.png: R_C, R_T and alpha of the
         4:1 dcqcn run's QPs from the tracepoint."""
-        from dcbanalysis import plots, samples, timeline
+        from dcbanalysis import samples, timeline
 
         files = []
         line = float(self.p["line"])
@@ -216,9 +216,8 @@ class DcqcnIncast(Experiment):
         if os.path.exists(trace) and os.path.exists(qps):
             png = os.path.join(out, "timeline-4.png")
             if timeline.plot(trace, timeline.read_qps(qps), png,
-                             plots.title(self.NAME, "4:1, algo dcqcn: R_C "
-                                         "(solid), R_T (dotted), alpha",
-                                         self.p, keys),
+                             self.title("4:1, algo dcqcn: R_C (solid), "
+                                        "R_T (dotted), alpha", keys),
                              line * 1024 / 1082 / 4):
                 files.append(png)
         for run in self.runs():
@@ -229,7 +228,6 @@ class DcqcnIncast(Experiment):
             if os.path.exists(path) and samples.plot_flows(
                     path, png, ["s%d" % k for k in range(1, int(n) + 1)],
                     line * 1024 / 1082 / int(n),
-                    plots.title(self.NAME, "%s:1, algo %s" % (n, algo),
-                                self.p, keys)):
+                    self.title("%s:1, algo %s" % (n, algo), keys)):
                 files.append(png)
         return files

@@ -32,6 +32,7 @@ leak into the next run.
 import os
 
 from ..experiment import Param
+from ._knobs import pool
 from .cmp_incast import Incast, queue_kb, red_opts
 
 SETTINGS = ("paper", "g16", "ai4", "strawman", "pfc-only")
@@ -55,8 +56,8 @@ class DcqcnParams(Incast):
               "receiver), in this order"),
     ) + tuple({"iters": Param("iters", 100, "ib_write_bw -n: writes per "
                               "sender"),
-               "buffer": Param("buffer", "4mb", "switch buffer pool (above "
-                               "the headroom its 17 ports reserve)"),
+               "buffer": pool("4mb", "above the headroom its 17 ports "
+                              "reserve"),
                }.get(q.name, q) for q in Incast.PARAMS
               if q.name != "senders") + (
         Param("strawman_k", "4kb", "strawman: DCTCP cut-off marking "
@@ -129,9 +130,9 @@ class DcqcnParams(Incast):
                     lines.append((s,) + queue_kb(path))
             if lines:
                 f = os.path.join(out, "queue-%d.png" % n)
-                plots.series(f, lines, plots.title(
-                    self.NAME, "%d:1 incast, bottleneck backlog per setting"
-                    % n, self.p, self.TITLE_KEYS), "backlog (KB)",
+                plots.series(f, lines, self.title(
+                    "%d:1 incast, bottleneck backlog per setting" % n),
+                    "backlog (KB)",
                     xlabel="time since the first packet (s)")
                 files.append(f)
         jain = {r[3]: r[1] for r in self.analyze(out) if r[0] == "jain"}
@@ -140,8 +141,7 @@ class DcqcnParams(Incast):
                                     for s in settings])
                       for n in self.incasts()]
             f = os.path.join(out, "jain.png")
-            plots.bars(f, settings, series, plots.title(
-                self.NAME, "Jain's index of the senders' rates", self.p,
-                self.TITLE_KEYS), "Jain's index")
+            plots.bars(f, settings, series, self.title(
+                "Jain's index of the senders' rates"), "Jain's index")
             files.append(f)
         return files

@@ -27,6 +27,7 @@ import time
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, report
+from ._knobs import dcbmon_ms, udp_pkt
 from ._pfc import rate_bps
 
 # Headers of a UDP datagram on the wire besides its payload: UDP 8,
@@ -190,11 +191,11 @@ class Incast(Experiment):
         Param("pmax", 0.01, "RED Pmax"),
         Param("sender_rate", "auto", "per-sender UDP payload rate; auto = "
               "1.5 * rate / senders"),
-        Param("pkt", 1000, "UDP payload bytes per datagram"),
+        udp_pkt(),
         Param("ect", 1, "1 = senders send ECT(0) (tos 0x62), 0 = non-ECT "
               "(tos 0x60, WRED drops)"),
         Param("duration", 10, "seconds of traffic"),
-        Param("interval_ms", 10, "dcbmon sampling interval"),
+        dcbmon_ms(10),
         Param("report_interval", 0.5, "iperf3 interval (s) of the "
               "throughput time series"),
         Param("window_ms", 100, "window of the marked-fraction time "

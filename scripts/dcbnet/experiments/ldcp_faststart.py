@@ -36,7 +36,8 @@ import re
 import time
 
 from .. import stats
-from ..experiment import CpuGuard, Param, load_run, log, save_run
+from ..experiment import CpuGuard, Param, load_run, log
+from ._knobs import budget, dcbmon_ms, line_mbps
 from ._pfc import snap_json, snap_load
 from .cmp_incast import Incast, capture_rows, host_opts, measured
 
@@ -67,8 +68,7 @@ class LdcpFaststart(Incast):
         Param("tx_depth", 1, "ib_write_bw -t: writes in flight per small "
               "flow (1: each starts on an idle QP, where fast start "
               "applies)"),
-        Param("rate", 100, "line rate of every port, host NIC and rxe "
-              "device (Mb/s)"),
+        line_mbps(),
         Param("k", "8kb", "marking threshold of the switch ports (step: "
               "k; red: kmin)"),
         Param("marking", "step", "step (DCTCP at k) or red (kmin k, kmax, "
@@ -79,9 +79,8 @@ class LdcpFaststart(Incast):
         Param("iw", 8, "fast-start window (packets) of the fs setting"),
         Param("warmup", 2, "seconds the long flow runs alone first"),
         Param("long_s", 6, "the long flow's ib_write_bw -D (s)"),
-        Param("interval_ms", 20, "dcbmon interval (ms)"),
-        Param("duration", 200, "time budget (s): only sizes dcblab's "
-              "guest timeout (10 x duration + 240)"),
+        dcbmon_ms(20),
+        budget(200),
     )
     SETTINGS_KNOB = "settings"
     TITLE_KEYS = ("hosts", "qps", "iters", "size", "rate", "k", "iw")
@@ -130,18 +129,10 @@ class LdcpFaststart(Incast):
 
     # ---------------------------------------------------------- run
 
-    def run(self, out):
-        self.check()
-        super().run(out)
-
     def run_setting(self, name, d):
         from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
-        os.makedirs(d, exist_ok=True)
-        log("%s: configuring" % name)
-        cfg = self.setting(name)
-        written = self.apply(cfg)
-        log("%s: hosts and switch configured" % name)
+        cfg, written = self.configure(name)
         p, r = self.p, self.r
         nh = int(p["hosts"])
         incast, lh = self.senders[:nh], self.senders[nh]
@@ -187,18 +178,9 @@ class LdcpFaststart(Incast):
             "before": snap_json(before), "mid": snap_json(mid),
             "after": snap_json(after),
         }
-        save_run(d, doc)
-        log("%s: done, %d failed, %d retries, capture dropped %s"
-            % (name, len(failed), doc["retry"], cap.dropped))
+        self.save_captured(name, d, doc)
 
     # ---------------------------------------------------------- metrics
-
-    def analyze(self, out):
-        rows = []
-        for name in self.settings():
-            rows += [r + (name,) for r in
-                     self.setting_rows(os.path.join(out, name))]
-        return rows
 
     @staticmethod
     def fcts(d, pkts, long_src):
@@ -262,8 +244,7 @@ class LdcpFaststart(Incast):
         if not lines:
             return []
         f = os.path.join(out, "fct.png")
-        plots.series(f, lines, plots.title(
-            self.NAME, "small flows' completion times", self.p,
-            self.TITLE_KEYS), "completion time (s)",
+        plots.series(f, lines, self.title("small flows' completion times"),
+                     "completion time (s)",
             xlabel="fraction of the small flows")
         return [f]

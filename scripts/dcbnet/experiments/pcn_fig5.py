@@ -41,6 +41,7 @@ import os
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, log
 from ..iperf import Iperf, received_bps
+from ._knobs import budget, dcbmon_ms, line_rate, pool, udp_pkt, xoff
 from ._pfc import BAND, rate_bps
 
 COLS = ("f1_send_mbps", "f1_rx_mbps", "f0_send_mbps", "f0_rx_mbps",
@@ -53,23 +54,21 @@ class PcnFig5(Experiment):
                    "victim's throughput as F1's sending rate is swept (UDP, "
                    "PFC only)")
     PARAMS = (
-        Param("rate", "100mbit", "line rate of every port and host NIC"),
+        line_rate(),
         Param("f0_share", 0.5, "F0's sending rate, a fraction of the line "
               "rate: its fair share of s0 -> s1"),
         Param("f1_shares", "0.5,0.4,0.3,0.25,0.2,0.15,0.1,0.05",
               "F1's sending rates (fractions of the line rate), one step "
               "each, in this order"),
         Param("bursters", 3, "senders b1..bN at line rate into r1"),
-        Param("buffer", "2mb", "pool size of each switch"),
-        Param("xoff", "256kb", "static XOFF per (ingress port, band 3): 4 x "
-              "the headroom (see above)"),
+        pool("2mb"),
+        xoff("256kb", "4 x the headroom (see above)"),
         Param("delay", "5ms", "PAUSE response time the headroom is sized "
               "for (sch_dcb's default)"),
-        Param("pkt", 1000, "UDP payload bytes per datagram"),
+        udp_pkt(),
         Param("step_s", 8, "seconds of traffic per step"),
-        Param("duration", 200, "time budget (s): only sizes dcblab's guest "
-              "timeout (10 x duration + 240)"),
-        Param("interval_ms", 20, "dcbmon sampling interval"),
+        budget(200),
+        dcbmon_ms(20),
         Param("report_interval", 0.5, "iperf3 interval (s)"),
     )
 
@@ -213,14 +212,14 @@ class PcnFig5(Experiment):
             ("F1 sent", x, x),
             ("F1 received", x, [r["f1_rx_mbps"] for r in steps]),
             ("F0 received (victim)", x, [r["f0_rx_mbps"] for r in steps]),
-        ], plots.title(self.NAME, "receiving rates as F1's sending rate is "
-                       "swept", self.p, keys), "Mbit/s",
+        ], self.title("receiving rates as F1's sending rate is swept", keys),
+            "Mbit/s",
             xlabel="F1's sending rate (Mbit/s)",
             hline=steps[0]["f0_send_mbps"] or None, hline_label="F0 sent")
         g = os.path.join(d, "pause.png")
         plots.series(g, [
             ("PAUSE frames/s s1 -> s0", x, [r["pause_per_s"] for r in steps]),
-        ], plots.title(self.NAME, "PAUSEs from the congested path", self.p,
-                       keys), "PAUSE frames per second",
+        ], self.title("PAUSEs from the congested path", keys),
+            "PAUSE frames per second",
             xlabel="F1's sending rate (Mbit/s)")
         return [f, g]

@@ -44,7 +44,8 @@ import os
 import re
 
 from .. import stats
-from ..experiment import CpuGuard, Param, load_run, log, save_run
+from ..experiment import CpuGuard, Param, load_run, log
+from ._knobs import budget, dcbmon_ms, line_mbps, pfc_delay, pool, xoff
 from ._pfc import snap_json, snap_load
 from .cmp_incast import BAND, Incast, capture_rows, host_opts, \
     measured, red_opts
@@ -69,8 +70,7 @@ class PcnFlows(Incast):
               "this order"),
         Param("hosts", 4, "senders (the flows are spread evenly over "
               "them)"),
-        Param("rate", 100, "line rate of every port, host NIC and rxe "
-              "device (Mb/s)"),
+        line_mbps(),
         Param("run_s", 60, "ib_write_bw -D per run (s)"),
         Param("size", 16384, "bytes per write"),
         Param("window_s", 2, "window of the windowed Jain's index (s)"),
@@ -83,15 +83,11 @@ class PcnFlows(Incast):
               "number"),
         Param("pcn_ecn_pct", 95, "PCN's ecn_threshold_pct: a period is "
               "congested when more than this % of its packets are CE"),
-        Param("xoff", "64kb", "PFC XOFF per (ingress port, RoCE's band) "
-              "of the switch (see the module's comment)"),
-        Param("delay", "default", "PFC delay the headroom is sized for "
-              "(default: sch_dcb's, 5 ms)"),
-        Param("buffer", "1mb", "the switch's shared buffer pool (sch_dcb "
-              "buffer; 4 x xoff and the headroom must fit)"),
-        Param("interval_ms", 20, "dcbmon interval (ms)"),
-        Param("duration", 1200, "time budget (s): only sizes dcblab's "
-              "guest timeout (10 x duration + 240)"),
+        xoff("64kb", "see the module's comment"),
+        pfc_delay(),
+        pool("1mb", "4 x xoff and the headroom must fit"),
+        dcbmon_ms(20),
+        budget(1200),
     )
     TITLE_KEYS = ("hosts", "rate", "run_s")
 
@@ -173,19 +169,11 @@ class PcnFlows(Incast):
 
     # ---------------------------------------------------------- run
 
-    def run(self, out):
-        self.check()
-        super().run(out)
-
     def run_setting(self, name, d):
         from ..rdma import BASE_PORT, Capture, Perftest, hw_sum, recording
 
-        os.makedirs(d, exist_ok=True)
         algo, n = self.split(name)
-        log("%s: configuring" % name)
-        cfg = self.setting(name)
-        written = self.apply(cfg)
-        log("%s: hosts and switch configured" % name)
+        cfg, written = self.configure(name)
         p, senders, r = self.p, self.senders, self.r
         q, secs = n // len(senders), int(p["run_s"])
         before = stats.snapshot(self.sw)
@@ -219,9 +207,7 @@ class PcnFlows(Incast):
             "capture_dropped": cap.dropped,
             "before": snap_json(before), "after": snap_json(after),
         }
-        save_run(d, doc)
-        log("%s: done, %d failed, %d retries, capture dropped %s"
-            % (name, len(failed), doc["retry"], cap.dropped))
+        self.save_captured(name, d, doc)
 
     # ---------------------------------------------------------- metrics
 
@@ -316,9 +302,7 @@ class PcnFlows(Incast):
             a2.set_ylim(bottom=0)
             a2.set_xlabel("flows")
             a2.set_xscale("log", base=2)
-            a1.set_title(plots.title(
-                self.NAME, "Jain's index and queue against flows", self.p,
-                self.TITLE_KEYS))
+            a1.set_title(self.title("Jain's index and queue against flows"))
             a1.legend(loc="best")
             fig.tight_layout()
             fig.savefig(f)

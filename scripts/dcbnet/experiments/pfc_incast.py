@@ -26,8 +26,10 @@ import time
 from .. import TOP, stats
 from ..experiment import (CpuGuard, Experiment, Param, load_run, log, save_run,
                           wait_for)
+from ._knobs import dcbmon_ms
 from ._pfc import (BAND, FABRIC_PARAMS, TOS, UDP_OVERHEAD, Counters,
-                   host_opts, load, rate_bps, sink_add, sink_counts)
+                   drop_rows, host_opts, load, rate_bps, sink_add,
+                   sink_counts, switch_opts)
 
 BASE_PORT = 7000
 
@@ -44,12 +46,13 @@ class PfcIncast(Experiment):
         Param("datagrams", "", "datagrams per sender (\"\": from duration)"),
         Param("capture", "off", "on: capture the MAC control frames h1 "
               "receives (pfc.pcap)"),
-        Param("interval_ms", 50, "dcbmon sampling interval (ms)"),
+        dcbmon_ms(50),
         Param("link", "veth", "link type: veth, or an emulated NIC pair "
               "of the guest (e1000e, e1000, virtio: scripts/vm-run "
               "--nic-pairs); a comma list is taken in turn, rx's link "
               "first, then h1..hN"),
     )
+    TITLE_KEYS = ("senders", "rate", "pfc", "xoff", "delay", "datagrams")
 
     # ---------------------------------------------------------- options
 
@@ -65,15 +68,7 @@ class PfcIncast(Experiment):
                    wire / self.n())
 
     def switch_opts(self):
-        p = self.p
-        o = "rate %s dscp-map 0:7 buffer %s" % (p["rate"], p["buffer"])
-        if p["pfc"] == "off":
-            return o + " pfc off"
-        o += " pfc prio-pfc %d xoff %s" % (BAND, p["xoff"])
-        for k in ("delay", "quanta"):
-            if p[k] != "default":
-                o += " %s %s" % (k, p[k])
-        return o
+        return switch_opts(self.p)
 
     def host_opts(self):
         return host_opts(self.p)
@@ -260,20 +255,8 @@ class PfcIncast(Experiment):
                  ("datagrams_lost", sent - received, "datagrams"),
                  ("fct_max", max(doc["end_s"].values()), "s"),
                  ("cpu_busy", doc["cpu_busy"], "%")]
-        drops = {}
-        for node in a:
-            for k, v in stats.drops_delta(b[node], a[node]).items():
-                drops["%s:%s" % (node, k)] = v
-        for k in ("softnet", "neigh"):
-            if doc.get(k + "_drops"):
-                drops[k] = doc[k + "_drops"]
-        # device errors (a NIC's missed frames): rows of their own, and
-        # counted among the drops
-        for k, v in doc.get("netdev_errors", {}).items():
-            drops[k + ":netdev_errors"] = v
-        rows.append(("drops_all", sum(drops.values()), "packets"))
-        rows += [("drops_all." + k, v, "packets")
-                 for k, v in sorted(drops.items())]
+        # device errors (a NIC's missed frames) count among the drops
+        rows += drop_rows(b, a, doc)
         tot = {"pause_tx": 0, "pause_rx": 0, "paused_us": 0}
         for h in names:
             sp = port[h]
@@ -360,9 +343,7 @@ class PfcIncast(Experiment):
 
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
-        keys = ("senders", "rate", "pfc", "xoff", "delay", "datagrams")
         p = self.p
-        title = lambda what: plots.title(self.NAME, what, p, keys)  # noqa
         lab = ports(out)
         senders = {k: v for k, v in lab.items() if k.startswith("h")}
         files = []
@@ -377,7 +358,7 @@ class PfcIncast(Experiment):
                      series(out, senders, key, BAND).items() if t]
             if lines:
                 f = os.path.join(out, name)
-                plots.series(f, lines, title(what), ylabel, hline=hline,
+                plots.series(f, lines, self.title(what), ylabel, hline=hline,
                              hline_label="XOFF" if hline else None)
                 files.append(f)
         lines = []
@@ -388,8 +369,8 @@ class PfcIncast(Experiment):
                 lines.append((label, t, [x / 1024 for x in v]))
         if lines:
             f = os.path.join(out, "queue.png")
-            plots.series(f, lines, title("congested port's backlog and the "
-                                         "pool"), "bytes (KB)")
+            plots.series(f, lines, self.title(
+                "congested port's backlog and the pool"), "bytes (KB)")
             files.append(f)
         nics = {k[4:]: v for k, v in lab.items() if k.startswith("nic-")}
         lines = []
@@ -404,7 +385,7 @@ class PfcIncast(Experiment):
             share = rate_bps(p["rate"]) / 1e6 * pkt / (pkt + UDP_OVERHEAD) \
                 / len(lines)
             f = os.path.join(out, "throughput.png")
-            plots.series(f, lines, title("sent per sender NIC"),
+            plots.series(f, lines, self.title("sent per sender NIC"),
                          "rate (Mbit/s)", hline=share,
                          hline_label="fair share")
             files.append(f)

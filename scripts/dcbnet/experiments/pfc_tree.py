@@ -29,6 +29,7 @@ import time
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log, wait_for
+from ._knobs import dcbmon_ms
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -46,9 +47,10 @@ class PfcTree(Experiment):
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of each measurement window (the "
               "victim alone, then beside the incast)"),
-        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
-              "series; each sample stalls the guest's forwarding a while)"),
+        dcbmon_ms(50, "0: no series; each sample stalls the guest's "
+                  "forwarding a while"),
     )
+    TITLE_KEYS = ("rate", "pfc", "xoff", "delay", "window")
 
     def run(self, out):
         def build(net, sw1, sw2, hopts):
@@ -177,15 +179,13 @@ class PfcTree(Experiment):
 
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
-        keys = ("rate", "pfc", "xoff", "delay", "window")
-        title = lambda what: plots.title(self.NAME, what, self.p, keys)  # noqa
         lab, files = ports(out), []
         lines = _pfc.nic_rate_lines(out, {k[4:]: v for k, v in lab.items()
                                           if k.startswith("nic-")})
         if lines:
             f = os.path.join(out, "throughput.png")
-            plots.series(f, lines, title("sent by the victim v and the "
-                                         "incast senders s1, s4"),
+            plots.series(f, lines, self.title("sent by the victim v and the "
+                                              "incast senders s1, s4"),
                          "rate (Mbit/s)")
             files.append(f)
         for name, labels, key, what, ylabel, scale in (
@@ -201,6 +201,6 @@ class PfcTree(Experiment):
                      for k, (t, v) in s.items() if t]
             if lines:
                 f = os.path.join(out, name)
-                plots.series(f, lines, title(what), ylabel)
+                plots.series(f, lines, self.title(what), ylabel)
                 files.append(f)
         return files

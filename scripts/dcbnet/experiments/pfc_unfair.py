@@ -24,6 +24,7 @@ import os
 
 from .. import stats
 from ..experiment import CpuGuard, Experiment, Param, load_run, log
+from ._knobs import dcbmon_ms
 from . import _pfc
 from ._pfc import BAND, UDP_OVERHEAD
 
@@ -37,9 +38,10 @@ class PfcUnfair(Experiment):
                    "ingress port (DCQCN Fig. 3)")
     PARAMS = _pfc.FABRIC_PARAMS + (
         Param("window", 2, "seconds of the measurement window"),
-        Param("interval_ms", 50, "dcbmon sampling interval, ms (0: no "
-              "series; each sample stalls the guest's forwarding a while)"),
+        dcbmon_ms(50, "0: no series; each sample stalls the guest's "
+                  "forwarding a while"),
     )
+    TITLE_KEYS = ("rate", "pfc", "xoff", "delay", "window")
 
     def run(self, out):
         def build(net, sw1, sw2, hopts):
@@ -137,8 +139,6 @@ class PfcUnfair(Experiment):
         if not os.path.exists(os.path.join(out, "dcbmon.csv")):
             return []
         p = self.p
-        keys = ("rate", "pfc", "xoff", "delay", "window")
-        title = lambda what: plots.title(self.NAME, what, p, keys)  # noqa
         lab, files = ports(out), []
         lines = _pfc.nic_rate_lines(out, {k[4:]: v for k, v in lab.items()
                                           if k.startswith("nic-")})
@@ -147,8 +147,8 @@ class PfcUnfair(Experiment):
             share = units.rate_mbps(p["rate"]) * pkt / (pkt + UDP_OVERHEAD) \
                 / len(HOSTS)
             f = os.path.join(out, "throughput.png")
-            plots.series(f, lines, title("h1 alone on its port vs h2..h4 "
-                                         "behind sw2"), "rate (Mbit/s)",
+            plots.series(f, lines, self.title(
+                "h1 alone on its port vs h2..h4 behind sw2"), "rate (Mbit/s)",
                          hline=share, hline_label="fair share")
             files.append(f)
         want = {k: lab[k] for k in ("sw1-from-h1", "sw1-from-sw2")
@@ -158,8 +158,8 @@ class PfcUnfair(Experiment):
         if lines:
             xoff = units.size_bytes(p["xoff"]) if p["pfc"] == "on" else 0
             f = os.path.join(out, "ingress.png")
-            plots.series(f, lines, title("band 3 bytes charged to sw1's "
-                                         "ingress ports"), "charged (KB)",
+            plots.series(f, lines, self.title(
+                "band 3 bytes charged to sw1's ingress ports"), "charged (KB)",
                          hline=xoff / 1024 if xoff else None,
                          hline_label="XOFF" if xoff else None)
             files.append(f)

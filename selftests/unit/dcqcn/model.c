@@ -38,6 +38,8 @@
 #include <linux/kernel.h>
 
 #include "dcqcn_sm.h"
+#include "paper.h"
+#include "../model.h"
 
 #define MAXN 32
 #define QCAP (1 << 20)
@@ -281,20 +283,7 @@ static struct scenario paper_scale(int n)
 		.cnp_ns = 50e3,
 		.stagger_ns = 2e6,
 		.run_ns = 200e6,
-		.p = {
-			.line_rate = 40000000,
-			.min_rate = 1000,
-			.ai_rate = 40000,
-			.hai_rate = 50000,
-			.min_dec_fac = 50,
-			.threshold = 5,
-			.byte_reset = 10 * 1024 * 1024,
-			.time_reset_ns = 55000,
-			.alpha_period_ns = 55000,
-			.g = 1020,
-			.initial_alpha = 1024,
-			.clamp_tgt_rate = 1,
-		},
+		.p = dcqcn_paper(40000000, 1000, 40000, 50000, 55000),
 	};
 	return sc;
 }
@@ -321,20 +310,8 @@ static struct scenario guest_scale(int n, int k)
 		.cnp_ns = 5e6 * k,
 		.stagger_ns = 800e6 * k,
 		.run_ns = 20e9 * k,
-		.p = {
-			.line_rate = 100000 / k,
-			.min_rate = 100 / k,
-			.ai_rate = 100 / k,
-			.hai_rate = 100 / k,
-			.min_dec_fac = 50,
-			.threshold = 5,
-			.byte_reset = 10 * 1024 * 1024,
-			.time_reset_ns = 5500000 * k,
-			.alpha_period_ns = 5500000 * k,
-			.g = 1020,
-			.initial_alpha = 1024,
-			.clamp_tgt_rate = 1,
-		},
+		.p = dcqcn_paper(100000 / k, 100 / k, 100 / k, 100 / k,
+				 5500000 * k),
 	};
 	return sc;
 }
@@ -487,25 +464,15 @@ static int sweep(char **a, const char *k_ms)
 		.cnp_ns = atof(a[6]) * 1e6,
 		.stagger_ns = 200e6,
 		.run_ns = atof(a[10]) * 1e9,
-		.p = {
-			.line_rate = atof(a[0]) * 1000,
-			.min_rate = 500,
-			.ai_rate = atoi(a[8]),
-			.hai_rate = atoi(a[9]),
-			.min_dec_fac = 50,
-			.threshold = 5,
-			.byte_reset = 10 * 1024 * 1024,
-			.time_reset_ns = atof(a[7]) * 1e6,
-			.alpha_period_ns = (k_ms ? atof(k_ms) : atof(a[7])) * 1e6,
-			.g = 1020,
-			.initial_alpha = 1024,
-			.clamp_tgt_rate = 1,
-		},
+		.p = dcqcn_paper(atof(a[0]) * 1000, 500, atoi(a[8]),
+				 atoi(a[9]), atof(a[7]) * 1e6),
 	};
 	int seeds = atoi(a[11]), k, i, over = 0;
 	double dsum = 0, dmax = 0, usum = 0, asum = 0, amax = 0;
 	u64 acuts = 0, early = 0;
 
+	if (k_ms)
+		sc.p.alpha_period_ns = atof(k_ms) * 1e6;
 	if (sc.n < 1 || sc.n > MAXN || seeds < 1 || sc.c_bps <= 0 ||
 	    sc.run_ns <= 0 || sc.kmax <= sc.kmin) {
 		fprintf(stderr, "model: bad -x arguments\n");
@@ -551,7 +518,7 @@ static int sweep(char **a, const char *k_ms)
 int main(int argc, char **argv)
 {
 	static const int ns[] = { 2, 4, 8 };
-	int fails = 0, s, k, i;
+	int fails = 0, s, k;
 
 	if (argc > 1 && !strcmp(argv[1], "-x")) {
 		if (argc != 14 && argc != 15) {
@@ -582,12 +549,8 @@ int main(int argc, char **argv)
 			       sc.name, sc.n, r.jain, r.util, r.worst * 100,
 			       r.qmean / 1e3, (unsigned long long)r.cnps,
 			       100.0 * r.marks / (r.pkts ? r.pkts : 1));
-			for (i = 0; i < sc.n; i++)
-				printf(" %.2f", r.share[i]);
-			printf("  %s\n", ok ? "ok" : "FAIL");
-			fails += !ok;
+			fails += model_scenario_end(r.share, sc.n, ok);
 		}
 	}
-	printf("model: %d scenario(s) failed\n", fails);
-	return fails ? 1 : 0;
+	return model_exit(fails);
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dcqcn_sm.h"
+#include "paper.h"
 #include "../check.h"
 
 #define US 1000ULL
@@ -34,25 +35,10 @@ static double alpha_d(const struct dcqcn_sm *s)
 	CHECK(fabs(alpha_d(s) - (want)) <= 2e-5, "alpha = %.7f, want %.7f", \
 	      alpha_d(s), (double)(want))
 
-/* The paper's datacenter settings (Fig. 14) at 40 Gb/s; see dcqcn.rst. */
+/* The paper's datacenter settings (Fig. 14) at 40 Gb/s. */
 static struct dcqcn_params paper(void)
 {
-	struct dcqcn_params p = {
-		.line_rate = LINE,
-		.min_rate = 1000,
-		.ai_rate = 40000,
-		.hai_rate = 50000,
-		.first_cnp_rate = 0,
-		.min_dec_fac = 50,
-		.threshold = 5,
-		.byte_reset = 10 * 1024 * 1024,
-		.time_reset_ns = 55 * US,
-		.alpha_period_ns = 55 * US,
-		.g = 1020,
-		.initial_alpha = 1024,
-		.clamp_tgt_rate = 1,
-	};
-	return p;
+	return dcqcn_paper(LINE, 1000, 40000, 50000, 55 * US);
 }
 
 /* Independent double-precision reference of Figure 7. */

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "ldcp_sm.h"
+#include "../model.h"
 
 #define MAXN 16
 #define RING (1 << 16)
@@ -364,12 +365,8 @@ int main(int argc, char **argv)
 			       (unsigned long long)r.drops_fs,
 			       (unsigned long long)r.naks,
 			       (unsigned long long)r.timeouts);
-			for (i = 0; i < sc.n; i++)
-				printf(" %.2f", r.share[i]);
-			printf("  %s\n", ok ? "ok" : "FAIL");
-			fails += !ok;
+			fails += model_scenario_end(r.share, sc.n, ok);
 		}
 	}
-	printf("model: %d scenario(s) failed\n", fails);
-	return fails ? 1 : 0;
+	return model_exit(fails);
 }

@@ -210,37 +210,51 @@ static void send_msg(struct ldcp_sm *s, const struct ldcp_params *p,
 	ect[len] = ack[len] = 0;
 }
 
+/*
+ * Send a message of @len packets and CHECK its packets' ECT and AckReq
+ * bits against @ect_want and @ack_want ("0"/"1" per packet; NULL: not
+ * checked); @what names the step in a failure.
+ */
+static void check_msg(struct __test_metadata *_metadata, struct ldcp_sm *s,
+		      const struct ldcp_params *p, int len, const char *ect_want,
+		      const char *ack_want, const char *what)
+{
+	char ect[64], ack[64];
+
+	send_msg(s, p, len, ect, ack);
+	if (ect_want)
+		CHECK(!strcmp(ect, ect_want), "%s: ect %s, want %s", what, ect,
+		      ect_want);
+	if (ack_want)
+		CHECK(!strcmp(ack, ack_want), "%s: ackreq %s, want %s", what,
+		      ack, ack_want);
+}
+
 /* AckReq on every k-th packet and on rxe's own requests. */
 TEST(test_ack_every)
 {
 	struct ldcp_params p = defaults();
 	struct ldcp_sm s;
-	char ect[64], ack[64];
 
 	ldcp_sm_init(&s, &p);
-	send_msg(&s, &p, 10, ect, ack);
-	CHECK(!strcmp(ack, "1111111111"), "k=1: ackreq %s", ack);
+	check_msg(_metadata, &s, &p, 10, NULL, "1111111111", "k=1");
 
 	p.ack_every = 3;
 	ldcp_sm_init(&s, &p);
-	send_msg(&s, &p, 10, ect, ack);
-	CHECK(!strcmp(ack, "0010010011"), "k=3: ackreq %s", ack);
+	check_msg(_metadata, &s, &p, 10, NULL, "0010010011", "k=3");
 	/* rxe's request on the last packet restarted the count */
-	send_msg(&s, &p, 4, ect, ack);
-	CHECK(!strcmp(ack, "0011"), "k=3 next message: ackreq %s", ack);
+	check_msg(_metadata, &s, &p, 4, NULL, "0011", "k=3 next message");
 
 	p.ack_every = 4;
 	ldcp_sm_init(&s, &p);
-	send_msg(&s, &p, 9, ect, ack);
-	CHECK(!strcmp(ack, "000100011"), "k=4: ackreq %s", ack);
+	check_msg(_metadata, &s, &p, 9, NULL, "000100011", "k=4");
 
 	/* the packet that fills the window asks too (cwnd 5, k = 4) */
 	p.init_window = 0;
 	ldcp_sm_init(&s, &p);
 	s.cwnd = FP(5.5);
-	send_msg(&s, &p, 7, ect, ack);
 	/* without the rule: 0001001 (k = 4 and rxe's last) */
-	CHECK(!strcmp(ack, "0001111"), "k=4, window 5: ackreq %s", ack);
+	check_msg(_metadata, &s, &p, 7, NULL, "0001111", "k=4, window 5");
 	/* and every retransmission */
 	{
 		struct ldcp_pkt pkt = { .retry = true };
@@ -264,23 +278,20 @@ TEST(test_fast_start)
 	p.init_window = 8;
 	ldcp_sm_init(&s, &p);
 	CHECK_CWND(&s, FP(8));			/* init: the initial window */
-	send_msg(&s, &p, 20, ect, ack);
-	CHECK(!strcmp(ect, "00000001111111111111"), "IW 8, 20 pkts: ect %s",
-	      ect);
+	check_msg(_metadata, &s, &p, 20, "00000001111111111111", NULL,
+		  "IW 8, 20 pkts");
 	CHECK(s.fast_starts == 1 && s.inflight == 20, "fs %u inflight %u",
 	      s.fast_starts, s.inflight);
 
 	/* a message started while packets are in flight: all ECT */
-	send_msg(&s, &p, 5, ect, ack);
-	CHECK(!strcmp(ect, "11111"), "busy: ect %s", ect);
+	check_msg(_metadata, &s, &p, 5, "11111", NULL, "busy");
 
 	/* all acknowledged, but the last packet had filled the window: the
 	 * QP was stalled, not idle, so no fast start
 	 */
 	ldcp_sm_on_ack(&s, &p, 25, false);
 	CHECK(s.inflight == 0, "inflight %u", s.inflight);
-	send_msg(&s, &p, 4, ect, ack);
-	CHECK(!strcmp(ect, "1111"), "after a window stall: ect %s", ect);
+	check_msg(_metadata, &s, &p, 4, "1111", NULL, "after a window stall");
 	CHECK(s.fast_starts == 1, "fast starts %u", s.fast_starts);
 
 	/* an idle QP (a 3-packet message within the window, acknowledged),
@@ -297,15 +308,13 @@ TEST(test_fast_start)
 
 	/* a message shorter than the initial window: its last is ECT */
 	ldcp_sm_init(&s, &p);
-	send_msg(&s, &p, 3, ect, ack);
-	CHECK(!strcmp(ect, "001"), "IW 8, 3 pkts: ect %s", ect);
-	send_msg(&s, &p, 3, ect, ack);		/* 3 in flight */
-	CHECK(!strcmp(ect, "111"), "then busy: ect %s", ect);
+	check_msg(_metadata, &s, &p, 3, "001", NULL, "IW 8, 3 pkts");
+	/* 3 in flight */
+	check_msg(_metadata, &s, &p, 3, "111", NULL, "then busy");
 
 	/* one-packet message from idle: ECT (it is the last) */
 	ldcp_sm_init(&s, &p);
-	send_msg(&s, &p, 1, ect, ack);
-	CHECK(!strcmp(ect, "1"), "1 pkt: ect %s", ect);
+	check_msg(_metadata, &s, &p, 1, "1", NULL, "1 pkt");
 
 	/* retransmissions are ECT and end the fast start */
 	ldcp_sm_init(&s, &p);
@@ -335,8 +344,7 @@ TEST(test_fast_start)
 	p.init_window = 0;
 	ldcp_sm_init(&s, &p);
 	CHECK_CWND(&s, FP(1));			/* starts at min_cwnd */
-	send_msg(&s, &p, 6, ect, ack);
-	CHECK(!strcmp(ect, "111111"), "IW 0: ect %s", ect);
+	check_msg(_metadata, &s, &p, 6, "111111", NULL, "IW 0");
 	CHECK(s.fast_starts == 0, "fast starts %u", s.fast_starts);
 }
 

@@ -64,6 +64,26 @@ struct scale {
 				 */
 };
 
+/*
+ * A scale at line rate @c (kb/s) with NP period @period and one-way delay
+ * @delay (ns), stepped every @dt ns; the rest follows the period: the NP
+ * timers fire up to a tenth of it late, flow i starts i x 100 periods in,
+ * a run lasts 40000 periods; marking at the module's default K.  More
+ * fields may follow.
+ */
+#define SCALE(n, c_kbps, period, delay, dt, ...) {			\
+	.name = (n),							\
+	.c = (c_kbps),							\
+	.period_ns = (period),						\
+	.delay_ns = (delay),						\
+	.dt_ns = (dt),							\
+	.k_bytes = TC_DCB_NP_ECN_K_DEFAULT,				\
+	.jitter_ns = (period) / 10,					\
+	.run_ns = 40000ULL * (period),					\
+	.stagger_ns = 100ULL * (period),				\
+	__VA_ARGS__							\
+}
+
 struct pkt {
 	u64 t;			/* delivery time (wire rings) */
 	u8 flow;
@@ -463,47 +483,16 @@ static bool env_num(const char *name, u32 min, u32 max, u64 *v)
 int main(int argc, char **argv)
 {
 	static const struct scale scales[] = {
-		{
-			.name = "40Gb/s",
-			.c = 40000000,
-			.period_ns = 50000,
-			.delay_ns = 5000,
-			.dt_ns = 50,
-			.k_bytes = TC_DCB_NP_ECN_K_DEFAULT,
-			.jitter_ns = 5000,
-			.run_ns = 2000000000ULL,
-			.stagger_ns = 5000000ULL,
-		},
-		{
-			.name = "100Mb/s",
-			.c = 100000,
-			.period_ns = 20000000,
-			.delay_ns = 2000000,
-			.dt_ns = 20000,
-			.k_bytes = TC_DCB_NP_ECN_K_DEFAULT,
-			.jitter_ns = 2000000,
-			.run_ns = 800000000000ULL,
-			.stagger_ns = 2000000000ULL,
-		},
-		{
-			/* the guest tests: 40 Mb/s, pcn's auto period (16
-			 * packets at the line rate), a slow guest's delay
-			 */
-			.name = "40Mb/s",
-			.c = 40000,
-			.period_ns = 3276800,
-			.delay_ns = 500000,
-			.dt_ns = 4000,
-			.k_bytes = TC_DCB_NP_ECN_K_DEFAULT,
-			.jitter_ns = 327680,
-			.run_ns = 131072000000ULL,
-			.stagger_ns = 327680000ULL,
-			/* (a) does not hold here: the queue passes K only
-			 * part way through the first period of an overload,
-			 * which is then less than 95% marked (no ECN)
-			 */
-			.converge_only = true,
-		},
+		SCALE("40Gb/s", 40000000, 50000, 5000, 50),
+		SCALE("100Mb/s", 100000, 20000000, 2000000, 20000),
+		/* the guest tests: 40 Mb/s, pcn's auto period (16 packets
+		 * at the line rate), a slow guest's delay; (a) does not
+		 * hold here: the queue passes K only part way through the
+		 * first period of an overload, which is then less than 95%
+		 * marked (no ECN)
+		 */
+		SCALE("40Mb/s", 40000, 3276800, 500000, 4000,
+		      .converge_only = true),
 	};
 	static const int ns[] = { 2, 4, 8 };
 	unsigned int i, j;

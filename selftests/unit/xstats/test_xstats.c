@@ -93,41 +93,40 @@ static void check_port(struct __test_metadata *_metadata, const struct dcb_xstat
 		      (unsigned long long)((const __u64 *)&x->stats)[i]);
 }
 
-TEST(this_module)
+/*
+ * A port's blob with @extra counters appended to each block (a newer
+ * module) and the statistics block's last @fewer left out (an older one)
+ * reads as the port's blocks with @num counters.
+ */
+static void check_read(struct __test_metadata *_metadata, unsigned int extra,
+		       unsigned int fewer, unsigned int num)
 {
 	struct dcb_xstats x;
 	struct blob b;
 	char why[128];
 
-	port_blob(&b, 0, 0);
-	ASSERT_EQ(NULL, dcb_xstats_read(b.data, b.len, &x, why, sizeof(why)));
-	check_port(_metadata, &x, DCB_STATS_NUM);
+	port_blob(&b, extra, fewer);
+	ASSERT_EQ(NULL, dcb_xstats_read(b.data, b.len, &x, why, sizeof(why)))
+		TH_LOG("%u counters appended, %u left out: %s", extra, fewer, why);
+	check_port(_metadata, &x, num);
+}
+
+TEST(this_module)
+{
+	check_read(_metadata, 0, 0, DCB_STATS_NUM);
 }
 
 TEST(newer_module)
 {
-	struct dcb_xstats x;
-	struct blob b;
-	char why[128];
 	unsigned int extra;
 
-	for (extra = 1; extra <= 5; extra++) {
-		port_blob(&b, extra, 0);
-		ASSERT_EQ(NULL, dcb_xstats_read(b.data, b.len, &x, why, sizeof(why)))
-			TH_LOG("%u counters appended: %s", extra, why);
-		check_port(_metadata, &x, DCB_STATS_NUM);
-	}
+	for (extra = 1; extra <= 5; extra++)
+		check_read(_metadata, extra, 0, DCB_STATS_NUM);
 }
 
 TEST(older_module)
 {
-	struct dcb_xstats x;
-	struct blob b;
-	char why[128];
-
-	port_blob(&b, 0, 3);
-	ASSERT_EQ(NULL, dcb_xstats_read(b.data, b.len, &x, why, sizeof(why)));
-	check_port(_metadata, &x, DCB_STATS_NUM - 3);
+	check_read(_metadata, 0, 3, DCB_STATS_NUM - 3);
 }
 
 /* A class: the header, no port or pool block, the band's counters */
