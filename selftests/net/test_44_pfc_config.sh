@@ -229,14 +229,21 @@ valid_pause()
 # nor receive.
 non_ethernet()
 {
-	local dev out
+	local dev out devs=tun44
 	modprobe -q tun 2>/dev/null
 	modprobe -q ipip 2>/dev/null
 	topo_exec sw ip tuntap add dev tun44 mode tun ||
 		{ check_err 1 "ip tuntap add dev tun44 mode tun"; return; }
-	topo_exec sw ip link add ipip44 type ipip local 192.0.2.1 remote 192.0.2.2 ||
-		{ check_err 1 "ip link add ipip44 type ipip"; return; }
-	for dev in tun44 ipip44; do
+	# a kernel without ipip (the debug kernel's configuration) tests the
+	# tun device alone, and says so
+	if [ -d /sys/module/ipip ] || modprobe -nq ipip 2>/dev/null; then
+		topo_exec sw ip link add ipip44 type ipip local 192.0.2.1 remote 192.0.2.2 ||
+			{ check_err 1 "ip link add ipip44 type ipip"; return; }
+		devs="tun44 ipip44"
+	else
+		log "this kernel ($(uname -r)) has no ipip: the tun device only"
+	fi
+	for dev in $devs; do
 		refused "$dev" rate 10mbit pfc prio-pfc 3 xoff 16kb delay 1ms
 		out=$(topo_tc sw qdisc replace dev "$dev" root handle 1: dcb \
 			rate 10mbit pfc prio-pfc 3 xoff 16kb delay 1ms 2>&1)
