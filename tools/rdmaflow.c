@@ -103,16 +103,22 @@ static void on_signal(int sig)
 	stopping = sig;
 }
 
+/* "rdmaflow: " and the message of @fmt, @ap on stderr, a line */
+static void vsay(const char *fmt, va_list ap)
+{
+	fputs("rdmaflow: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 static void __noreturn bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
 	if (fmt) {
-		fputs("rdmaflow: ", stderr);
 		va_start(ap, fmt);
-		vfprintf(stderr, fmt, ap);
+		vsay(fmt, ap);
 		va_end(ap);
-		fputc('\n', stderr);
 	}
 	fputs(usage_text, stderr);
 	exit(2);
@@ -122,11 +128,9 @@ static void __noreturn bad_input(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rdmaflow: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(2);
 }
 
@@ -134,11 +138,9 @@ static void __noreturn die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("rdmaflow: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsay(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
