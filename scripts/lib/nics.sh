@@ -11,8 +11,8 @@
 #	                      its name and MAC back, down; NICS_ERR says why
 #	                      it failed.  A model whose driver this kernel
 #	                      lacks leaves DCBLAB_NICS and joins
-#	                      DCBLAB_NICS_LACK (a test needing it skips and
-#	                      says so), with a warning
+#	                      DCBLAB_NICS_LACK (a test then does without it,
+#	                      or skips, and says so), with a warning
 #	nics_of MODEL         the pairs of MODEL, "nicKa nicKb" a line
 #
 # A namespace that is deleted gives its physical devices back to the
